@@ -1,0 +1,157 @@
+/* Creating games, dispatching moves to the phase that owns them, the move cap,
+ * and what an observer can know. */
+#include <string.h>
+
+#include "engine.h"
+
+static void init_state(sg_state *st, const sg_rules *rules, uint8_t dealer)
+{
+    memset(st, 0, sizeof *st);
+    st->rules = *rules;
+    st->dealer = dealer;
+    st->trump = SG_NO_SUIT;
+    st->hidden_card = SG_NO_CARD;
+    st->hidden_holder = SG_NO_SEAT;
+    st->last_drawer = SG_NO_SEAT;
+    st->loser = SG_NO_SEAT;
+    st->to_move = SG_NO_SEAT;
+    st->leader = SG_NO_SEAT;
+    st->follower = SG_NO_SEAT;
+}
+
+int sg_new(sg_state *st, const sg_rules *rules, const uint8_t deck[SG_NCARDS],
+           uint8_t dealer, sg_events *ev)
+{
+    if (sg_rules_check(rules, NULL) != SG_RULES_OK)
+        return SG_ERR_RULES;
+    if (dealer >= rules->players)
+        return SG_ERR_SEAT;
+    uint64_t seen = 0;
+    for (int i = 0; i < SG_NCARDS; i++) {
+        const uint8_t c = deck[i];
+        if (c >= 64 || !(SG_CARD_BIT(c) & SG_ALL_CARDS) || (seen & SG_CARD_BIT(c)))
+            return SG_ERR_DECK;
+        seen |= SG_CARD_BIT(c);
+    }
+
+    init_state(st, rules, dealer);
+    const int n = rules->players;
+    int next = 0;
+    for (int round = 0; round < rules->hand_size; round++)
+        for (int k = 1; k <= n; k++)
+            st->hand[(dealer + k) % n] |= SG_CARD_BIT(deck[next++]);
+    for (int k = 1; k <= n; k++) {
+        const uint8_t seat = (uint8_t)((dealer + k) % n);
+        sg_emit(ev, SG_EV_DEAL, seat, 0, st->hand[seat]);
+    }
+    st->stock_len = (uint8_t)(SG_NCARDS - next);
+    memcpy(st->stock, deck + next, st->stock_len);
+
+    st->phase = SG_COLLECTING;
+    st->leader = sg_left_of(st, dealer);
+    st->follower = sg_left_of(st, st->leader);
+    sg_collecting_turn(st, st->leader, ev);
+    return SG_OK;
+}
+
+int sg_new_shedding(sg_state *st, const sg_rules *rules,
+                    const uint64_t hands[SG_MAX_PLAYERS], uint8_t trump,
+                    uint8_t leader, sg_events *ev)
+{
+    if (sg_rules_check(rules, NULL) != SG_RULES_OK)
+        return SG_ERR_RULES;
+    const int n = rules->players;
+    if (leader >= n)
+        return SG_ERR_SEAT;
+    if (trump > SG_NO_SUIT)
+        return SG_ERR_POSITION;
+    uint64_t seen = 0;
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        if ((hands[p] & ~SG_ALL_CARDS) || (hands[p] & seen) || (p >= n && hands[p]))
+            return SG_ERR_POSITION;
+        seen |= hands[p];
+    }
+
+    init_state(st, rules, (uint8_t)((leader + n - 1) % n));
+    for (int p = 0; p < n; p++)
+        st->hand[p] = hands[p];
+    st->out = SG_ALL_CARDS & ~seen;
+    st->trump = trump;
+    st->trump_public = 1;
+    sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, trump, 0);
+    sg_shedding_start(st, leader, leader, ev);
+    return SG_OK;
+}
+
+int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES])
+{
+    switch (st->phase) {
+    case SG_COLLECTING:
+        return sg_collecting_moves(st, moves);
+    case SG_SHEDDING:
+        return sg_shedding_moves(st, moves);
+    default:
+        return 0;
+    }
+}
+
+void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev)
+{
+    if (st->phase == SG_COLLECTING)
+        sg_collecting_apply(st, move, ev);
+    else
+        sg_shedding_apply(st, move, ev);
+    st->moves++;
+    if (st->phase != SG_OVER && st->moves >= st->rules.max_moves) {
+        st->phase = SG_OVER;
+        st->truncated = 1;
+        st->to_move = SG_NO_SEAT;
+        sg_emit(ev, SG_EV_TRUNCATED, SG_NO_SEAT, 0, 0);
+    }
+}
+
+int sg_apply(sg_state *st, sg_move move, sg_events *ev)
+{
+    if (st->phase == SG_OVER)
+        return SG_ERR_OVER;
+    sg_move moves[SG_MAX_MOVES];
+    const int n = sg_legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == move) {
+            sg_apply_unchecked(st, move, ev);
+            return SG_OK;
+        }
+    }
+    return SG_ERR_ILLEGAL;
+}
+
+uint64_t sg_table_mask(const sg_state *st)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < st->table_len; i++)
+        mask |= SG_CARD_BIT(st->table[i]);
+    return mask;
+}
+
+int sg_holding_count(const sg_state *st)
+{
+    int count = 0;
+    for (int p = 0; p < st->rules.players; p++)
+        count += (st->hand[p] | st->coll[p]) != 0;
+    return count;
+}
+
+uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2])
+{
+    uint64_t placed = st->hand[seat] | st->coll[seat] | st->out | sg_table_mask(st);
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        slots[p] = 0;
+        if (p == seat || p >= st->rules.players)
+            continue;
+        placed |= st->known[p];
+        slots[p] = (uint8_t)(sg_popcount(st->hand[p] | st->coll[p]) - sg_popcount(st->known[p]));
+    }
+    slots[SG_MAX_PLAYERS] = (uint8_t)(st->stock_len - st->stock_top);
+    slots[SG_MAX_PLAYERS + 1] = st->hidden_card != SG_NO_CARD;
+    return SG_ALL_CARDS & ~placed;
+}

@@ -1,0 +1,72 @@
+/* Rules: the classic preset and validation (RULES.md §9). */
+#include <string.h>
+
+#include "skitgubbe.h"
+
+void sg_rules_classic(sg_rules *r, uint8_t players)
+{
+    memset(r, 0, sizeof *r);
+    r->players = players;
+    r->hand_size = 3;
+    r->slough = 1;
+    r->try_your_luck = 1;
+    r->max_moves = 10000;
+}
+
+#define CHECK(cond, name)                                                      \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            if (field)                                                         \
+                *field = (name);                                               \
+            return SG_RULES_BAD_VALUE;                                         \
+        }                                                                      \
+    } while (0)
+
+/* Variants the core does not implement yet: each must keep its default. */
+#define SUPPORTED(cond, name)                                                  \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            if (field)                                                         \
+                *field = (name);                                               \
+            return SG_RULES_UNSUPPORTED;                                       \
+        }                                                                      \
+    } while (0)
+
+int sg_rules_check(const sg_rules *r, const char **field)
+{
+    CHECK(r->players >= 2 && r->players <= SG_MAX_PLAYERS, "players");
+    CHECK(r->hand_size == 3 || r->hand_size == 5, "hand_size");
+    CHECK(r->trick_mode <= SG_ALL, "trick_mode");
+    CHECK(r->duel_tie <= SG_BOUNCE, "duel_tie");
+    CHECK(r->all_tie <= SG_LOWER_OUT, "all_tie");
+    CHECK(r->multi_card_plays <= 1, "multi_card_plays");
+    CHECK(r->slough <= 1, "slough");
+    CHECK(r->try_your_luck <= 1, "try_your_luck");
+    CHECK(r->draw <= SG_AFTER_TRICK, "draw");
+    CHECK(r->last_card <= SG_REVEAL, "last_card");
+    CHECK(r->trump <= SG_TRUMP_UPCARD, "trump");
+    CHECK(r->low_card_threshold <= 13, "low_card_threshold");
+    CHECK(r->runs <= 1, "runs");
+    CHECK(r->pickup <= SG_PICKUP_PILE, "pickup");
+    CHECK(r->trick_end <= SG_ROTATION, "trick_end");
+    CHECK(r->max_moves > 0, "max_moves");
+    if (r->trump == SG_TRUMP_UPCARD && r->multi_card_plays) {
+        if (field)
+            *field = "trump";
+        return SG_RULES_CONFLICT;
+    }
+    SUPPORTED(r->trick_mode == SG_DUEL, "trick_mode");
+    SUPPORTED(r->duel_tie == SG_REPLAY, "duel_tie");
+    SUPPORTED(r->all_tie == SG_POT, "all_tie");
+    SUPPORTED(!r->multi_card_plays, "multi_card_plays");
+    SUPPORTED(r->slough, "slough");
+    SUPPORTED(r->try_your_luck, "try_your_luck");
+    SUPPORTED(r->draw == SG_AFTER_PLAY, "draw");
+    SUPPORTED(r->last_card == SG_HIDDEN, "last_card");
+    SUPPORTED(r->trump == SG_TRUMP_LAST_CARD, "trump");
+    SUPPORTED(r->low_card_threshold == 0, "low_card_threshold");
+    SUPPORTED(!r->runs, "runs");
+    SUPPORTED(r->pickup == SG_PICKUP_TOP, "pickup");
+    SUPPORTED(r->trick_end == SG_COUNT, "trick_end");
+    return SG_RULES_OK;
+}

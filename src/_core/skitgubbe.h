@@ -1,0 +1,283 @@
+/*
+ * skitgubbe core: the public C API.
+ *
+ * Plain C99, no Python, no global mutable state.  Everything a game needs lives
+ * in one fixed-size struct (sg_state) that can be copied with memcpy; search
+ * code copies it millions of times a second.
+ *
+ * Cards are bits of a uint64_t: bit = suit * 16 + rank, where suit is
+ * 0 clubs, 1 diamonds, 2 hearts, 3 spades and rank is 0 (two) .. 12 (ace).
+ * The rules implemented are those of shared/RULES.md; the numbers in comments
+ * ("§3.6") point into that file.
+ */
+#ifndef SKITGUBBE_H
+#define SKITGUBBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SG_API_VERSION 1
+/* Bump when the shuffle changes: the same seed must give the same deck for
+ * every version that keeps this number (RULES.md §2). */
+#define SG_RNG_VERSION 1
+
+#define SG_MAX_PLAYERS 4
+#define SG_NCARDS 52
+#define SG_NO_SEAT 0xFF
+#define SG_NO_CARD 0xFF
+#define SG_NO_SUIT 4
+/* Upper bound on legal moves in any position of any variant (runs, multi-card
+ * plays and sloughs included). */
+#define SG_MAX_MOVES 512
+/* Upper bound on the events one move (or the deal) can produce. */
+#define SG_MAX_EVENTS 160
+
+#define SG_ALL_CARDS UINT64_C(0x1FFF1FFF1FFF1FFF)
+#define SG_SUIT_MASK(s) (UINT64_C(0x1FFF) << (16 * (s)))
+#define SG_CARD_BIT(c) (UINT64_C(1) << (c))
+#define SG_CARD(suit, rank) ((uint8_t)((suit) * 16 + (rank)))
+#define SG_SUIT_OF(c) ((c) >> 4)
+#define SG_RANK_OF(c) ((c) & 15)
+
+/* ---- rules (RULES.md §9) ---------------------------------------------- */
+
+enum sg_trick_mode { SG_DUEL = 0, SG_ALL = 1 };
+enum sg_duel_tie { SG_REPLAY = 0, SG_BOUNCE = 1 };
+enum sg_all_tie { SG_POT = 0, SG_LOWER_OUT = 1 };
+enum sg_draw { SG_AFTER_PLAY = 0, SG_AFTER_TRICK = 1 };
+enum sg_last_card { SG_HIDDEN = 0, SG_REVEAL = 1 };
+enum sg_trump_rule { SG_TRUMP_LAST_CARD = 0, SG_TRUMP_NONE = 1, SG_TRUMP_UPCARD = 2 };
+enum sg_pickup { SG_PICKUP_TOP = 0, SG_PICKUP_TOP_RUN = 1, SG_PICKUP_PILE = 2 };
+enum sg_trick_end { SG_COUNT = 0, SG_ROTATION = 1 };
+
+typedef struct sg_rules {
+    uint8_t players;            /* 2..4 */
+    uint8_t hand_size;          /* 3 or 5 */
+    uint8_t trick_mode;         /* enum sg_trick_mode */
+    uint8_t duel_tie;           /* enum sg_duel_tie */
+    uint8_t all_tie;            /* enum sg_all_tie */
+    uint8_t multi_card_plays;   /* 0/1 */
+    uint8_t slough;             /* 0/1 */
+    uint8_t try_your_luck;      /* 0/1 */
+    uint8_t draw;               /* enum sg_draw */
+    uint8_t last_card;          /* enum sg_last_card */
+    uint8_t trump;              /* enum sg_trump_rule */
+    uint8_t low_card_threshold; /* 0 = off, else 1..13 */
+    uint8_t runs;               /* 0/1 */
+    uint8_t pickup;             /* enum sg_pickup */
+    uint8_t trick_end;          /* enum sg_trick_end */
+    uint8_t reserved;
+    uint32_t max_moves;         /* > 0 */
+} sg_rules;
+
+/* Fills r with the classic rules (every default of RULES.md §9). */
+void sg_rules_classic(sg_rules *r, uint8_t players);
+
+enum sg_rules_error {
+    SG_RULES_OK = 0,
+    SG_RULES_BAD_VALUE = 1,   /* a field is outside its range */
+    SG_RULES_UNSUPPORTED = 2, /* a valid value this core does not implement yet */
+    SG_RULES_CONFLICT = 3     /* trump=UPCARD with multi_card_plays */
+};
+/* Checks r.  On error, *field (if not NULL) receives the offending field's
+ * name, a static string. */
+int sg_rules_check(const sg_rules *r, const char **field);
+
+/* ---- random numbers (RULES.md §2) -------------------------------------- */
+
+/* xoshiro256** seeded by splitmix64. */
+typedef struct sg_rng {
+    uint64_t s[4];
+} sg_rng;
+
+void sg_rng_seed(sg_rng *rng, uint64_t seed);
+uint64_t sg_rng_next(sg_rng *rng);
+/* Unbiased draw in [0, bound), bound >= 1 (Lemire's multiply-and-reject on
+ * the high 32 bits of each output). */
+uint32_t sg_rng_below(sg_rng *rng, uint32_t bound);
+/* Writes a shuffled deck: Fisher-Yates from card order (clubs two .. spades
+ * ace), for i = 51 .. 1 swapping deck[i] with deck[sg_rng_below(rng, i + 1)]. */
+void sg_shuffle(sg_rng *rng, uint8_t deck[SG_NCARDS]);
+/* The deck a game created from `seed` uses: sg_rng_seed then sg_shuffle. */
+void sg_deck_from_seed(uint64_t seed, uint8_t deck[SG_NCARDS]);
+/* Seed of game `index` of a batch started from `seed` (simulate, arenas):
+ * independent of how the batch is split over threads. */
+uint64_t sg_game_seed(uint64_t seed, uint64_t index);
+
+/* ---- moves ---------------------------------------------------------------- */
+
+/* A move is a uint64_t: the cards it plays in the card bits, the kind in the
+ * top three bits (which no card uses). */
+typedef uint64_t sg_move;
+
+enum sg_move_kind {
+    SG_MOVE_PLAY = 0,    /* one hand card; a run or equal cards where allowed */
+    SG_MOVE_FLIP = 1,    /* try your luck: turn the top stock card and play it */
+    SG_MOVE_PICK_UP = 2, /* phase 2: take cards from the table */
+    SG_MOVE_SLOUGH = 3,  /* slough window: throw cards of ranks in the trick */
+    SG_MOVE_PASS = 4     /* slough window: throw nothing */
+};
+
+#define SG_MOVE_KIND(m) ((unsigned)((m) >> 61))
+#define SG_MOVE_CARDS(m) ((m) & SG_ALL_CARDS)
+#define SG_MAKE_MOVE(kind, cards) ((((sg_move)(kind)) << 61) | ((cards) & SG_ALL_CARDS))
+
+/* ---- state ------------------------------------------------------------- */
+
+enum sg_phase { SG_COLLECTING = 0, SG_SHEDDING = 1, SG_OVER = 2 };
+
+/* The whole game.  Fixed size, no pointers: copy = memcpy.  The layout has room
+ * for every variant of RULES.md §9 (4 players, 5-card hands, multi-card plays,
+ * runs, the slough window, both trick ends). */
+typedef struct sg_state {
+    sg_rules rules;
+    uint64_t hand[SG_MAX_PLAYERS];  /* phase 1 hand; phase 2 all cards held */
+    uint64_t coll[SG_MAX_PLAYERS];  /* phase 1 collection (face down, public) */
+    uint64_t known[SG_MAX_PLAYERS]; /* cards every player can place with seat */
+    uint64_t out;                   /* out of play */
+    uint64_t tied;                  /* ALL ties: seats (bits) still replaying */
+
+    uint8_t stock[SG_NCARDS];       /* stock[stock_top .. stock_len) */
+    uint8_t table[SG_NCARDS];       /* the table, bottom first */
+    uint8_t table_seat[SG_NCARDS];  /* who put each table card there */
+    uint8_t table_play[SG_NCARDS];  /* play number (0-based) of each card */
+
+    uint8_t stock_top;
+    uint8_t stock_len;
+    uint8_t table_len;
+    uint8_t phase;         /* enum sg_phase */
+    uint8_t dealer;
+    uint8_t to_move;       /* SG_NO_SEAT when the game is over */
+    uint8_t leader;        /* phase 1 and 2: who led the current trick */
+    uint8_t follower;      /* phase 1 DUEL: who answers */
+    uint8_t trump;         /* suit 0..3, or SG_NO_SUIT */
+    uint8_t trump_public;  /* 1 once every player knows the trump */
+    uint8_t hidden_card;   /* the face-down last stock card, or SG_NO_CARD */
+    uint8_t hidden_holder; /* who holds it, or SG_NO_SEAT */
+    uint8_t last_drawer;   /* who drew the last stock card, or SG_NO_SEAT */
+    uint8_t trick_target;  /* phase 2 COUNT: plays that complete the trick */
+    uint8_t trick_turns;   /* phase 2 ROTATION / phase 1 ALL: turns so far */
+    uint8_t window;        /* slough window: seats (bits) still to answer */
+    uint8_t n_finished;
+    uint8_t finished[SG_MAX_PLAYERS]; /* seats in the order they went out */
+    uint8_t loser;         /* SG_NO_SEAT: none (yet) */
+    uint8_t truncated;
+    uint8_t reserved[2];
+    uint32_t moves;        /* moves played so far (the cap counts these) */
+} sg_state;
+
+/* ---- events ------------------------------------------------------------ */
+
+enum sg_event_kind {
+    SG_EV_DEAL = 0,         /* seat was dealt `cards` (private to seat) */
+    SG_EV_PLAY = 1,         /* seat played `cards` from his hand */
+    SG_EV_FLIP = 2,         /* seat turned `cards` from the stock and played it */
+    SG_EV_DRAW = 3,         /* seat drew `cards` (private to seat) */
+    SG_EV_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
+    SG_EV_TIE = 5,          /* tie on rank; `cards` stay on the table */
+    SG_EV_BOUNCE = 6,       /* tied `cards` go out of play */
+    SG_EV_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
+    SG_EV_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
+    SG_EV_REVEAL = 9,       /* seat's hidden card `cards` is turned up */
+    SG_EV_TRUMP = 10,       /* arg = trump suit (SG_NO_SUIT: no trump) */
+    SG_EV_SHEDDING = 11,    /* phase 2 begins; seat leads */
+    SG_EV_PICK_UP = 12,     /* seat took `cards` from the table */
+    SG_EV_DISCARD = 13,     /* trick complete: `cards` go out of play; seat made the last play */
+    SG_EV_OUT = 14,         /* seat has no cards left: out and safe */
+    SG_EV_GAME_OVER = 15,   /* seat is the skitgubbe (SG_NO_SEAT: nobody) */
+    SG_EV_TRUNCATED = 16,   /* the move cap ended the game */
+    SG_EV_SLOUGH = 17,      /* seat threw `cards` in the slough window */
+    SG_EV_PASS = 18,        /* seat passed in the slough window */
+    SG_EV_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
+    SG_EV_UPCARD = 20       /* `cards` turned up at the deal, arg = its suit */
+};
+
+typedef struct sg_event {
+    uint8_t kind;
+    uint8_t seat;
+    uint8_t arg;
+    uint8_t reserved[5];
+    uint64_t cards;
+} sg_event;
+
+/* Where a caller wants events; NULL buffer = don't record. */
+typedef struct sg_events {
+    sg_event *buf;
+    int cap;
+    int len;
+} sg_events;
+
+/* ---- the game ---------------------------------------------------------- */
+
+enum sg_error {
+    SG_OK = 0,
+    SG_ERR_RULES = -1,
+    SG_ERR_DECK = -2,      /* not a permutation of the 52 cards */
+    SG_ERR_SEAT = -3,      /* seat out of range */
+    SG_ERR_ILLEGAL = -4,   /* move not legal here */
+    SG_ERR_OVER = -5,      /* the game is over */
+    SG_ERR_POSITION = -6   /* a phase-2 position that cannot be played */
+};
+
+/* Deals a new game from a deck (deck[0] = top) with the given dealer. */
+int sg_new(sg_state *st, const sg_rules *rules, const uint8_t deck[SG_NCARDS],
+           uint8_t dealer, sg_events *ev);
+
+/* Sets up a phase-2 position: hands[i] the cards seat i holds, `trump` a
+ * suit or SG_NO_SUIT, `leader` who leads; every other card is out of play.
+ * Players with no cards are out (in seat order from the leader). */
+int sg_new_shedding(sg_state *st, const sg_rules *rules,
+                    const uint64_t hands[SG_MAX_PLAYERS], uint8_t trump,
+                    uint8_t leader, sg_events *ev);
+
+/* Writes the legal moves for the player to move; returns how many (0 when
+ * the game is over).  Order: plays by ascending card mask, then flip, then
+ * pick up (and pass). */
+int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
+
+/* Applies a move after checking it is legal; the state is untouched when it
+ * is not.  Returns SG_OK or a negative sg_error. */
+int sg_apply(sg_state *st, sg_move move, sg_events *ev);
+
+/* Applies a move known to be legal (from sg_legal_moves). */
+void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
+
+/* ---- counts for observers ------------------------------------------------ */
+
+/* The cards `seat` cannot place (RULES.md §8) and, in slots[], how many of
+ * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
+ * hidden card (slots[5]).  Returns the unknown mask. */
+uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
+
+/* Number of seats still holding cards (phase 2) / in the game. */
+int sg_holding_count(const sg_state *st);
+
+/* ---- whole games in C ------------------------------------------------------ */
+
+typedef struct sg_sim_result {
+    uint64_t games;
+    uint64_t moves;
+    uint64_t losses[SG_MAX_PLAYERS];
+    uint64_t no_loser;   /* games over with nobody left holding cards */
+    uint64_t truncated;
+} sg_sim_result;
+
+/* Plays one game with uniformly random legal moves from `seed` (deck and
+ * moves both come from sg_rng_seed(seed)); dealer = players - 1.  Adds to
+ * *out. */
+void sg_play_random(const sg_rules *rules, uint64_t seed, sg_sim_result *out);
+
+/* Plays games first .. first+count-1 of the batch `seed` (game i uses
+ * sg_game_seed(seed, i)) and adds the totals to *out. */
+void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first,
+                 uint64_t count, sg_sim_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKITGUBBE_H */

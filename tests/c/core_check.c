@@ -1,0 +1,158 @@
+/* Drives the C core through many random games and checks its invariants after
+ * every move.  Built with -fsanitize=address,undefined by tests/test_sanitizers.py
+ * so that any memory error or undefined behaviour fails the test suite.
+ *
+ * usage: core_check [games_per_player_count] [seed]
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skitgubbe.h"
+
+static int failures = 0;
+
+#define EXPECT(cond, ...)                                                      \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "core_check: " __VA_ARGS__);                      \
+            fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__);                 \
+            failures++;                                                        \
+            return;                                                            \
+        }                                                                      \
+    } while (0)
+
+static int popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* Every card lies in exactly one place. */
+static void check_cards(const sg_state *st, uint64_t game)
+{
+    uint64_t seen = 0;
+    int total = 0;
+    uint64_t places[4 * SG_MAX_PLAYERS + 1];
+    int np = 0;
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        places[np++] = st->hand[p];
+        places[np++] = st->coll[p];
+    }
+    places[np++] = st->out;
+    for (int i = 0; i < np; i++) {
+        EXPECT(!(seen & places[i]), "game %" PRIu64 ": a card lies in two places", game);
+        seen |= places[i];
+        total += popcount(places[i]);
+    }
+    for (int i = st->stock_top; i < st->stock_len; i++) {
+        const uint64_t bit = SG_CARD_BIT(st->stock[i]);
+        EXPECT(!(seen & bit), "game %" PRIu64 ": stock card elsewhere too", game);
+        seen |= bit;
+        total++;
+    }
+    for (int i = 0; i < st->table_len; i++) {
+        const uint64_t bit = SG_CARD_BIT(st->table[i]);
+        EXPECT(!(seen & bit), "game %" PRIu64 ": table card elsewhere too", game);
+        seen |= bit;
+        total++;
+    }
+    if (st->hidden_card != SG_NO_CARD) {
+        EXPECT(!(seen & SG_CARD_BIT(st->hidden_card)), "game %" PRIu64 ": hidden card twice", game);
+        seen |= SG_CARD_BIT(st->hidden_card);
+        total++;
+    }
+    EXPECT(seen == SG_ALL_CARDS && total == SG_NCARDS,
+           "game %" PRIu64 ": %d cards instead of 52", game, total);
+}
+
+static void check_knowledge(const sg_state *st, uint64_t game)
+{
+    for (uint8_t seat = 0; seat < st->rules.players; seat++) {
+        EXPECT(!(st->known[seat] & ~(st->hand[seat] | st->coll[seat])),
+               "game %" PRIu64 ": seat %u known cards it does not hold", game, seat);
+        uint8_t slots[SG_MAX_PLAYERS + 2];
+        const uint64_t unknown = sg_unknown(st, seat, slots);
+        int sum = 0;
+        for (int i = 0; i < SG_MAX_PLAYERS + 2; i++)
+            sum += slots[i];
+        EXPECT(sum == popcount(unknown), "game %" PRIu64 ": slots %d != unknown %d", game,
+               sum, popcount(unknown));
+        EXPECT(!(unknown & (st->hand[seat] | st->coll[seat])),
+               "game %" PRIu64 ": seat %u does not know its own cards", game, seat);
+    }
+}
+
+static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
+{
+    sg_rng rng;
+    uint8_t deck[SG_NCARDS];
+    sg_state st, before;
+    sg_move moves[SG_MAX_MOVES];
+    sg_event buf[SG_MAX_EVENTS];
+    sg_events ev = {buf, SG_MAX_EVENTS, 0};
+
+    sg_rng_seed(&rng, seed);
+    sg_shuffle(&rng, deck);
+    const uint8_t dealer = (uint8_t)sg_rng_below(&rng, rules->players);
+    EXPECT(sg_new(&st, rules, deck, dealer, &ev) == SG_OK, "sg_new failed");
+    EXPECT(ev.len <= ev.cap, "deal events overflow");
+    while (st.phase != SG_OVER) {
+        check_cards(&st, game);
+        check_knowledge(&st, game);
+        const int n = sg_legal_moves(&st, moves);
+        EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
+        EXPECT(st.to_move < rules->players, "game %" PRIu64 ": bad seat to move", game);
+        /* An illegal move changes nothing. */
+        before = st;
+        const sg_move bogus = SG_MAKE_MOVE(SG_MOVE_PLAY, SG_ALL_CARDS & ~st.hand[st.to_move]);
+        EXPECT(sg_apply(&st, bogus, NULL) == SG_ERR_ILLEGAL, "bogus move accepted");
+        EXPECT(memcmp(&st, &before, sizeof st) == 0, "illegal move changed the state");
+        ev.len = 0;
+        EXPECT(sg_apply(&st, moves[sg_rng_below(&rng, (uint32_t)n)], &ev) == SG_OK,
+               "legal move refused");
+        EXPECT(ev.len <= ev.cap, "event overflow: %d", ev.len);
+        EXPECT(st.moves <= rules->max_moves, "cap exceeded");
+    }
+    check_cards(&st, game);
+    const int holding = sg_holding_count(&st);
+    if (st.truncated)
+        EXPECT(st.loser == SG_NO_SEAT, "truncated game with a loser");
+    else
+        EXPECT(holding <= 1 && (holding == 1) == (st.loser != SG_NO_SEAT),
+               "game %" PRIu64 ": over with %d holders", game, holding);
+}
+
+int main(int argc, char **argv)
+{
+    const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
+    const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    uint64_t total_moves = 0;
+    for (uint8_t players = 2; players <= SG_MAX_PLAYERS; players++) {
+        for (uint8_t hand_size = 3; hand_size <= 5; hand_size += 2) {
+            sg_rules rules;
+            sg_rules_classic(&rules, players);
+            rules.hand_size = hand_size;
+            rules.max_moves = 400; /* exercise truncation too */
+            for (uint64_t g = 0; g < games; g++) {
+                play_one(&rules, sg_game_seed(seed + players * 10u + hand_size, g), g);
+                if (failures)
+                    return 1;
+            }
+            sg_sim_result res;
+            memset(&res, 0, sizeof res);
+            rules.max_moves = 10000;
+            sg_simulate(&rules, seed, 0, games, &res);
+            total_moves += res.moves;
+            if (res.games != games) {
+                fprintf(stderr, "core_check: simulate played %" PRIu64 " games\n", res.games);
+                return 1;
+            }
+        }
+    }
+    printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
+    return 0;
+}
