@@ -1,0 +1,42 @@
+"""Build the C core and its Cython binding into skitgubbe._engine.
+
+Everything else lives in pyproject.toml; this file exists because the
+extension's sources span two trees (src/_core in C, src/skitgubbe in Cython).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from glob import glob
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+core_sources = sorted(glob("src/_core/*.c"))
+compile_args: list[str] = []
+if sys.platform != "win32":
+    compile_args = ["-std=c99", "-O3", "-Wall", "-Wextra"]
+if os.environ.get("SKITGUBBE_NATIVE"):
+    compile_args.append("-march=native")
+
+extension = Extension(
+    "skitgubbe._engine",
+    sources=["src/skitgubbe/_engine.pyx", *core_sources],
+    include_dirs=["src/_core"],
+    extra_compile_args=compile_args,
+    depends=sorted(glob("src/_core/*.h")),
+)
+
+setup(
+    ext_modules=cythonize(
+        [extension],
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "embedsignature": True,
+        },
+    ),
+)

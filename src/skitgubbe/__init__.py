@@ -1,0 +1,85 @@
+"""skitgubbe: the Swedish card game Skitgubbe for Python programs and bots.
+
+A plain-C bitboard core plays the rules (``shared/RULES.md`` in the project);
+this package is its typed API.
+
+>>> import skitgubbe as sg
+>>> game = sg.Game.new(sg.Rules.classic(players=3), seed=1)
+>>> game.phase, game.to_move, len(game.legal_moves())
+(<Phase.COLLECTING: 0>, 0, 4)
+>>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
+>>> result.loser is not None or result.truncated
+True
+"""
+
+from __future__ import annotations
+
+from . import bots
+from .cards import Card, CardSet, Rank, Suit
+from .errors import (
+    IllegalMoveError,
+    ParseError,
+    PlayerError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
+from .events import Event, EventKind
+from .game import RECORD_FORMAT, RECORD_VERSION, Game, GameResult
+from .moves import Move, MoveKind
+from .observation import History, Observation, Phase, TablePlay
+from .players import Player, play_game
+from .rules import (
+    AllTie,
+    Draw,
+    DuelTie,
+    LastCard,
+    Pickup,
+    Rules,
+    TrickEnd,
+    TrickMode,
+    TrumpRule,
+)
+from .simulate import SimulationResult, simulate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "AllTie",
+    "Card",
+    "CardSet",
+    "Draw",
+    "DuelTie",
+    "Event",
+    "EventKind",
+    "Game",
+    "GameResult",
+    "History",
+    "IllegalMoveError",
+    "LastCard",
+    "Move",
+    "MoveKind",
+    "Observation",
+    "ParseError",
+    "Phase",
+    "Pickup",
+    "Player",
+    "PlayerError",
+    "RecordError",
+    "Rank",
+    "Rules",
+    "RulesError",
+    "SimulationResult",
+    "SkitgubbeError",
+    "Suit",
+    "TablePlay",
+    "TrickEnd",
+    "TrickMode",
+    "TrumpRule",
+    "__version__",
+    "bots",
+    "play_game",
+    "simulate",
+]

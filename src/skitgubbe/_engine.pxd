@@ -1,0 +1,121 @@
+# Declarations of the C core's public header (src/_core/skitgubbe.h).
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+
+cdef extern from "skitgubbe.h" nogil:
+    enum:
+        SG_MAX_PLAYERS
+        SG_NCARDS
+        SG_NO_SEAT
+        SG_NO_CARD
+        SG_NO_SUIT
+        SG_MAX_MOVES
+        SG_MAX_EVENTS
+        SG_RNG_VERSION
+        SG_API_VERSION
+        SG_OK
+        SG_ERR_RULES
+        SG_ERR_DECK
+        SG_ERR_SEAT
+        SG_ERR_ILLEGAL
+        SG_ERR_OVER
+        SG_ERR_POSITION
+        SG_RULES_OK
+        SG_RULES_BAD_VALUE
+        SG_RULES_UNSUPPORTED
+        SG_RULES_CONFLICT
+
+    ctypedef struct sg_rules:
+        uint8_t players
+        uint8_t hand_size
+        uint8_t trick_mode
+        uint8_t duel_tie
+        uint8_t all_tie
+        uint8_t multi_card_plays
+        uint8_t slough
+        uint8_t try_your_luck
+        uint8_t draw
+        uint8_t last_card
+        uint8_t trump
+        uint8_t low_card_threshold
+        uint8_t runs
+        uint8_t pickup
+        uint8_t trick_end
+        uint8_t reserved
+        uint32_t max_moves
+
+    ctypedef struct sg_rng:
+        uint64_t s[4]
+
+    ctypedef uint64_t sg_move
+
+    ctypedef struct sg_state:
+        sg_rules rules
+        uint64_t hand[4]
+        uint64_t coll[4]
+        uint64_t known[4]
+        uint64_t out
+        uint64_t tied
+        uint8_t stock[52]
+        uint8_t table[52]
+        uint8_t table_seat[52]
+        uint8_t table_play[52]
+        uint8_t stock_top
+        uint8_t stock_len
+        uint8_t table_len
+        uint8_t phase
+        uint8_t dealer
+        uint8_t to_move
+        uint8_t leader
+        uint8_t follower
+        uint8_t trump
+        uint8_t trump_public
+        uint8_t hidden_card
+        uint8_t hidden_holder
+        uint8_t last_drawer
+        uint8_t trick_target
+        uint8_t trick_turns
+        uint8_t window
+        uint8_t n_finished
+        uint8_t finished[4]
+        uint8_t loser
+        uint8_t truncated
+        uint32_t moves
+
+    ctypedef struct sg_event:
+        uint8_t kind
+        uint8_t seat
+        uint8_t arg
+        uint64_t cards
+
+    ctypedef struct sg_events:
+        sg_event *buf
+        int cap
+        int len
+
+    ctypedef struct sg_sim_result:
+        uint64_t games
+        uint64_t moves
+        uint64_t losses[4]
+        uint64_t no_loser
+        uint64_t truncated
+
+    int sg_rules_check(const sg_rules *r, const char **field)
+    void sg_rng_seed(sg_rng *rng, uint64_t seed)
+    uint64_t sg_rng_next(sg_rng *rng)
+    uint32_t sg_rng_below(sg_rng *rng, uint32_t bound)
+    void sg_deck_from_seed(uint64_t seed, uint8_t *deck)
+    uint64_t sg_game_seed(uint64_t seed, uint64_t index)
+    int sg_new(sg_state *st, const sg_rules *rules, const uint8_t *deck, uint8_t dealer,
+               sg_events *ev)
+    int sg_new_shedding(sg_state *st, const sg_rules *rules, const uint64_t *hands,
+                        uint8_t trump, uint8_t leader, sg_events *ev)
+    int sg_legal_moves(const sg_state *st, sg_move *moves)
+    int sg_apply(sg_state *st, sg_move move, sg_events *ev)
+    uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t *slots)
+    void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first, uint64_t count,
+                     sg_sim_result *out)
+
+
+cdef class Core:
+    cdef sg_state st

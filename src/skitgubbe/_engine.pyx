@@ -1,0 +1,299 @@
+# cython: language_level=3
+"""Thin binding of the C core (src/_core/skitgubbe.h) for CPython.
+
+Everything here speaks the core's own numbers: cards are bit indices
+(suit * 16 + rank), card sets are 64-bit masks, moves are the core's 64-bit
+codes, events are (kind, seat, arg, cards) tuples.  The typed API in
+skitgubbe.game turns them into Card, CardSet, Move and Event objects.
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy
+
+from skitgubbe._engine cimport *
+
+MAX_PLAYERS = SG_MAX_PLAYERS
+NO_SEAT = SG_NO_SEAT
+NO_SUIT = SG_NO_SUIT
+RNG_VERSION = SG_RNG_VERSION
+API_VERSION = SG_API_VERSION
+
+ERR_ILLEGAL = SG_ERR_ILLEGAL
+ERR_OVER = SG_ERR_OVER
+RULES_UNSUPPORTED = SG_RULES_UNSUPPORTED
+RULES_CONFLICT = SG_RULES_CONFLICT
+
+
+class CoreError(Exception):
+    """The core refused a call; args = (code, message)."""
+
+
+cdef int fill_rules(sg_rules *r, tuple values) except -1:
+    if len(values) != 16:
+        raise ValueError("rules must have 16 fields")
+    r.players = values[0]
+    r.hand_size = values[1]
+    r.trick_mode = values[2]
+    r.duel_tie = values[3]
+    r.all_tie = values[4]
+    r.multi_card_plays = values[5]
+    r.slough = values[6]
+    r.try_your_luck = values[7]
+    r.draw = values[8]
+    r.last_card = values[9]
+    r.trump = values[10]
+    r.low_card_threshold = values[11]
+    r.runs = values[12]
+    r.pickup = values[13]
+    r.trick_end = values[14]
+    r.reserved = 0
+    r.max_moves = values[15]
+    return 0
+
+
+def rules_check(tuple rules):
+    """(code, field) for a rules tuple: code 0 = fine."""
+    cdef sg_rules r
+    cdef const char *field = NULL
+    fill_rules(&r, rules)
+    code = sg_rules_check(&r, &field)
+    return code, (field.decode() if field != NULL else None)
+
+
+def rng_outputs(uint64_t seed, int count):
+    """The first `count` outputs of the generator seeded with `seed`."""
+    cdef sg_rng rng
+    sg_rng_seed(&rng, seed)
+    return [sg_rng_next(&rng) for _ in range(count)]
+
+
+def rng_below(uint64_t seed, uint32_t bound, int count):
+    """`count` unbiased draws in [0, bound) from the generator seeded with `seed`."""
+    cdef sg_rng rng
+    if bound == 0:
+        raise ValueError("bound must be positive")
+    sg_rng_seed(&rng, seed)
+    return [sg_rng_below(&rng, bound) for _ in range(count)]
+
+
+def deck_from_seed(uint64_t seed):
+    """The deck (52 card indices, top first) of a game made from `seed`."""
+    cdef uint8_t deck[52]
+    sg_deck_from_seed(seed, deck)
+    return bytes(deck[:52])
+
+
+def game_seed(uint64_t seed, uint64_t index):
+    """Seed of game `index` in a batch started from `seed`."""
+    return sg_game_seed(seed, index)
+
+
+def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
+    """Random games first..first+count-1 of batch `seed`, played in C without the GIL.
+
+    Returns (games, moves, losses per seat (4), no_loser, truncated).
+    """
+    cdef sg_rules r
+    cdef sg_sim_result res
+    fill_rules(&r, rules)
+    if sg_rules_check(&r, NULL) != SG_RULES_OK:
+        raise CoreError(SG_ERR_RULES, "bad rules")
+    res.games = res.moves = res.no_loser = res.truncated = 0
+    res.losses[0] = res.losses[1] = res.losses[2] = res.losses[3] = 0
+    with nogil:
+        sg_simulate(&r, seed, first, count, &res)
+    return (res.games, res.moves, (res.losses[0], res.losses[1], res.losses[2], res.losses[3]),
+            res.no_loser, res.truncated)
+
+
+cdef list events_list(sg_event *buf, int n):
+    cdef int i
+    return [(buf[i].kind, buf[i].seat, buf[i].arg, buf[i].cards) for i in range(n)]
+
+
+cdef class Core:
+    """One game state of the C core.  Value semantics: copy() is a memcpy."""
+
+    @staticmethod
+    def deal(tuple rules, bytes deck, int dealer):
+        """(Core, deal events) for a new game; raises CoreError on bad input."""
+        cdef sg_rules r
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        cdef Core core = Core.__new__(Core)
+        fill_rules(&r, rules)
+        if len(deck) != 52:
+            raise CoreError(SG_ERR_DECK, "a deck has 52 cards")
+        if not 0 <= dealer < r.players:
+            raise CoreError(SG_ERR_SEAT, "dealer out of range")
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        code = sg_new(&core.st, &r, deck, <uint8_t>dealer, &ev)
+        if code != SG_OK:
+            raise CoreError(code, "cannot deal")
+        return core, events_list(buf, ev.len)
+
+    @staticmethod
+    def shedding(tuple rules, tuple hands, int trump, int leader):
+        """(Core, events) for a phase-2 position; raises CoreError on bad input."""
+        cdef sg_rules r
+        cdef uint64_t h[4]
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        cdef Core core = Core.__new__(Core)
+        fill_rules(&r, rules)
+        if len(hands) != 4:
+            raise CoreError(SG_ERR_POSITION, "four hand masks expected")
+        if not 0 <= leader < r.players or not 0 <= trump <= SG_NO_SUIT:
+            raise CoreError(SG_ERR_SEAT, "leader or trump out of range")
+        for i in range(4):
+            h[i] = hands[i]
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        code = sg_new_shedding(&core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
+        if code != SG_OK:
+            raise CoreError(code, "cannot set up this position")
+        return core, events_list(buf, ev.len)
+
+    def copy(self):
+        cdef Core other = Core.__new__(Core)
+        memcpy(&other.st, &self.st, sizeof(sg_state))
+        return other
+
+    def legal_moves(self):
+        """Legal move codes in the core's canonical order."""
+        cdef sg_move moves[SG_MAX_MOVES]
+        cdef int n = sg_legal_moves(&self.st, moves)
+        return [moves[i] for i in range(n)]
+
+    def apply(self, uint64_t move):
+        """Plays `move` and returns its events; raises CoreError, unchanged, if illegal."""
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        code = sg_apply(&self.st, move, &ev)
+        if code != SG_OK:
+            raise CoreError(code, "illegal move" if code == SG_ERR_ILLEGAL else "game over")
+        if ev.len > ev.cap:
+            raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
+        return events_list(buf, ev.len)
+
+    def unknown(self, int seat):
+        """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
+        cdef uint8_t slots[6]
+        if not 0 <= seat < self.st.rules.players:
+            raise CoreError(SG_ERR_SEAT, "seat out of range")
+        mask = sg_unknown(&self.st, <uint8_t>seat, slots)
+        return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
+
+    def table(self):
+        """Table cards bottom first as (card, seat, play number)."""
+        cdef int i
+        return [(self.st.table[i], self.st.table_seat[i], self.st.table_play[i])
+                for i in range(self.st.table_len)]
+
+    def stock(self):
+        """Remaining stock card indices, top first."""
+        return bytes(self.st.stock[self.st.stock_top:self.st.stock_len])
+
+    def snapshot(self):
+        """The raw state as bytes (for equality checks in tests)."""
+        return (<char *>&self.st)[:sizeof(sg_state)]
+
+    def __eq__(self, other):
+        if not isinstance(other, Core):
+            return NotImplemented
+        return memcmp(&self.st, &(<Core>other).st, sizeof(sg_state)) == 0
+
+    def __hash__(self):
+        return hash(self.snapshot())
+
+    @property
+    def players(self):
+        return self.st.rules.players
+
+    @property
+    def phase(self):
+        return self.st.phase
+
+    @property
+    def to_move(self):
+        return self.st.to_move
+
+    @property
+    def dealer(self):
+        return self.st.dealer
+
+    @property
+    def leader(self):
+        return self.st.leader
+
+    @property
+    def follower(self):
+        return self.st.follower
+
+    @property
+    def trump(self):
+        return self.st.trump
+
+    @property
+    def trump_public(self):
+        return bool(self.st.trump_public)
+
+    @property
+    def hidden_card(self):
+        return self.st.hidden_card
+
+    @property
+    def hidden_holder(self):
+        return self.st.hidden_holder
+
+    @property
+    def last_drawer(self):
+        return self.st.last_drawer
+
+    @property
+    def trick_target(self):
+        return self.st.trick_target
+
+    @property
+    def moves(self):
+        return self.st.moves
+
+    @property
+    def loser(self):
+        return self.st.loser
+
+    @property
+    def truncated(self):
+        return bool(self.st.truncated)
+
+    @property
+    def finished(self):
+        return tuple(self.st.finished[i] for i in range(self.st.n_finished))
+
+    @property
+    def stock_count(self):
+        return self.st.stock_len - self.st.stock_top
+
+    @property
+    def out(self):
+        return self.st.out
+
+    @property
+    def hands(self):
+        n = self.st.rules.players
+        return tuple(self.st.hand[i] for i in range(n))
+
+    @property
+    def collections(self):
+        n = self.st.rules.players
+        return tuple(self.st.coll[i] for i in range(n))
+
+    @property
+    def known(self):
+        n = self.st.rules.players
+        return tuple(self.st.known[i] for i in range(n))

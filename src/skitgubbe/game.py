@@ -1,0 +1,710 @@
+"""The game: a referee holding the true state, over the C core.
+
+A :class:`Game` owns the engine's state. It lists legal moves, applies a
+:class:`~skitgubbe.Move` and returns the :class:`~skitgubbe.Event` objects that
+followed, undoes moves, copies itself in constant time, hands out per-seat
+:class:`~skitgubbe.Observation` views, and saves and replays records.
+
+>>> import skitgubbe as sg
+>>> game = sg.Game.new(sg.Rules.classic(players=3), seed=42)
+>>> game.phase, game.to_move
+(<Phase.COLLECTING: 0>, 0)
+>>> events = game.play(game.legal_moves()[0])
+>>> str(events[0])
+'seat 0 plays 4♣'
+>>> game.undo()
+Move.parse('4♣')
+>>> while game.result is None:
+...     _ = game.play(game.legal_moves()[0])
+>>> game.result.loser in range(3)
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from . import _engine
+from .cards import Card, CardSet, Suit, _new_set
+from .errors import IllegalMoveError, ParseError, RecordError, RulesError, SkitgubbeError
+from .events import Event, from_raw
+from .moves import Move, MoveKind
+from .observation import History, Observation, Phase, TablePlay, _HistoryNode
+from .rules import Rules
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game", "GameResult"]
+
+RECORD_FORMAT: Final = "skitgubbe-record"
+"""The ``format`` field of every game record."""
+RECORD_VERSION: Final = 1
+"""The version of the record layout written by :meth:`Game.record`."""
+
+_NO_SEAT: Final = _engine.NO_SEAT
+_PHASES: Final = (Phase.COLLECTING, Phase.SHEDDING, Phase.OVER)
+
+
+@attrs.frozen
+class GameResult:
+    """How a game ended.
+
+    ``loser`` is the skitgubbe (``None`` when the game was truncated or nobody
+    was left holding cards); ``finish_order`` lists the seats from the first
+    to go out to the skitgubbe; ``truncated`` is true when the move cap ended
+    the game (RULES.md §6.8); ``moves`` is the number of moves played.
+
+    >>> import skitgubbe as sg
+    >>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
+    >>> result.finish_order[-1] == result.loser, result.truncated
+    (True, False)
+    """
+
+    loser: int | None
+    finish_order: tuple[int, ...]
+    truncated: bool
+    moves: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-able data.
+
+        >>> GameResult(loser=1, finish_order=(0, 2, 1), truncated=False, moves=9).to_dict()
+        {'loser': 1, 'finish_order': [0, 2, 1], 'truncated': False, 'moves': 9}
+        """
+        return {
+            "loser": self.loser,
+            "finish_order": list(self.finish_order),
+            "truncated": self.truncated,
+            "moves": self.moves,
+        }
+
+
+class _Node:
+    """One step of a game's history: the state before a move, the move, its events.
+
+    Nodes are immutable and shared between copies of a game, which makes
+    :meth:`Game.copy` O(1) and :meth:`Game.undo` a pointer move.
+    """
+
+    __slots__ = ("core", "events", "move", "parent", "views")
+
+    def __init__(
+        self,
+        parent: _Node | None,
+        core: _engine.Core | None,
+        move: Move | None,
+        events: tuple[Event, ...],
+    ) -> None:
+        self.parent = parent
+        self.core = core
+        self.move = move
+        self.events = events
+        self.views: list[_HistoryNode | None] | None = None
+
+    def view(self, seat: int, players: int) -> _HistoryNode:
+        """This step's history as ``seat`` saw it (built once, then shared)."""
+        pending: list[_Node] = []
+        node: _Node | None = self
+        while node is not None and (node.views is None or node.views[seat] is None):
+            pending.append(node)
+            node = node.parent
+        below = node.views[seat] if node is not None and node.views is not None else None
+        for step in reversed(pending):
+            events = tuple(
+                e if e.seat == seat or not e.kind.private else e.redacted() for e in step.events
+            )
+            below = _HistoryNode(below, events)
+            if step.views is None:
+                step.views = [None] * players
+            step.views[seat] = below
+        assert below is not None
+        return below
+
+
+def _check_supported(rules: Rules) -> None:
+    code, field = _engine.rules_check(rules.core_tuple())
+    if code == 0:
+        return
+    value = getattr(rules, field or "", None)
+    shown = value.name if hasattr(value, "name") else value
+    if code == _engine.RULES_UNSUPPORTED:
+        raise RulesError(f"{field}={shown} is not supported yet", field)
+    raise RulesError(f"{field}={shown} is not allowed with these rules", field)
+
+
+def _seat(value: object, players: int, what: str) -> int:
+    if type(value) is not int or not 0 <= value < players:
+        raise SkitgubbeError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
+    return value
+
+
+def _deck_bytes(deck: Iterable[Card | str]) -> bytes:
+    if isinstance(deck, (str, bytes)):
+        raise ParseError("a deck is a sequence of 52 cards, not one string", str(deck))
+    cards = [card if isinstance(card, Card) else Card.parse(card) for card in deck]
+    counts = Counter(cards)
+    if len(cards) != 52 or len(counts) != 52:
+        repeated = sorted(card for card, n in counts.items() if n > 1)
+        missing = sorted(set(CardSet.full()) - counts.keys())
+        raise ParseError(
+            f"a deck must hold each of the 52 cards once: got {len(cards)} cards"
+            + (f", repeated {' '.join(map(str, repeated))}" if repeated else "")
+            + (f", missing {' '.join(map(str, missing))}" if missing else ""),
+            " ".join(map(str, cards)),
+        )
+    return bytes(c.code for c in cards)
+
+
+def _hand_masks(hands: Sequence[CardSet | str | Iterable[Card | str]], players: int) -> tuple[
+    int, ...
+]:
+    if len(hands) != players:
+        raise SkitgubbeError(f"expected {players} hands (one per seat), got {len(hands)}")
+    masks: list[int] = []
+    for hand in hands:
+        if isinstance(hand, CardSet):
+            masks.append(hand.mask)
+        elif isinstance(hand, str):
+            masks.append(CardSet.parse(hand).mask)
+        else:
+            masks.append(CardSet.of(*hand).mask)
+    seen = 0
+    for seat, mask in enumerate(masks):
+        if mask & seen:
+            raise SkitgubbeError(
+                f"hand of seat {seat} repeats {_new_set(mask & seen)} from another hand"
+            )
+        seen |= mask
+    return (*masks, *([0] * (4 - players)))
+
+
+def _to_suit(trump: Suit | str | None) -> int:
+    if trump is None:
+        return _engine.NO_SUIT
+    if isinstance(trump, Suit):
+        return int(trump)
+    if isinstance(trump, str):
+        key = trump.strip().upper()
+        for suit in Suit:
+            if key in (suit.name, suit.letter, suit.symbol):
+                return int(suit)
+    raise ParseError(f"not a suit: {trump!r}; expected a Suit, a suit name or None", str(trump))
+
+
+class Game:
+    """One game of Skitgubbe: the referee's complete, true state.
+
+    Make one with :meth:`new` (a deal) or :meth:`from_shedding` (a phase-2
+    position) or :meth:`from_record`. Never hand a ``Game`` to a player: give
+    it :meth:`observation` of its seat.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=9)
+    >>> [str(m) for m in game.legal_moves()]
+    ['10♣', 'Q♦', '7♥', 'flip']
+    >>> game.play("flip")[0].kind
+    <EventKind.FLIP: 2>
+    """
+
+    __slots__ = ("_core", "_node", "_rules", "_seed", "_start")
+
+    _core: _engine.Core
+    _node: _Node
+    _rules: Rules
+    _seed: int | None
+    _start: dict[str, Any]
+
+    # -- creation ---------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | None = None,
+        dealer: int | None = None,
+    ) -> Game:
+        """Deal a new game.
+
+        The deck comes from ``deck`` (52 cards, top first) or is shuffled from
+        ``seed`` with the engine's versioned generator (RULES.md §2); with
+        neither, from a fresh random seed. ``dealer`` defaults to the last seat,
+        so seat 0 leads.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=1)
+        >>> game.dealer, game.to_move, [len(h) for h in game.hands]
+        (2, 0, [3, 3, 3])
+        >>> sg.Game.new(sg.Rules.classic(draw="after_trick"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RulesError: draw=AFTER_TRICK is not supported yet
+        """
+        rules = Rules.classic() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules, not {type(rules).__name__}", None)
+        _check_supported(rules)
+        if deck is not None and seed is not None:
+            raise SkitgubbeError("give a seed or a deck, not both")
+        if deck is None:
+            if seed is None:
+                seed = secrets.randbits(64)
+            if type(seed) is not int or not 0 <= seed < 2**64:
+                raise SkitgubbeError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
+            raw_deck = _engine.deck_from_seed(seed)
+        else:
+            raw_deck = _deck_bytes(deck)
+        dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
+        core, raw = _engine.Core.deal(rules.core_tuple(), raw_deck, dealer)
+        start = {"dealer": dealer, "deck": [str(Card.from_code(c)) for c in raw_deck]}
+        return cls._make(rules, core, raw, start, seed)
+
+    @classmethod
+    def from_shedding(
+        cls,
+        rules: Rules | None,
+        hands: Sequence[CardSet | str | Iterable[Card | str]],
+        *,
+        trump: Suit | str | None,
+        leader: int,
+    ) -> Game:
+        """Start directly in phase 2: each seat holds ``hands[seat]``, every other
+        card is out of play, ``trump`` is public, ``leader`` leads.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
+        >>> game.phase, [str(m) for m in game.legal_moves()]
+        (<Phase.SHEDDING: 1>, ['4♣', '9♦', 'Q♦'])
+        """
+        rules = Rules.classic(players=len(hands)) if rules is None else rules
+        _check_supported(rules)
+        masks = _hand_masks(hands, rules.players)
+        leader = _seat(leader, rules.players, "leader")
+        suit = _to_suit(trump)
+        core, raw = _engine.Core.shedding(rules.core_tuple(), masks, suit, leader)
+        start = {
+            "hands": [str(_new_set(m)) for m in masks[: rules.players]],
+            "trump": None if suit == _engine.NO_SUIT else Suit(suit).name.lower(),
+            "leader": leader,
+        }
+        return cls._make(rules, core, raw, start, None)
+
+    @classmethod
+    def _make(
+        cls,
+        rules: Rules,
+        core: _engine.Core,
+        raw: list[tuple[int, int, int, int]],
+        start: dict[str, Any],
+        seed: int | None,
+    ) -> Game:
+        game = object.__new__(cls)
+        game._rules = rules
+        game._core = core
+        game._node = _Node(None, None, None, tuple(from_raw(r) for r in raw))
+        game._start = start
+        game._seed = seed
+        return game
+
+    # -- the state --------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game."""
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._rules.players
+
+    @property
+    def phase(self) -> Phase:
+        """:class:`Phase` ``COLLECTING``, ``SHEDDING`` or ``OVER``."""
+        return _PHASES[self._core.phase]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move; ``None`` when the game is over."""
+        seat = self._core.to_move
+        return None if seat == _NO_SEAT else seat
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._core.dealer
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit once it is public (from phase 2 on), else ``None``."""
+        core = self._core
+        return Suit(core.trump) if core.trump_public and core.trump < 4 else None
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Every seat's hand (referee's view; phase 2: every card held)."""
+        return tuple(_new_set(m) for m in self._core.hands)
+
+    @property
+    def collections(self) -> tuple[CardSet, ...]:
+        """Every seat's phase-1 collection (referee's view)."""
+        return tuple(_new_set(m) for m in self._core.collections)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, top first (referee's view)."""
+        return tuple(Card.from_code(c) for c in self._core.stock())
+
+    @property
+    def hidden_card(self) -> Card | None:
+        """The face-down last stock card while it lies face down (referee's view)."""
+        card = self._core.hidden_card
+        return None if card == 0xFF else Card.from_code(card)
+
+    @property
+    def table(self) -> tuple[TablePlay, ...]:
+        """The plays on the table, bottom first."""
+        return _table(self._core)
+
+    @property
+    def out_of_play(self) -> CardSet:
+        """Cards removed from the game."""
+        return _new_set(self._core.out)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played so far, first to last."""
+        moves: list[Move] = []
+        node: _Node | None = self._node
+        while node is not None and node.move is not None:
+            moves.append(node.move)
+            node = node.parent
+        return tuple(reversed(moves))
+
+    @property
+    def moves_played(self) -> int:
+        """How many moves have been played (the move cap counts these)."""
+        return self._core.moves
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every event so far, unredacted (referee's view)."""
+        chunks: list[tuple[Event, ...]] = []
+        node: _Node | None = self._node
+        while node is not None:
+            chunks.append(node.events)
+            node = node.parent
+        return tuple(e for chunk in reversed(chunks) for e in chunk)
+
+    @property
+    def result(self) -> GameResult | None:
+        """``None`` until the game is over, then its :class:`GameResult`."""
+        core = self._core
+        if core.phase != 2:
+            return None
+        loser = None if core.loser == _NO_SEAT else core.loser
+        order = core.finished + ((loser,) if loser is not None else ())
+        return GameResult(loser, order, core.truncated, core.moves)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the deck was shuffled from, if it was."""
+        return self._seed
+
+    # -- moves ----------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves of the player to move (empty when the game is over).
+
+        Order: plays by ascending card mask, then flip, then pick up.
+
+        >>> import skitgubbe as sg
+        >>> [str(m) for m in sg.Game.new(seed=2).legal_moves()]
+        ['5♣', '8♦', 'A♥', 'flip']
+        """
+        from_code = Move.from_code
+        return tuple([from_code(code) for code in self._core.legal_moves()])
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` is legal now.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> game.is_legal(sg.Move.flip()), game.is_legal(sg.Move.pick_up())
+        (True, False)
+        """
+        return isinstance(move, Move) and move.code in self._core.legal_moves()
+
+    def play(self, move: Move | str) -> tuple[Event, ...]:
+        """Play ``move`` (a :class:`Move` or its text) for the player to move.
+
+        Returns the events it caused. An illegal move raises
+        :class:`~skitgubbe.IllegalMoveError` (naming the move, the reason and
+        the legal moves) and leaves the game exactly as it was.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> [str(e) for e in game.play("8D")]
+        ['seat 0 plays 8♦', 'seat 0 draws 2♦']
+        >>> game.play("pick")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.IllegalMoveError: illegal move pick: nobody picks up in phase 1; ...
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise IllegalMoveError(
+                f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text",
+                move,
+                "not a Move",
+                self.legal_moves(),
+            )
+        core = self._core.copy()
+        try:
+            raw = core.apply(move.code)
+        except _engine.CoreError:
+            legal = self.legal_moves()
+            reason = self._why_illegal(move)
+            shown = ", ".join(str(m) for m in legal) or "none"
+            raise IllegalMoveError(
+                f"illegal move {move}: {reason}; legal moves: {shown}", move, reason, legal
+            ) from None
+        events = tuple([from_raw(r) for r in raw])
+        self._node = _Node(self._node, self._core, move, events)
+        self._core = core
+        return events
+
+    def _why_illegal(self, move: Move) -> str:
+        core = self._core
+        if core.phase == 2:
+            return "the game is over"
+        seat = core.to_move
+        hand = core.hands[seat]
+        kind = move.kind
+        if kind is MoveKind.FLIP:
+            if core.phase != 0:
+                return "trying your luck is for phase 1"
+            if not self._rules.try_your_luck:
+                return "these rules do not allow trying your luck"
+            return "trying your luck needs at least two cards in the stock"
+        if kind is MoveKind.PICK_UP:
+            if core.phase == 0:
+                return "nobody picks up in phase 1"
+            return "there is nothing on the table to pick up"
+        missing = move.cards.mask & ~hand
+        if missing:
+            return f"seat {seat} does not hold {_new_set(missing)}"
+        if len(move.cards) > 1:
+            return "these rules allow only one card per play"
+        top = _table_top(core)
+        if top is not None and core.phase == 1:
+            return f"{move.cards} does not beat {top}"
+        return "not legal here"
+
+    def undo(self) -> Move:
+        """Take back the last move and return it.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> before = game.observation(0)
+        >>> _ = game.play("8D"); game.undo()
+        Move.parse('8♦')
+        >>> game.observation(0) == before
+        True
+        """
+        node = self._node
+        if node.move is None or node.core is None:
+            raise SkitgubbeError("there is no move to undo")
+        self._core = node.core
+        assert node.parent is not None
+        self._node = node.parent
+        return node.move
+
+    def copy(self) -> Game:
+        """An independent copy of this game (constant time: history is shared).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> twin = game.copy()
+        >>> _ = twin.play("8D")
+        >>> game.moves_played, twin.moves_played
+        (0, 1)
+        """
+        twin = object.__new__(Game)
+        twin._rules = self._rules
+        twin._core = self._core
+        twin._node = self._node
+        twin._start = self._start
+        twin._seed = self._seed
+        return twin
+
+    # -- what players see ---------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """The frozen view of ``seat`` (RULES.md §8): all it knows, nothing more.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> view = game.observation(1)
+        >>> view.hand == game.hands[1], view.legal_moves
+        (True, ())
+        """
+        core = self._core
+        players = self._rules.players
+        seat = _seat(seat, players, "seat")
+        unknown, slots = core.unknown(seat)
+        hands = core.hands
+        colls = core.collections
+        known = list(core.known)
+        known[seat] = hands[seat] | colls[seat]
+        holder = core.hidden_holder
+        to_move = core.to_move
+        return Observation(
+            seat=seat,
+            rules=self._rules,
+            phase=_PHASES[core.phase],
+            to_move=None if to_move == _NO_SEAT else to_move,
+            dealer=core.dealer,
+            trump=self.trump,
+            hand=_new_set(hands[seat]),
+            collection=_new_set(colls[seat]),
+            table=_table(core),
+            hand_sizes=tuple(h.bit_count() for h in hands),
+            collection_sizes=tuple(c.bit_count() for c in colls),
+            stock_size=core.stock_count,
+            out_of_play=_new_set(core.out),
+            hidden_holder=None if holder == _NO_SEAT or core.hidden_card == 0xFF else holder,
+            known=tuple(_new_set(m) for m in known),
+            unknown=_new_set(unknown),
+            unknown_slots=slots[:players],
+            stock_slots=slots[4],
+            hidden_slots=slots[5],
+            finished=core.finished,
+            moves_played=core.moves,
+            legal_moves=self.legal_moves() if to_move == seat else (),
+            history=History(self._node.view(seat, players)),
+        )
+
+    # -- records ----------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game as JSON-able data: format, rules, start position, moves, result.
+
+        >>> import json, skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> _ = game.play("8D")
+        >>> record = game.record()
+        >>> record["moves"], record["start"]["dealer"], record["result"]
+        (['8♦'], 2, None)
+        >>> sg.Game.from_record(json.loads(json.dumps(record))).moves
+        (Move.parse('8♦'),)
+        """
+        result = self.result
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rng_version": _engine.RNG_VERSION,
+            "rules": self._rules.to_dict(),
+            "start": dict(self._start),
+            "moves": [str(m) for m in self.moves],
+            "result": None if result is None else result.to_dict(),
+        }
+        if self._seed is not None:
+            record["seed"] = self._seed
+        return record
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Game:
+        """Replay a record made by :meth:`record`, checking every move.
+
+        Raises :class:`~skitgubbe.RecordError` naming the first bad field or
+        move (and its index) when the record is damaged or tampered with.
+
+        >>> import skitgubbe as sg
+        >>> record = sg.Game.new(seed=2).record()
+        >>> record["moves"] = ["8D", "KS"]
+        >>> sg.Game.from_record(record)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: move 1 ('KS') is illegal: ...
+        """
+        if not isinstance(record, Mapping):
+            raise RecordError(f"a record is a mapping, not {type(record).__name__}")
+        if record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a game record: format is {record.get('format')!r}")
+        if record.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"record version {record.get('version')!r} is not supported "
+                f"(this library reads version {RECORD_VERSION})"
+            )
+        try:
+            rules = Rules.from_dict(record.get("rules", {}))
+        except RulesError as exc:
+            raise RecordError(f"bad rules in record: {exc}") from exc
+        start = record.get("start")
+        if not isinstance(start, Mapping):
+            raise RecordError("the record has no 'start' position")
+        try:
+            if "deck" in start:
+                game = cls.new(rules, deck=start["deck"], dealer=start.get("dealer"))
+                seed = record.get("seed")
+                if seed is not None:
+                    if _engine.deck_from_seed(seed) != _deck_bytes(start["deck"]):
+                        raise RecordError(f"the deck is not the one seed {seed} deals")
+                    game._seed = seed
+            else:
+                game = cls.from_shedding(
+                    rules, start["hands"], trump=start["trump"], leader=start["leader"]
+                )
+        except RecordError:
+            raise
+        except (SkitgubbeError, KeyError, TypeError) as exc:
+            raise RecordError(f"bad start position in record: {exc}") from exc
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise RecordError("'moves' must be a list of move strings")
+        for index, text in enumerate(moves):
+            try:
+                game.play(Move.parse(text))
+            except (ParseError, IllegalMoveError) as exc:
+                raise RecordError(f"move {index} ({text!r}) is illegal: {exc}", index) from exc
+        expected = record.get("result")
+        result = game.result
+        if expected is not None and (result is None or result.to_dict() != expected):
+            raise RecordError(
+                f"the record's result {expected} does not match the replay's "
+                f"{None if result is None else result.to_dict()}"
+            )
+        return game
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self._rules.players} players, {self.phase.name.lower()}, "
+            f"{self._core.moves} moves, to move: {self.to_move}>"
+        )
+
+
+def _table(core: _engine.Core) -> tuple[TablePlay, ...]:
+    plays: list[TablePlay] = []
+    last_play = -1
+    seat = 0
+    mask = 0
+    for card, who, play in core.table():
+        if play != last_play and last_play >= 0:
+            plays.append(TablePlay(seat, _new_set(mask)))
+            mask = 0
+        last_play, seat = play, who
+        mask |= 1 << card
+    if last_play >= 0:
+        plays.append(TablePlay(seat, _new_set(mask)))
+    return tuple(plays)
+
+
+def _table_top(core: _engine.Core) -> Card | None:
+    table = core.table()
+    return Card.from_code(table[-1][0]) if table else None

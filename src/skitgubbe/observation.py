@@ -1,0 +1,265 @@
+"""What one seat knows: the frozen view a :class:`~skitgubbe.Player` is given.
+
+An :class:`Observation` holds exactly what a person at the table with perfect
+memory knows (RULES.md §8): his own hand and collection, the table, every
+count, the cards every player can place in each other player's hands, the
+cards he cannot place and how many unknown slots each opponent, the stock and
+the face-down last card hold, the public history, and the legal moves when it
+is his turn. It is plain immutable data: nothing in it leads back to the
+:class:`~skitgubbe.Game` or to the engine's state.
+
+>>> import skitgubbe as sg
+>>> game = sg.Game.new(sg.Rules.classic(), seed=7)
+>>> view = game.observation(0)
+>>> len(view.hand), view.stock_size, view.trump
+(3, 43, None)
+>>> len(view.unknown) == sum(view.unknown_slots) + view.stock_slots + view.hidden_slots
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from enum import IntEnum
+from typing import overload
+
+import attrs
+
+from .cards import Card, CardSet, Suit
+from .events import Event
+from .moves import Move
+from .rules import Rules
+
+__all__ = ["History", "Observation", "Phase", "TablePlay"]
+
+
+class Phase(IntEnum):
+    """The phases of a game.
+
+    >>> import skitgubbe as sg
+    >>> sg.Game.new(seed=1).phase
+    <Phase.COLLECTING: 0>
+    """
+
+    COLLECTING = 0
+    """Phase 1: tricks to collect cards."""
+    SHEDDING = 1
+    """Phase 2: beat the top card or pick up."""
+    OVER = 2
+    """The game is over."""
+
+
+@attrs.frozen
+class TablePlay:
+    """One play lying on the table: who made it and its cards.
+
+    >>> from skitgubbe import CardSet
+    >>> print(TablePlay(seat=1, cards=CardSet.parse("JD")))
+    seat 1: J♦
+    """
+
+    seat: int
+    cards: CardSet
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.cards}"
+
+
+class _HistoryNode:
+    """One move's events as one seat sees them, linked to the moves before."""
+
+    __slots__ = ("events", "length", "parent")
+
+    def __init__(self, parent: _HistoryNode | None, events: tuple[Event, ...]) -> None:
+        self.parent = parent
+        self.events = events
+        self.length = (parent.length if parent else 0) + len(events)
+
+
+class History(Sequence[Event]):
+    """The public history seen by one seat: an immutable sequence of events.
+
+    Built lazily: observations share the events of earlier moves, so taking
+    an observation does not copy the whole game's history.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=3)
+    >>> history = game.observation(1).history
+    >>> [str(event) for event in history][:2]
+    ['seat 0 is dealt 3 cards', 'seat 1 is dealt 9♦ J♥ 7♠']
+    """
+
+    __slots__ = ("_items", "_node")
+
+    def __init__(self, node: _HistoryNode | None) -> None:
+        self._node = node
+        self._items: tuple[Event, ...] | None = None
+
+    def _all(self) -> tuple[Event, ...]:
+        if self._items is None:
+            chunks = []
+            node = self._node
+            while node is not None:
+                chunks.append(node.events)
+                node = node.parent
+            self._items = tuple(event for chunk in reversed(chunks) for event in chunk)
+        return self._items
+
+    def __len__(self) -> int:
+        return self._node.length if self._node else 0
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._node is other._node or self._all() == other._all()
+        if isinstance(other, tuple):
+            return self._all() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} events)"
+
+
+@attrs.frozen(repr=False)
+class Observation:
+    """Everything seat :attr:`seat` knows at one moment, and nothing more.
+
+    Card sets per seat (``known``, ``hand_sizes`` …) are indexed by seat.
+    ``known[seat]`` is this seat's own hand and collection; for another seat it
+    is the cards every player can place with him (cards he won face up, took
+    back, picked up, or the revealed last card), minus those he has played.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=11)
+    >>> view = game.observation(game.to_move)
+    >>> view.my_turn, view.legal_moves[-1]
+    (True, Move.flip())
+    >>> print(view)  # doctest: +ELLIPSIS
+    seat 1 of 2 · collecting · to move: seat 1 · trump: unknown
+    ...
+    """
+
+    seat: int
+    """The seat this view belongs to."""
+    rules: Rules
+    """The rules of the game."""
+    phase: Phase
+    """The phase of the game."""
+    to_move: int | None
+    """The seat to move, ``None`` when the game is over."""
+    dealer: int
+    """The dealer's seat."""
+    trump: Suit | None
+    """The trump suit once every player knows it, else ``None``."""
+    hand: CardSet
+    """This seat's hand (in phase 2: every card it holds)."""
+    collection: CardSet
+    """This seat's phase-1 collection (the hidden last card is never in it)."""
+    table: tuple[TablePlay, ...]
+    """The plays on the table, bottom first."""
+    hand_sizes: tuple[int, ...]
+    """Cards in each seat's hand."""
+    collection_sizes: tuple[int, ...]
+    """Cards in each seat's collection (phase 1)."""
+    stock_size: int
+    """Cards left in the stock."""
+    out_of_play: CardSet
+    """Cards removed from the game (discarded phase-2 tricks)."""
+    hidden_holder: int | None
+    """The seat beside which the face-down last card lies, while it is face down."""
+    known: tuple[CardSet, ...]
+    """Per seat: the cards this seat can place with that seat."""
+    unknown: CardSet
+    """The cards this seat cannot place."""
+    unknown_slots: tuple[int, ...]
+    """Per seat: how many of its cards are unknown to this seat (0 for itself)."""
+    stock_slots: int
+    """How many unknown cards lie in the stock."""
+    hidden_slots: int
+    """1 while the face-down last card is unknown, else 0."""
+    finished: tuple[int, ...]
+    """Seats that are out (safe), in the order they went out."""
+    moves_played: int
+    """Moves played so far in the game."""
+    legal_moves: tuple[Move, ...]
+    """This seat's legal moves; empty when it is not its turn."""
+    history: History = attrs.field(eq=True)
+    """Every event so far as this seat saw it (others' draws as counts)."""
+
+    @property
+    def players(self) -> int:
+        """The number of players.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(sg.Rules.classic(players=4), seed=1).observation(0).players
+        4
+        """
+        return len(self.hand_sizes)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat is to move."""
+        return self.to_move == self.seat
+
+    @property
+    def top(self) -> Card | None:
+        """The top card of the table, or ``None`` on an empty table.
+
+        The top card is the last card laid: the highest card of the last play
+        (a run is laid in ascending order).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=5)
+        >>> _ = game.play(sg.Move.play(min(game.observation(0).hand)))
+        >>> game.observation(1).top == min(game.observation(0).table[0].cards)
+        True
+        """
+        if not self.table:
+            return None
+        return max(self.table[-1].cards)
+
+    def holding(self, seat: int) -> int:
+        """How many cards ``seat`` holds in all (hand, collection, hidden card).
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=1).observation(0).holding(2)
+        3
+        """
+        hidden = 1 if self.hidden_holder == seat else 0
+        return self.hand_sizes[seat] + self.collection_sizes[seat] + hidden
+
+    def __repr__(self) -> str:
+        return (
+            f"<Observation seat={self.seat} phase={self.phase.name} to_move={self.to_move} "
+            f"hand={self.hand} moves={self.moves_played}>"
+        )
+
+    def __str__(self) -> str:
+        turn = "over" if self.to_move is None else f"seat {self.to_move}"
+        trump = "none" if self.trump is None else self.trump.name.lower()
+        if self.trump is None and self.phase is Phase.COLLECTING:
+            trump = "unknown"
+        lines = [
+            f"seat {self.seat} of {self.players} · {self.phase.name.lower()} · to move: {turn}"
+            f" · trump: {trump}",
+            f"hand: {self.hand or '-'}",
+            f"table: {' | '.join(str(p) for p in self.table) or '-'}",
+            "cards held: "
+            + ", ".join(f"seat {s}: {self.holding(s)}" for s in range(self.players))
+            + f" · stock: {self.stock_size}",
+        ]
+        if self.legal_moves:
+            lines.append("legal: " + ", ".join(str(m) for m in self.legal_moves))
+        return "\n".join(lines)
