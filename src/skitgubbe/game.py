@@ -11,9 +11,9 @@ followed, undoes moves, copies itself in constant time, hands out per-seat
 (<Phase.COLLECTING: 0>, 0)
 >>> events = game.play(game.legal_moves()[0])
 >>> str(events[0])
-'seat 0 plays 4♣'
+'seat 0 plays 7♦'
 >>> game.undo()
-Move.parse('4♣')
+Move.parse('7♦')
 >>> while game.result is None:
 ...     _ = game.play(game.legal_moves()[0])
 >>> game.result.loser in range(3)
@@ -204,7 +204,7 @@ class Game:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=9)
     >>> [str(m) for m in game.legal_moves()]
-    ['10♣', 'Q♦', '7♥', 'flip']
+    ['6♦', 'A♥', 'K♠', 'flip']
     >>> game.play("flip")[0].kind
     <EventKind.FLIP: 2>
     """
@@ -278,7 +278,7 @@ class Game:
         >>> import skitgubbe as sg
         >>> game = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
         >>> game.phase, [str(m) for m in game.legal_moves()]
-        (<Phase.SHEDDING: 1>, ['4♣', '9♦', 'Q♦'])
+        (<Phase.SHEDDING: 1>, ['9♦', 'Q♦'])
         """
         rules = Rules.classic(players=len(hands)) if rules is None else rules
         _check_supported(rules)
@@ -424,7 +424,7 @@ class Game:
 
         >>> import skitgubbe as sg
         >>> [str(m) for m in sg.Game.new(seed=2).legal_moves()]
-        ['5♣', '8♦', 'A♥', 'flip']
+        ['4♥', '6♥', 'J♥', 'flip']
         """
         from_code = Move.from_code
         return tuple([from_code(code) for code in self._core.legal_moves()])
@@ -448,8 +448,8 @@ class Game:
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=2)
-        >>> [str(e) for e in game.play("8D")]
-        ['seat 0 plays 8♦', 'seat 0 draws 2♦']
+        >>> [str(e) for e in game.play("6H")]
+        ['seat 0 plays 6♥', 'seat 0 draws 5♠']
         >>> game.play("pick")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
@@ -512,8 +512,8 @@ class Game:
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=2)
         >>> before = game.observation(0)
-        >>> _ = game.play("8D"); game.undo()
-        Move.parse('8♦')
+        >>> _ = game.play("6H"); game.undo()
+        Move.parse('6♥')
         >>> game.observation(0) == before
         True
         """
@@ -531,7 +531,7 @@ class Game:
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=2)
         >>> twin = game.copy()
-        >>> _ = twin.play("8D")
+        >>> _ = twin.play("6H")
         >>> game.moves_played, twin.moves_played
         (0, 1)
         """
@@ -597,12 +597,12 @@ class Game:
 
         >>> import json, skitgubbe as sg
         >>> game = sg.Game.new(seed=2)
-        >>> _ = game.play("8D")
+        >>> _ = game.play("6H")
         >>> record = game.record()
         >>> record["moves"], record["start"]["dealer"], record["result"]
-        (['8♦'], 2, None)
+        (['6♥'], 2, None)
         >>> sg.Game.from_record(json.loads(json.dumps(record))).moves
-        (Move.parse('8♦'),)
+        (Move.parse('6♥'),)
         """
         result = self.result
         record: dict[str, Any] = {
@@ -627,7 +627,7 @@ class Game:
 
         >>> import skitgubbe as sg
         >>> record = sg.Game.new(seed=2).record()
-        >>> record["moves"] = ["8D", "KS"]
+        >>> record["moves"] = ["6H", "KS"]
         >>> sg.Game.from_record(record)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...

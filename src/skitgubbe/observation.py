@@ -86,7 +86,7 @@ class History(Sequence[Event]):
     >>> game = sg.Game.new(seed=3)
     >>> history = game.observation(1).history
     >>> [str(event) for event in history][:2]
-    ['seat 0 is dealt 3 cards', 'seat 1 is dealt 9♦ J♥ 7♠']
+    ['seat 0 is dealt 3 cards', 'seat 1 is dealt 5♦ 10♦ 4♥']
     """
 
     __slots__ = ("_items", "_node")
@@ -147,7 +147,7 @@ class Observation:
     >>> view.my_turn, view.legal_moves[-1]
     (True, Move.flip())
     >>> print(view)  # doctest: +ELLIPSIS
-    seat 1 of 2 · collecting · to move: seat 1 · trump: unknown
+    seat 0 of 2 · collecting · to move: seat 0 · trump: unknown
     ...
     """
 
