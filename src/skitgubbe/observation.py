@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
+from itertools import chain
 from typing import overload
 
 import attrs
@@ -102,7 +103,7 @@ class History(Sequence[Event]):
             while node is not None:
                 chunks.append(node.events)
                 node = node.parent
-            self._items = tuple(event for chunk in reversed(chunks) for event in chunk)
+            self._items = tuple(chain.from_iterable(reversed(chunks)))
         return self._items
 
     def __len__(self) -> int:

@@ -1,0 +1,143 @@
+"""Hidden information stays hidden (RULES.md §8).
+
+* No observation contains a card its seat cannot know: every card it shows
+  was dealt or drawn to that seat, or moved in a public event.
+* Non-interference: two games that differ only by swapping two cards a seat
+  cannot place give that seat equal observations after the same moves.
+* An observation holds no path back to the game or the engine's state.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import skitgubbe as sg
+from skitgubbe import _engine
+from skitgubbe.game import Game, _Node
+
+
+def seen_by(events: tuple[sg.Event, ...], seat: int) -> int:
+    """Mask of the cards ``seat`` saw in ``events``: its deals and draws, and public events."""
+    mask = 0
+    for event in events:
+        if not event.kind.private or event.seat == seat:
+            mask |= event.cards.mask
+    return mask
+
+
+def shown_cards(view: sg.Observation, old_events: int) -> Iterator[tuple[str, int]]:
+    """Every card mask an observation shows, with where it shows it.
+
+    History events before ``old_events`` were checked in earlier observations.
+    """
+    yield "hand", view.hand.mask
+    yield "collection", view.collection.mask
+    yield "out_of_play", view.out_of_play.mask
+    for play in view.table:
+        yield "table", play.cards.mask
+    for other, known in enumerate(view.known):
+        yield f"known[{other}]", known.mask
+    for event in view.history[old_events:]:
+        yield f"history {event}", event.cards.mask
+    for move in view.legal_moves:
+        yield f"legal move {move}", move.cards.mask
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_observation_shows_a_card_its_seat_cannot_know(players: int) -> None:
+    for index in range(30):
+        rng = random.Random(index)
+        game = sg.Game.new(sg.Rules.classic(players=players), seed=1000 + index)
+        seen = [seen_by(game.history, seat) for seat in range(players)]
+        checked_events = [0] * players
+        while True:
+            for seat in range(players):
+                view = game.observation(seat)
+                allowed = seen[seat]
+                for where, mask in shown_cards(view, checked_events[seat]):
+                    leaked = sg.CardSet(mask & ~allowed)
+                    assert not leaked, f"seat {seat} sees {leaked} in {where}"
+                checked_events[seat] = len(view.history)
+                # the seat can place every card it has seen
+                assert not view.unknown.mask & allowed
+                if game.hidden_card is not None:
+                    assert game.hidden_card in view.unknown and view.hidden_slots == 1
+                if game.phase is sg.Phase.COLLECTING:
+                    assert view.trump is None
+            moves = game.legal_moves()
+            if not moves:
+                break
+            events = game.play(rng.choice(moves))
+            seen = [mask | seen_by(events, seat) for seat, mask in enumerate(seen)]
+
+
+def swapped(deck: bytes, a: int, b: int) -> list[sg.Card]:
+    cards = list(deck)
+    i, j = cards.index(a), cards.index(b)
+    cards[i], cards[j] = cards[j], cards[i]
+    return [sg.Card.from_code(c) for c in cards]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_swapping_cards_a_seat_cannot_know_changes_nothing_it_sees(players: int) -> None:
+    checked = 0
+    for index in range(60):
+        rng = random.Random(index)
+        deck = _engine.deck_from_seed(5000 + index)
+        rules = sg.Rules.classic(players=players)
+        game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        seat = rng.randrange(players)
+        stop = rng.randrange(1, 70)  # mostly phase 1: in phase 2 few cards stay unknown
+        moves: list[sg.Move] = []
+        views = [game.observation(seat)]
+        while game.result is None and len(moves) < stop:
+            moves.append(rng.choice(game.legal_moves()))
+            game.play(moves[-1])
+            views.append(game.observation(seat))
+        unknown = sorted(card.code for card in views[-1].unknown)
+        if len(unknown) < 2:
+            continue
+        a, b = rng.sample(unknown, 2)
+        twin = sg.Game.new(rules, deck=swapped(deck, a, b))
+        assert twin.observation(seat) == views[0]
+        for step, move in enumerate(moves, 1):
+            twin.play(move)
+            assert twin.observation(seat) == views[step], (
+                f"game {index}: swapping {sg.Card.from_code(a)} and {sg.Card.from_code(b)} "
+                f"changed what seat {seat} sees after move {step}"
+            )
+        checked += 1
+    assert checked > 25
+
+
+def test_an_observation_reaches_neither_the_game_nor_the_core() -> None:
+    game = sg.Game.new(seed=8)
+    rng = random.Random(8)
+    for _ in range(60):
+        game.play(rng.choice(game.legal_moves()))
+    view = game.observation(game.to_move or 0)
+    forbidden = (Game, _Node, _engine.Core)
+    stack: list[object] = [view]
+    visited: set[int] = set()
+    while stack:
+        obj = stack.pop()
+        if id(obj) in visited or isinstance(obj, type):
+            continue
+        visited.add(id(obj))
+        assert not isinstance(obj, forbidden), f"observation reaches a {type(obj).__name__}"
+        stack.extend(gc.get_referents(obj))
+    assert len(visited) > 50  # the walk really went through the observation
+
+
+def test_observations_are_frozen_and_do_not_change_with_the_game() -> None:
+    game = sg.Game.new(seed=9)
+    view = game.observation(0)
+    copy = game.observation(0)
+    with pytest.raises(AttributeError):
+        view.hand = sg.CardSet()  # type: ignore[misc]
+    game.play(game.legal_moves()[0])
+    assert view == copy and view.moves_played == 0
