@@ -1,0 +1,176 @@
+"""The exceptions skitgubbe raises.
+
+Every error the library raises on purpose is a :class:`SkitgubbeError`, so one
+``except SkitgubbeError`` catches them all. Each subclass keeps, as attributes,
+what went wrong (the field, the text, the move, the seat), and every one of them
+survives :mod:`pickle` with its attributes intact, so errors can cross process
+boundaries (arenas run games in worker processes).
+
+>>> import pickle
+>>> error = ParseError("not a card: 'XY'", "XY")
+>>> copy = pickle.loads(pickle.dumps(error))
+>>> isinstance(copy, SkitgubbeError), str(copy), copy.text
+(True, "not a card: 'XY'", 'XY')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .moves import Move
+
+__all__ = [
+    "IllegalMoveError",
+    "ParseError",
+    "PlayerError",
+    "RecordError",
+    "RulesError",
+    "SkitgubbeError",
+]
+
+
+class SkitgubbeError(Exception):
+    """Base class of every error skitgubbe raises on purpose.
+
+    >>> try:
+    ...     raise RulesError("Rules.players must be 2, 3 or 4; got 7", "players")
+    ... except SkitgubbeError as error:
+    ...     print(type(error).__name__, error)
+    RulesError Rules.players must be 2, 3 or 4; got 7
+    """
+
+
+class RulesError(SkitgubbeError):
+    """A :class:`~skitgubbe.rules.Rules` value or combination that is not allowed.
+
+    ``field`` is the name of the offending field (or unknown keyword), or
+    ``None`` when no single field is to blame.
+
+    >>> error = RulesError("Rules.hand_size must be 3 or 5; got 4", "hand_size")
+    >>> error.field
+    'hand_size'
+    """
+
+    field: str | None
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.field), self.__dict__)
+
+
+class ParseError(SkitgubbeError):
+    """Text (or a numeric code) that does not describe a card, card set or move.
+
+    ``text`` is the whole input that was rejected (for a code, its ``repr``).
+
+    >>> error = ParseError("not a card: '1H'", "1H")
+    >>> error.text
+    '1H'
+    """
+
+    text: str
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.text), self.__dict__)
+
+
+class IllegalMoveError(SkitgubbeError):
+    """A move that is not legal in the position it was played in.
+
+    Keeps the ``move``, the ``reason`` it is illegal and the ``legal_moves`` of
+    the position (a tuple), so a caller can show the choice or retry.
+
+    >>> from skitgubbe.moves import Move
+    >>> error = IllegalMoveError(
+    ...     "illegal move 7♥: not in hand",
+    ...     Move.parse("7H"),
+    ...     "not in hand",
+    ...     [Move.parse("8H"), Move.flip()],
+    ... )
+    >>> error.move, error.reason
+    (Move.parse('7♥'), 'not in hand')
+    >>> error.legal_moves
+    (Move.parse('8♥'), Move.flip())
+    """
+
+    move: Move
+    reason: str
+    legal_moves: tuple[Move, ...]
+
+    def __init__(self, message: str, move: Move, reason: str, legal: Iterable[Move]) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = reason
+        self.legal_moves = tuple(legal)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.move, self.reason, self.legal_moves),
+            self.__dict__,
+        )
+
+
+class PlayerError(SkitgubbeError):
+    """A player that raised, or answered something that is not a legal move.
+
+    ``seat`` is the player's seat, ``cause`` the exception it raised (if any)
+    and ``answer`` what it returned (if it returned at all).
+
+    >>> error = PlayerError("seat 1 answered 42, not a Move", 1, answer=42)
+    >>> error.seat, error.cause, error.answer
+    (1, None, 42)
+    """
+
+    seat: int
+    cause: BaseException | None
+    answer: object
+
+    def __init__(
+        self,
+        message: str,
+        seat: int,
+        cause: BaseException | None = None,
+        answer: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.cause = cause
+        self.answer = answer
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.seat, self.cause, self.answer),
+            self.__dict__,
+        )
+
+
+class RecordError(SkitgubbeError):
+    """A game record that fails validation.
+
+    ``move_index`` is the 0-based index of the offending move in the record,
+    or ``None`` when the problem is not in a move (e.g. a bad header).
+
+    >>> error = RecordError("move 12 (7♥) is illegal: not in hand", 12)
+    >>> error.move_index
+    12
+    """
+
+    move_index: int | None
+
+    def __init__(self, message: str, move_index: int | None = None) -> None:
+        super().__init__(message)
+        self.move_index = move_index
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.move_index), self.__dict__)

@@ -1,0 +1,255 @@
+"""Moves: what a player does on his turn.
+
+A :class:`Move` is a kind and the cards it plays. Its :attr:`~Move.code` is the
+C core's 64-bit move (the kind in the top three bits, the cards in the card
+bits), and :meth:`Move.from_code` turns core codes back into shared ``Move``
+instances cheaply. ``str(move)`` round-trips through :meth:`Move.parse`.
+
+Values that do not describe a move raise :class:`~skitgubbe.errors.ParseError`
+naming the offending input.
+
+>>> move = Move.parse("7h 8h 9h")
+>>> move.kind, str(move)
+(<MoveKind.PLAY: 0>, '7♥ 8♥ 9♥')
+>>> Move.from_code(move.code) is Move.from_code(move.code)
+True
+>>> Move.parse(str(Move.pick_up())) == Move.pick_up()
+True
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, Final
+
+import attrs
+
+from .cards import ALL_MASK, Card, CardSet
+from .errors import ParseError
+
+__all__ = ["Move", "MoveKind"]
+
+_KIND_SHIFT: Final = 61
+
+
+class MoveKind(IntEnum):
+    """The kinds of move, numbered as in the C core.
+
+    ``PLAY`` lays hand cards, ``FLIP`` turns the top stock card and plays it
+    (try your luck, RULES.md §3.3), ``PICK_UP`` takes cards from the table in
+    phase 2 (RULES.md §6.3).
+
+    >>> [kind.name for kind in MoveKind]
+    ['PLAY', 'FLIP', 'PICK_UP']
+    """
+
+    PLAY = 0
+    FLIP = 1
+    PICK_UP = 2
+
+
+def _to_kind(value: int) -> MoveKind:
+    if isinstance(value, MoveKind):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return MoveKind(value)
+        except ValueError:
+            pass
+    kinds = ", ".join(f"{kind.name}={kind.value}" for kind in MoveKind)
+    raise ParseError(f"not a move kind: {value!r}; expected a MoveKind ({kinds})", repr(value))
+
+
+def _check_cards(move: Move, _: attrs.Attribute[CardSet], cards: CardSet) -> None:
+    if not isinstance(cards, CardSet):
+        raise ParseError(f"Move cards must be a CardSet; got {cards!r}", repr(cards))
+    if move.kind == MoveKind.PLAY:
+        if not cards:
+            raise ParseError("a PLAY move needs at least one card", repr(cards))
+    elif cards:
+        raise ParseError(f"a {move.kind.name} move takes no cards; got {cards}", str(cards))
+
+
+@attrs.frozen(eq=False, repr=False)
+class Move:
+    """One move: a :class:`MoveKind` and the :class:`~skitgubbe.cards.CardSet` it plays.
+
+    A ``PLAY`` has at least one card (several cards are allowed here; whether
+    they are legal is the game's business); ``FLIP`` and ``PICK_UP`` have none.
+    Moves are immutable, hashable and compare equal by kind and cards.
+
+    >>> move = Move.play("7H")
+    >>> move.kind, move.cards
+    (<MoveKind.PLAY: 0>, CardSet.parse('7♥'))
+    >>> move == Move(MoveKind.PLAY, CardSet.parse("7♥"))
+    True
+    >>> Move(MoveKind.FLIP, CardSet.parse("7H"))
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ParseError: a FLIP move takes no cards; got 7♥
+    """
+
+    kind: MoveKind = attrs.field(converter=_to_kind)
+    """What the move does."""
+    cards: CardSet = attrs.field(default=CardSet(), validator=_check_cards)
+    """The cards it plays (empty for ``FLIP`` and ``PICK_UP``)."""
+    code: int = attrs.field(init=False)
+    """The C core's move: ``(kind << 61) | cards.mask``."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "code", (self.kind << _KIND_SHIFT) | self.cards.mask)
+
+    @staticmethod
+    def play(*cards: Card | str) -> Move:
+        """A ``PLAY`` of the given cards (:class:`~skitgubbe.cards.Card` objects or text).
+
+        >>> Move.play("7H", "8h"), Move.play(Card.parse("10S"))
+        (Move.parse('7♥ 8♥'), Move.parse('10♠'))
+        >>> Move.play("7H", "7H")
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: Move.play got 7♥ more than once
+        """
+        mask = 0
+        for card in cards:
+            bit = CardSet.of(card).mask
+            if mask & bit:
+                raise ParseError(f"Move.play got {CardSet(bit)} more than once", repr(cards))
+            mask |= bit
+        if not mask:
+            raise ParseError("Move.play needs at least one card", repr(cards))
+        return Move.from_code(mask)
+
+    @staticmethod
+    def flip() -> Move:
+        """Try your luck: turn the top stock card and play it.
+
+        >>> Move.flip(), str(Move.flip())
+        (Move.flip(), 'flip')
+        """
+        return _FLIP
+
+    @staticmethod
+    def pick_up() -> Move:
+        """Pick up from the table (phase 2).
+
+        >>> Move.pick_up(), str(Move.pick_up())
+        (Move.pick_up(), 'pick')
+        """
+        return _PICK_UP
+
+    @staticmethod
+    def from_code(code: int) -> Move:
+        """The move with C-core code ``code``; repeated codes give the same object.
+
+        >>> Move.from_code(1 << 61)
+        Move.flip()
+        >>> Move.from_code(Card.parse("7H").mask)
+        Move.parse('7♥')
+        >>> Move.from_code(7 << 61)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: not a move code: 16140901064495857664; ...
+        """
+        move = _BY_CODE.get(code) if type(code) is int else None
+        if move is not None:
+            return move
+        if (
+            isinstance(code, int)
+            and not isinstance(code, bool)
+            and not code & ~(ALL_MASK | 7 << _KIND_SHIFT)
+        ):
+            kind = code >> _KIND_SHIFT
+            mask = code & ALL_MASK
+            try:
+                move = Move(kind, CardSet(mask))
+            except ParseError as error:
+                raise ParseError(f"not a move code: {code!r}; {error}", repr(code)) from None
+            if len(_BY_CODE) < _CACHE_LIMIT:
+                _BY_CODE[move.code] = move
+            return move
+        raise ParseError(
+            f"not a move code: {code!r}; move codes are (kind << 61) | card mask, kind 0..2",
+            repr(code),
+        )
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Parse a move: ``str(move)`` output or its ASCII forms, case-insensitive.
+
+        Cards as for :meth:`~skitgubbe.cards.CardSet.parse` make a ``PLAY``;
+        ``flip`` is ``FLIP``; ``pick``, ``pick up``, ``pickup`` and ``pick_up``
+        are ``PICK_UP``. Surrounding whitespace is ignored.
+
+        >>> Move.parse("10h"), Move.parse(" Pick Up ")
+        (Move.parse('10♥'), Move.pick_up())
+        >>> Move.parse("jump")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: not a move: 'jump' ('jump' is not a card); ...
+        """
+        if not isinstance(text, str):
+            raise ParseError(f"not move text: {text!r}; expected a str", repr(text))
+        words = " ".join(text.lower().split())
+        move = _BY_WORD.get(words)
+        if move is not None:
+            return move
+        try:
+            cards = CardSet.parse(text)
+        except ParseError:
+            bad = [word for word in text.replace(",", " ").split() if not _is_card(word)]
+            problem = f"{bad[0]!r} is not a card"
+        else:
+            if cards:
+                return Move.from_code(cards.mask)
+            problem = "it is empty"
+        raise ParseError(
+            f"not a move: {text!r} ({problem}); expected 'flip', 'pick', or cards "
+            "such as '7H' or '7♥ 8♥ 9♥'",
+            text,
+        )
+
+    def __str__(self) -> str:
+        if self.kind == MoveKind.PLAY:
+            return str(self.cards)
+        return "flip" if self.kind == MoveKind.FLIP else "pick"
+
+    def __repr__(self) -> str:
+        if self.kind == MoveKind.PLAY:
+            return f"Move.parse({str(self.cards)!r})"
+        return "Move.flip()" if self.kind == MoveKind.FLIP else "Move.pick_up()"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickling and copying give back the shared instance.
+        return (Move.from_code, (self.code,))
+
+
+def _is_card(text: str) -> bool:
+    try:
+        Card.parse(text)
+    except ParseError:
+        return False
+    return True
+
+
+# Plays seen so far, by code. Bounded: any mask is a valid PLAY code, and a
+# caller feeding arbitrary codes must not grow the cache without limit.
+_CACHE_LIMIT: Final = 1 << 16
+_FLIP: Final = Move(MoveKind.FLIP)
+_PICK_UP: Final = Move(MoveKind.PICK_UP)
+_BY_CODE: Final[dict[int, Move]] = {_FLIP.code: _FLIP, _PICK_UP.code: _PICK_UP}
+_BY_WORD: Final[dict[str, Move]] = {
+    "flip": _FLIP,
+    "pick": _PICK_UP,
+    "pick up": _PICK_UP,
+    "pickup": _PICK_UP,
+    "pick_up": _PICK_UP,
+}

@@ -1,0 +1,552 @@
+"""Tests for skitgubbe.rules: enums, Rules validation, presets, serialisation."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import re
+from enum import IntEnum
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skitgubbe.errors import RulesError
+from skitgubbe.rules import (
+    AllTie,
+    Draw,
+    DuelTie,
+    LastCard,
+    Pickup,
+    Rules,
+    TrickEnd,
+    TrickMode,
+    TrumpRule,
+)
+
+FIELD_ORDER = [
+    "players",
+    "hand_size",
+    "trick_mode",
+    "duel_tie",
+    "all_tie",
+    "multi_card_plays",
+    "slough",
+    "try_your_luck",
+    "draw",
+    "last_card",
+    "trump",
+    "low_card_threshold",
+    "runs",
+    "pickup",
+    "trick_end",
+    "max_moves",
+]
+
+ENUM_FIELDS: dict[str, type[IntEnum]] = {
+    "trick_mode": TrickMode,
+    "duel_tie": DuelTie,
+    "all_tie": AllTie,
+    "draw": Draw,
+    "last_card": LastCard,
+    "trump": TrumpRule,
+    "pickup": Pickup,
+    "trick_end": TrickEnd,
+}
+BOOL_FIELDS = ["multi_card_plays", "slough", "try_your_luck", "runs"]
+
+
+def rules_from(kwargs: dict[str, Any]) -> Rules:
+    """Rules(**kwargs) for dynamically built (and deliberately bad) arguments."""
+    return Rules(**kwargs)
+
+
+@st.composite
+def valid_rules_kwargs(draw: st.DrawFn) -> dict[str, Any]:
+    """Any valid combination of fields, each given in one of its accepted forms."""
+    kwargs: dict[str, Any] = {
+        "players": draw(st.sampled_from([2, 3, 4])),
+        "hand_size": draw(st.sampled_from([3, 5])),
+        "low_card_threshold": draw(st.none() | st.integers(1, 13)),
+        "max_moves": draw(st.integers(1, 2**32 - 1)),
+    }
+    for name in BOOL_FIELDS:
+        kwargs[name] = draw(st.booleans())
+    for name, enum in ENUM_FIELDS.items():
+        member = draw(st.sampled_from(list(enum)))
+        form = draw(st.sampled_from(["member", "lower", "upper"]))
+        kwargs[name] = {
+            "member": member,
+            "lower": member.name.lower(),
+            "upper": member.name,
+        }[form]
+    if kwargs["multi_card_plays"] and kwargs["trump"] in (TrumpRule.UPCARD, "upcard", "UPCARD"):
+        kwargs["multi_card_plays"] = False
+    # Leave some fields out to exercise the defaults.
+    keep = draw(st.sets(st.sampled_from(FIELD_ORDER)))
+    return {k: v for k, v in kwargs.items() if k in keep}
+
+
+# ---- enums ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("enum", "expected"),
+    [
+        (TrickMode, {"DUEL": 0, "ALL": 1}),
+        (DuelTie, {"REPLAY": 0, "BOUNCE": 1}),
+        (AllTie, {"POT": 0, "LOWER_OUT": 1}),
+        (Draw, {"AFTER_PLAY": 0, "AFTER_TRICK": 1}),
+        (LastCard, {"HIDDEN": 0, "REVEAL": 1}),
+        (TrumpRule, {"LAST_CARD": 0, "NONE": 1, "UPCARD": 2}),
+        (Pickup, {"TOP": 0, "TOP_RUN": 1, "PILE": 2}),
+        (TrickEnd, {"COUNT": 0, "ROTATION": 1}),
+    ],
+)
+def test_enum_values_match_the_core(enum: type[IntEnum], expected: dict[str, int]) -> None:
+    assert {m.name: m.value for m in enum} == expected
+
+
+# ---- defaults and presets -------------------------------------------------------
+
+
+def test_fields_in_order() -> None:
+    assert [f.name for f in attrs.fields(Rules)] == FIELD_ORDER
+    assert list(Rules().to_dict()) == FIELD_ORDER
+
+
+def test_defaults_are_rules_md_section_9() -> None:
+    r = Rules()
+    assert r.players == 3
+    assert r.hand_size == 3
+    assert r.trick_mode is TrickMode.DUEL
+    assert r.duel_tie is DuelTie.REPLAY
+    assert r.all_tie is AllTie.POT
+    assert r.multi_card_plays is False
+    assert r.slough is True
+    assert r.try_your_luck is True
+    assert r.draw is Draw.AFTER_PLAY
+    assert r.last_card is LastCard.HIDDEN
+    assert r.trump is TrumpRule.LAST_CARD
+    assert r.low_card_threshold is None
+    assert r.runs is False
+    assert r.pickup is Pickup.TOP
+    assert r.trick_end is TrickEnd.COUNT
+    assert r.max_moves == 10_000
+
+
+def test_classic() -> None:
+    assert Rules.classic() == Rules()
+    assert Rules.classic(4) == Rules(players=4)
+    assert Rules.classic(players=2, hand_size=5) == Rules(players=2, hand_size=5)
+
+
+MODERN_3_4 = {
+    "trick_mode": TrickMode.ALL,
+    "duel_tie": DuelTie.REPLAY,
+    "all_tie": AllTie.LOWER_OUT,
+    "multi_card_plays": False,
+    "slough": True,
+    "try_your_luck": False,
+    "draw": Draw.AFTER_TRICK,
+    "last_card": LastCard.REVEAL,
+    "trump": TrumpRule.LAST_CARD,
+    "low_card_threshold": None,
+    "runs": True,
+    "pickup": Pickup.TOP_RUN,
+    "trick_end": TrickEnd.ROTATION,
+    "max_moves": 10_000,
+}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_modern_three_or_four_players(players: int) -> None:
+    r = Rules.modern(players)
+    assert r.players == players
+    assert r.hand_size == 3
+    for name, value in MODERN_3_4.items():
+        assert getattr(r, name) == value, name
+
+
+def test_modern_two_players() -> None:
+    r = Rules.modern(2)
+    expected = dict(MODERN_3_4, trick_mode=TrickMode.DUEL, duel_tie=DuelTie.BOUNCE)
+    assert r.players == 2
+    for name, value in expected.items():
+        assert getattr(r, name) == value, name
+
+
+def test_modern_default_players_is_three() -> None:
+    assert Rules.modern() == Rules.modern(3)
+    assert Rules.modern().players == 3
+
+
+def test_preset_overrides_apply_on_top() -> None:
+    r = Rules.modern(4, pickup="pile", try_your_luck=True, hand_size=5)
+    assert r.pickup is Pickup.PILE
+    assert r.try_your_luck is True
+    assert r.hand_size == 5
+    assert r.trick_mode is TrickMode.ALL  # untouched preset field
+    assert Rules.modern(2, trick_mode="all").trick_mode is TrickMode.ALL
+
+
+def test_presets_validate() -> None:
+    with pytest.raises(RulesError, match="players") as info:
+        Rules.modern(5)
+    assert info.value.field == "players"
+    with pytest.raises(RulesError, match="bogus") as info:
+        Rules.classic(bogus=1)
+    assert info.value.field == "bogus"
+
+
+# ---- conversion and validation --------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(ENUM_FIELDS))
+def test_enum_fields_accept_members_and_names(name: str) -> None:
+    enum = ENUM_FIELDS[name]
+    for member in enum:
+        for form in (member, member.name, member.name.lower(), f" {member.name.title()} "):
+            value = getattr(rules_from({name: form}), name)
+            assert value is member
+    last = list(enum)[-1]
+    if "_" in last.name:
+        spaced = last.name.lower().replace("_", "-")
+        assert getattr(rules_from({name: spaced}), name) is last
+
+
+@pytest.mark.parametrize("name", sorted(ENUM_FIELDS))
+@pytest.mark.parametrize("bad", ["nonsense", 1, 0, True, None, 1.0, ""])
+def test_enum_fields_reject_bad_values(name: str, bad: object) -> None:
+    with pytest.raises(RulesError) as info:
+        rules_from({name: bad})
+    message = str(info.value)
+    assert info.value.field == name
+    assert name in message
+    assert repr(bad) in message
+    for member in ENUM_FIELDS[name]:
+        assert repr(member.name.lower()) in message
+
+
+def test_enum_field_rejects_a_member_of_another_enum() -> None:
+    # DuelTie.BOUNCE == 1 == TrickMode.ALL, but it is not a trick mode.
+    with pytest.raises(RulesError, match="trick_mode") as info:
+        Rules(trick_mode=DuelTie.BOUNCE)  # type: ignore[arg-type]
+    assert info.value.field == "trick_mode"
+
+
+@pytest.mark.parametrize("name", BOOL_FIELDS)
+@pytest.mark.parametrize("bad", [1, 0, "true", "False", None, 1.0])
+def test_bool_fields_reject_non_bools(name: str, bad: object) -> None:
+    with pytest.raises(RulesError) as info:
+        rules_from({name: bad})
+    assert info.value.field == name
+    assert name in str(info.value)
+    assert repr(bad) in str(info.value)
+    assert "True, False" in str(info.value)
+
+
+@pytest.mark.parametrize("name", BOOL_FIELDS)
+def test_bool_fields_accept_bools(name: str) -> None:
+    default = getattr(Rules(), name)
+    assert getattr(rules_from({name: not default}), name) is (not default)
+
+
+@pytest.mark.parametrize(
+    ("name", "bad", "allowed"),
+    [
+        ("players", 1, "2, 3, 4"),
+        ("players", 5, "2, 3, 4"),
+        ("players", True, "2, 3, 4"),
+        ("players", "3", "2, 3, 4"),
+        ("players", 3.0, "2, 3, 4"),
+        ("hand_size", 4, "3, 5"),
+        ("hand_size", 0, "3, 5"),
+        ("hand_size", "5", "3, 5"),
+        ("low_card_threshold", 0, "1..13"),
+        ("low_card_threshold", 14, "1..13"),
+        ("low_card_threshold", True, "1..13"),
+        ("low_card_threshold", 5.0, "1..13"),
+        ("max_moves", 0, "1..4294967295"),
+        ("max_moves", -5, "1..4294967295"),
+        ("max_moves", 2**32, "1..4294967295"),
+        ("max_moves", True, "1..4294967295"),
+        ("max_moves", "100", "1..4294967295"),
+    ],
+)
+def test_int_fields_reject_bad_values(name: str, bad: object, allowed: str) -> None:
+    with pytest.raises(RulesError) as info:
+        rules_from({name: bad})
+    message = str(info.value)
+    assert info.value.field == name
+    assert name in message
+    assert repr(bad) in message
+    assert allowed in message
+
+
+@pytest.mark.parametrize(
+    ("name", "good"),
+    [
+        ("players", 2),
+        ("players", 4),
+        ("hand_size", 5),
+        ("low_card_threshold", 1),
+        ("low_card_threshold", 13),
+        ("max_moves", 1),
+        ("max_moves", 2**32 - 1),
+    ],
+)
+def test_int_fields_accept_edge_values(name: str, good: int) -> None:
+    assert getattr(rules_from({name: good}), name) == good
+
+
+def test_unknown_keyword_is_a_rules_error_naming_it() -> None:
+    with pytest.raises(RulesError, match="'colour'") as info:
+        Rules(colour="red")  # type: ignore[call-arg]
+    assert info.value.field == "colour"
+    assert "players" in str(info.value)  # lists the known fields
+
+
+def test_positional_arguments_are_a_rules_error() -> None:
+    with pytest.raises(RulesError, match="keyword") as info:
+        Rules(3)  # type: ignore[call-arg]
+    assert info.value.field is None
+
+
+def test_upcard_with_multi_card_plays_is_refused() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules(trump="upcard", multi_card_plays=True)
+    assert info.value.field == "trump"
+    assert "multi_card_plays" in str(info.value)
+    assert "upcard" in str(info.value)
+    # Each alone is fine.
+    assert Rules(trump="upcard").trump is TrumpRule.UPCARD
+    assert Rules(multi_card_plays=True).multi_card_plays is True
+
+
+def test_rules_errors_are_not_type_or_value_errors() -> None:
+    bad: list[dict[str, Any]] = [{"players": "x"}, {"bogus": 1}, {"slough": 1}, {"draw": 3}]
+    for kwargs in bad:
+        with pytest.raises(RulesError) as info:
+            rules_from(kwargs)
+        assert not isinstance(info.value, (TypeError, ValueError))
+
+
+# ---- immutability, equality, pickling -------------------------------------------
+
+
+def test_rules_are_frozen_hashable_and_compare_by_value() -> None:
+    r = Rules(players=4)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        r.players = 2  # type: ignore[misc]
+    assert r.players == 4
+    assert r == Rules(players=4)
+    assert r != Rules()
+    assert hash(r) == hash(Rules(players=4))
+    assert len({r, Rules(players=4), Rules()}) == 2
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_rules_pickle(protocol: int) -> None:
+    r = Rules.modern(4, hand_size=5, low_card_threshold=5)
+    assert pickle.loads(pickle.dumps(r, protocol)) == r
+
+
+def test_rules_copy() -> None:
+    r = Rules.modern(2)
+    assert copy.copy(r) == r
+    assert copy.deepcopy(r) == r
+
+
+# ---- replace --------------------------------------------------------------------
+
+
+def test_replace() -> None:
+    r = Rules().replace(players=2, runs=True, pickup="pile")
+    assert (r.players, r.runs, r.pickup) == (2, True, Pickup.PILE)
+    assert r.hand_size == 3
+
+
+def test_replace_validates() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules().replace(hand_size=4)
+    assert info.value.field == "hand_size"
+    with pytest.raises(RulesError, match="'nope'") as info:
+        Rules().replace(nope=1)
+    assert info.value.field == "nope"
+    with pytest.raises(RulesError) as info:
+        Rules(trump="upcard").replace(multi_card_plays=True)
+    assert info.value.field == "trump"
+
+
+# ---- to_dict / from_dict --------------------------------------------------------
+
+
+def test_to_dict_of_the_defaults() -> None:
+    assert Rules().to_dict() == {
+        "players": 3,
+        "hand_size": 3,
+        "trick_mode": "duel",
+        "duel_tie": "replay",
+        "all_tie": "pot",
+        "multi_card_plays": False,
+        "slough": True,
+        "try_your_luck": True,
+        "draw": "after_play",
+        "last_card": "hidden",
+        "trump": "last_card",
+        "low_card_threshold": None,
+        "runs": False,
+        "pickup": "top",
+        "trick_end": "count",
+        "max_moves": 10_000,
+    }
+
+
+def test_to_dict_is_json_and_plain() -> None:
+    d = Rules.modern(4, low_card_threshold=5).to_dict()
+    for value in d.values():
+        assert value is None or type(value) in (str, int, bool)
+    assert json.loads(json.dumps(d)) == d
+    assert d["pickup"] == "top_run"
+    assert d["low_card_threshold"] == 5
+
+
+@given(valid_rules_kwargs())
+def test_to_dict_from_dict_round_trip(kwargs: dict[str, Any]) -> None:
+    rules = Rules(**kwargs)
+    data = rules.to_dict()
+    assert Rules.from_dict(data) == rules
+    assert Rules.from_dict(json.loads(json.dumps(data))) == rules
+
+
+@given(valid_rules_kwargs())
+def test_valid_combinations_keep_their_values(kwargs: dict[str, Any]) -> None:
+    rules = Rules(**kwargs)
+    for name, value in kwargs.items():
+        got = getattr(rules, name)
+        if name in ENUM_FIELDS:
+            assert got.name == (value.name if isinstance(value, IntEnum) else value.upper())
+        else:
+            assert got == value
+            assert type(got) is type(value)
+
+
+def test_from_dict_missing_keys_take_defaults() -> None:
+    assert Rules.from_dict({}) == Rules()
+    assert Rules.from_dict({"players": 2}) == Rules(players=2)
+
+
+def test_from_dict_rejects_unknown_keys() -> None:
+    with pytest.raises(RulesError, match="'speed'") as info:
+        Rules.from_dict({"players": 3, "speed": "fast"})
+    assert info.value.field == "speed"
+
+
+def test_from_dict_rejects_non_string_keys() -> None:
+    with pytest.raises(RulesError, match="7") as info:
+        Rules.from_dict({7: 3})  # type: ignore[dict-item]
+    assert info.value.field == "7"
+
+
+def test_from_dict_rejects_non_mappings() -> None:
+    with pytest.raises(RulesError, match="mapping"):
+        Rules.from_dict([("players", 3)])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("key", "bad"),
+    [
+        ("players", "3"),
+        ("hand_size", None),
+        ("trick_mode", "triple"),
+        ("slough", "yes"),
+        ("runs", 1),
+        ("low_card_threshold", "5"),
+        ("max_moves", 1.5),
+    ],
+)
+def test_from_dict_rejects_wrong_types_naming_the_key(key: str, bad: object) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_dict({key: bad})
+    assert info.value.field == key
+    assert key in str(info.value)
+    assert repr(bad) in str(info.value)
+
+
+# ---- core_tuple -----------------------------------------------------------------
+
+
+def test_core_tuple_of_the_defaults() -> None:
+    assert Rules().core_tuple() == (3, 3, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 10_000)
+
+
+def test_core_tuple_order() -> None:
+    r = Rules(
+        players=4,
+        hand_size=5,
+        trick_mode="all",
+        duel_tie="bounce",
+        all_tie="lower_out",
+        multi_card_plays=True,
+        slough=False,
+        try_your_luck=False,
+        draw="after_trick",
+        last_card="reveal",
+        trump="none",
+        low_card_threshold=7,
+        runs=True,
+        pickup="pile",
+        trick_end="rotation",
+        max_moves=1234,
+    )
+    assert r.core_tuple() == (4, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1, 7, 1, 2, 1, 1234)
+    assert Rules(trump="upcard").core_tuple()[10] == 2
+
+
+@given(valid_rules_kwargs())
+def test_core_tuple_matches_the_fields(kwargs: dict[str, Any]) -> None:
+    rules = Rules(**kwargs)
+    t = rules.core_tuple()
+    assert len(t) == 16
+    assert all(type(x) is int for x in t)
+    for index, name in enumerate(FIELD_ORDER):
+        value = getattr(rules, name)
+        expected = 0 if value is None else int(value)
+        assert t[index] == expected, name
+
+
+# ---- describe, str, repr --------------------------------------------------------
+
+
+def test_describe() -> None:
+    assert Rules().describe() == "classic, 3 players"
+    assert str(Rules()) == "classic, 3 players"
+    assert str(Rules(hand_size=5)) == "classic, 3 players, hand_size=5"
+    assert str(Rules.classic(2)) == "classic, 2 players"
+    assert str(Rules.modern(4)) == "modern, 4 players"
+    assert str(Rules.modern(2)) == "modern, 2 players"
+    assert (
+        str(Rules.modern(3, pickup="pile", low_card_threshold=5))
+        == "modern, 3 players, low_card_threshold=5, pickup=pile"
+    )
+    assert str(Rules(slough=False)) == "classic, 3 players, slough=False"
+
+
+def test_repr() -> None:
+    assert repr(Rules()) == "Rules.classic(players=3)"
+    assert repr(Rules(players=4, trick_mode="all")) == (
+        "Rules.classic(players=4, trick_mode='all')"
+    )
+    assert repr(Rules.modern(2, hand_size=5)) == "Rules.modern(players=2, hand_size=5)"
+
+
+@given(valid_rules_kwargs())
+def test_repr_evaluates_to_equal_rules(kwargs: dict[str, Any]) -> None:
+    rules = Rules(**kwargs)
+    assert eval(repr(rules), {"Rules": Rules}) == rules
+    text = str(rules)
+    assert re.match(r"^(classic|modern), [234] players", text)
