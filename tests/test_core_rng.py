@@ -72,4 +72,4 @@ def test_simulate_splits_into_batches_with_the_same_totals() -> None:
     second = _engine.simulate(rules, 5, 120, 80)
     assert whole[0] == first[0] + second[0]
     assert whole[1] == first[1] + second[1]
-    assert whole[2] == tuple(a + b for a, b in zip(first[2], second[2]))
+    assert whole[2] == tuple(a + b for a, b in zip(first[2], second[2], strict=True))

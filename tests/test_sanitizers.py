@@ -67,9 +67,7 @@ def test_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path
 
 def test_core_compiles_as_strict_c99_without_warnings(tmp_path: Path) -> None:
     for source in SOURCES:
-        build = run(
-            [compiler(), *STRICT, "-O2", "-c", source, "-o", str(tmp_path / "x.o")]
-        )
+        build = run([compiler(), *STRICT, "-O2", "-c", source, "-o", str(tmp_path / "x.o")])
         assert build.returncode == 0, f"{source}:\n{build.stderr}"
 
 

@@ -8,6 +8,7 @@ and prints the totals.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -48,16 +49,14 @@ def demo(players: int, seed: int, full: bool, out: TextIO) -> int:
         f"Skitgubbe, classic rules, {players} players, seed {seed}. "
         f"Seat {game.dealer} deals; random bots play every seat.\n"
     )
-    write(
-        f"Each seat is dealt {rules.hand_size} cards; {len(game.stock)} cards form the stock.\n"
-    )
+    write(f"Each seat is dealt {rules.hand_size} cards; {len(game.stock)} cards form the stock.\n")
     if full:
         for seat, hand in enumerate(game.hands):
             write(f"  seat {seat} holds {hand}\n")
     write("\nPhase 1: collecting cards in two-card tricks.\n")
     number = 0
-    while (seat := game.to_move) is not None:
-        move = bots[seat].choose(game.observation(seat))
+    while (to_move := game.to_move) is not None:
+        move = bots[to_move].choose(game.observation(to_move))
         number += 1
         lines = _narrate(game.play(move), full)
         write(f"{number:4}. {lines[0]}\n")
@@ -89,7 +88,7 @@ def run_simulation(players: int, games: int, seed: int, out: TextIO) -> int:
         f"{result.moves_per_game:.1f} moves per game, "
         f"{result.games / seconds if seconds else 0:,.0f} games/s\n"
     )
-    for seat, (losses, rate) in enumerate(zip(result.losses, result.loss_rates)):
+    for seat, (losses, rate) in enumerate(zip(result.losses, result.loss_rates, strict=True)):
         out.write(f"  seat {seat}: skitgubbe {losses} times ({rate:.1%})\n")
     if result.truncated or result.no_loser:
         out.write(f"  truncated: {result.truncated}, no loser: {result.no_loser}\n")
@@ -115,9 +114,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``skitgubbe`` command; returns the exit status."""
+    """Entry point of the ``skitgubbe`` command; returns the exit status.
+
+    >>> main(["simulate", "--players", "2", "--games", "10", "--seed", "1"])  # doctest: +ELLIPSIS
+    10 random games, classic rules, 2 players, seed 1: ... moves per game, ... games/s
+      seat 0: skitgubbe ... times (...%)
+      seat 1: skitgubbe ... times (...%)
+    0
+    """
     parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        return _run(parser, args)
+    except BrokenPipeError:  # e.g. `skitgubbe demo | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command == "demo":
             return demo(args.players, args.seed, args.full, sys.stdout)

@@ -143,8 +143,10 @@ class Event:
         if kind is EventKind.OUT:
             return f"{who} is out"
         if kind is EventKind.GAME_OVER:
-            return "game over: nobody is left holding cards" if self.seat is None else (
-                f"game over: {who} is the skitgubbe"
+            return (
+                "game over: nobody is left holding cards"
+                if self.seat is None
+                else (f"game over: {who} is the skitgubbe")
             )
         return "the move cap is reached: the game ends with no loser"
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from enum import IntEnum
 from typing import Any, Final
 
 import attrs
@@ -129,7 +130,7 @@ def _check_supported(rules: Rules) -> None:
     if code == 0:
         return
     value = getattr(rules, field or "", None)
-    shown = value.name if hasattr(value, "name") else value
+    shown = value.name if isinstance(value, IntEnum) else value
     if code == _engine.RULES_UNSUPPORTED:
         raise RulesError(f"{field}={shown} is not supported yet", field)
     raise RulesError(f"{field}={shown} is not allowed with these rules", field)
@@ -158,9 +159,9 @@ def _deck_bytes(deck: Iterable[Card | str]) -> bytes:
     return bytes(c.code for c in cards)
 
 
-def _hand_masks(hands: Sequence[CardSet | str | Iterable[Card | str]], players: int) -> tuple[
-    int, ...
-]:
+def _hand_masks(
+    hands: Sequence[CardSet | str | Iterable[Card | str]], players: int
+) -> tuple[int, ...]:
     if len(hands) != players:
         raise SkitgubbeError(f"expected {players} hands (one per seat), got {len(hands)}")
     masks: list[int] = []

@@ -74,7 +74,7 @@ class _HistoryNode:
     def __init__(self, parent: _HistoryNode | None, events: tuple[Event, ...]) -> None:
         self.parent = parent
         self.events = events
-        self.length = (parent.length if parent else 0) + len(events)
+        self.length: int = (parent.length if parent else 0) + len(events)
 
 
 class History(Sequence[Event]):

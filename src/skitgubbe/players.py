@@ -78,10 +78,8 @@ def play_game(
         started = getattr(player, "game_started", None)
         if started is not None:
             started(game.observation(seat))
-    while True:
-        seat = game.to_move
-        if seat is None:
-            break
+    while (to_move := game.to_move) is not None:
+        seat = to_move
         observation = game.observation(seat)
         player = players[seat]
         try:

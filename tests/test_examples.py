@@ -1,0 +1,56 @@
+"""The README's code and the scripts in examples/ run as shown."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import skitgubbe as sg
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_readme_has_the_two_setup_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pip install . && skitgubbe demo" in text
+    assert 'pip install ".[test]" && python -m pytest' in text
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_readme_python_blocks_run(index: int, capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = readme_blocks()
+    assert len(blocks) == 2
+    exec(compile(blocks[index], f"README block {index}", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out
+    assert out.strip()  # each block prints what it promises
+
+
+def run_example(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_custom_bot_example() -> None:
+    out = run_example("examples/custom_bot.py", "30")
+    assert re.search(r"LowCardBot was the skitgubbe in \d+ of 30 games", out)
+
+
+def test_embed_game_example_saves_a_record_that_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    out = run_example("examples/embed_game.py", str(path))
+    assert "the record replays to the same result" in out
+    game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
+    assert game.result is not None and game.result.moves == game.moves_played
