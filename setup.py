@@ -37,6 +37,8 @@ setup(
             "wraparound": False,
             "cdivision": True,
             "embedsignature": True,
+            "auto_pickle": False,
+            "autotestdict": False,
         },
     ),
 )

@@ -1,0 +1,336 @@
+"""Shared pieces of the benchmark suite: the figures of a run and the loops it times.
+
+Every benchmark turns the time of its fastest round into the figures the issue
+asks for (games/s, ns per move, moves/s, µs per call), stores them in its
+``extra_info`` (so they land in ``--benchmark-json``) and in :class:`Figures`,
+which works out the ratios between benchmarks at the end of the session and
+prints them (see ``conftest.py``). Targets are recorded and shown, never
+asserted: they depend on the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal, TypeVar, cast
+
+from pytest_benchmark.fixture import BenchmarkFixture
+
+import skitgubbe as sg
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+CORE_DIR: Final = ROOT / "src" / "_core"
+TIGHT_LOOP_SOURCE: Final = Path(__file__).resolve().parent / "c" / "tight_loop.c"
+
+# Mid-game positions for the per-call benchmarks: a fixed deal, then this many
+# random moves from a fixed generator.
+MID_GAME_SEED: Final = 7
+MID_GAME_MOVES: Final = 40
+
+T = TypeVar("T")
+
+
+# -- figures and targets ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """A machine-dependent goal for one figure: reported, not asserted."""
+
+    op: Literal[">=", "<="]
+    bound: float
+
+    def met(self, value: float) -> bool:
+        return value >= self.bound if self.op == ">=" else value <= self.bound
+
+    def __str__(self) -> str:
+        return f"{self.op} {format_number(self.bound)}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One derived figure of a benchmark, stored in its extra_info under ``key``."""
+
+    key: str
+    label: str
+    value: float
+    unit: str
+    target: Target | None = None
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``numerator / denominator`` of two figures of (usually) two benchmarks."""
+
+    key: str
+    label: str
+    numerator: tuple[str, str]  # (benchmark name, figure key)
+    denominator: tuple[str, str]
+    target: Target | None = None
+
+
+# The side-by-side comparisons of DESIGN.md ("Performance: how it is measured").
+RATIOS: Final = (
+    *(
+        Ratio(
+            key="simulate_over_tight_c_loop",
+            label=f"simulate / tight C loop, {players}p (ns/move)",
+            numerator=(f"simulate-{players}p", "ns_per_move"),
+            denominator=(f"tight-c-loop-{players}p", "ns_per_move"),
+            target=Target("<=", 3.0),
+        )
+        for players in (2, 3, 4)
+    ),
+    Ratio(
+        key="python_api_over_openspiel",
+        label="Python API loop / OpenSpiel loop (moves/s)",
+        numerator=("python-api-loop", "moves_per_s"),
+        denominator=("openspiel-loop", "moves_per_s"),
+    ),
+)
+
+
+@dataclass
+class _Entry:
+    extra_info: dict[str, Any]
+    figures: dict[str, Figure]
+
+
+@dataclass
+class Figures:
+    """The figures of one run, by benchmark name, in the order they were measured."""
+
+    entries: dict[str, _Entry] = field(default_factory=dict)
+    ratios: list[Figure] = field(default_factory=list)
+    not_compared: list[str] = field(default_factory=list)
+
+    def add(self, name: str, benchmark: BenchmarkFixture, *figures: Figure) -> None:
+        """Record ``figures`` of the benchmark ``name`` here and in its extra_info."""
+        info: dict[str, Any] = benchmark.extra_info
+        for figure in figures:
+            _store(info, figure)
+        self.entries[name] = _Entry(info, {f.key: f for f in figures})
+
+    def value(self, name: str, key: str) -> float | None:
+        entry = self.entries.get(name)
+        figure = entry.figures.get(key) if entry is not None else None
+        return figure.value if figure is not None else None
+
+    def compute_ratios(self) -> None:
+        """Work out every ratio whose two sides ran; store it on both benchmarks."""
+        self.ratios.clear()
+        self.not_compared.clear()
+        for ratio in RATIOS:
+            top = self.value(*ratio.numerator)
+            bottom = self.value(*ratio.denominator)
+            if top is None or bottom is None or bottom == 0:
+                if top is not None or bottom is not None:
+                    missing = ratio.denominator[0] if top is not None else ratio.numerator[0]
+                    self.not_compared.append(f"{ratio.label}: {missing} did not run")
+                continue
+            figure = Figure(ratio.key, ratio.label, top / bottom, "x", ratio.target)
+            self.ratios.append(figure)
+            for name in (ratio.numerator[0], ratio.denominator[0]):
+                _store(self.entries[name].extra_info, figure)
+
+    def table(self) -> list[str]:
+        """The figures and ratios as lines of a small text table."""
+        rows = [f for entry in self.entries.values() for f in entry.figures.values()]
+        rows += self.ratios
+        if not rows:
+            return []
+        header = ("figure", "measured", "target", "status")
+        cells = [header] + [
+            (
+                f.label,
+                f"{format_number(f.value)} {f.unit}",
+                f"{f.target} {f.unit}" if f.target is not None else "",
+                ("meets" if f.target.met(f.value) else "MISSES") if f.target is not None else "",
+            )
+            for f in rows
+        ]
+        widths = [max(len(row[i]) for row in cells) for i in range(3)]
+        lines = [
+            f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}  {d}".rstrip()
+            for a, b, c, d in cells
+        ]
+        return lines + [f"not compared: {reason}" for reason in self.not_compared]
+
+
+def _store(info: dict[str, Any], figure: Figure) -> None:
+    info[figure.key] = figure.value
+    if figure.target is not None:
+        info[f"{figure.key}_target"] = str(figure.target)
+        info[f"{figure.key}_meets_target"] = figure.target.met(figure.value)
+
+
+def format_number(value: float) -> str:
+    """Thousands separated from 1000 up, else three significant digits."""
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def fastest_seconds(benchmark: BenchmarkFixture) -> float | None:
+    """Seconds per call of the benchmark's fastest round; ``None`` when it did not
+    time anything (``--benchmark-disable``).
+
+    The fastest round is the one least disturbed by the rest of the machine; every
+    benchmark here does the same work in each round, so it is a fair figure.
+    """
+    if benchmark.disabled or benchmark.stats is None:
+        return None
+    return float(benchmark.stats.stats.min)
+
+
+def pedantic(
+    benchmark: BenchmarkFixture,
+    target: Callable[..., T],
+    *,
+    setup: Callable[[], object] | None = None,
+    rounds: int,
+    warmup_rounds: int = 0,
+) -> T:
+    """``benchmark.pedantic`` (untyped in pytest-benchmark) with a typed result."""
+    run: Callable[..., Any] = benchmark.pedantic
+    return cast(T, run(target, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds))
+
+
+def per_call(
+    name: str,
+    label: str,
+    benchmark: BenchmarkFixture,
+    figures: Figures,
+    target_us: float | None = None,
+) -> None:
+    """Record the µs per call of a benchmark that times one call per iteration."""
+    seconds = fastest_seconds(benchmark)
+    if seconds is None:
+        return
+    target = Target("<=", target_us) if target_us is not None else None
+    figures.add(name, benchmark, Figure("us_per_call", label, seconds * 1e6, "µs", target))
+
+
+# -- the loops -------------------------------------------------------------------------
+
+
+def play_random_games(rules: sg.Rules, seeds: Iterable[int], rng_seed: int) -> int:
+    """Deal a game from each seed and play uniformly random legal moves through the
+    public API until it ends; return the number of moves played."""
+    choice = random.Random(rng_seed).choice
+    moves = 0
+    for seed in seeds:
+        game = sg.Game.new(rules, seed=seed)
+        while game.result is None:
+            game.play(choice(game.legal_moves()))
+        moves += game.moves_played
+    return moves
+
+
+def play_openspiel_games(game: Any, games: int, rng_seed: int) -> tuple[int, int]:
+    """Play ``games`` games of an OpenSpiel game with random legal actions and
+    chance outcomes sampled by their probabilities; return (player moves, chance
+    moves)."""
+    rng = random.Random(rng_seed)
+    choice = rng.choice
+    choices = rng.choices
+    decisions = chance = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(choices(outcomes, probabilities)[0])
+                chance += 1
+            else:
+                state.apply_action(choice(state.legal_actions()))
+                decisions += 1
+    return decisions, chance
+
+
+def mid_game(players: int = 3) -> sg.Game:
+    """A game ``MID_GAME_MOVES`` random moves in, always the same one."""
+    game = sg.Game.new(sg.Rules.classic(players), seed=MID_GAME_SEED)
+    choice = random.Random(MID_GAME_SEED).choice
+    for _ in range(MID_GAME_MOVES):
+        game.play(choice(game.legal_moves()))
+    return game
+
+
+# -- the tight C loop --------------------------------------------------------------------
+
+
+def find_c_compiler() -> str | None:
+    """``$CC`` if set, else the first of cc, gcc, clang on the PATH."""
+    names = [os.environ["CC"]] if os.environ.get("CC") else ["cc", "gcc", "clang"]
+    for name in names:
+        path = shutil.which(name)
+        if path is not None:
+            return path
+    return None
+
+
+@dataclass(frozen=True)
+class TightLoopRun:
+    """What one run of benchmarks/c/tight_loop.c reported."""
+
+    games: int
+    moves: int
+    ns: int
+
+    @property
+    def ns_per_move(self) -> float:
+        return self.ns / self.moves
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games * 1e9 / self.ns
+
+
+_TIGHT_LOOP_OUTPUT: Final = re.compile(r"games=(\d+) moves=(\d+) ns=(\d+) ")
+
+
+@dataclass(frozen=True)
+class TightLoop:
+    """The compiled tight C loop."""
+
+    executable: Path
+    compiler: str
+
+    @classmethod
+    def build(cls, compiler: str, directory: Path) -> TightLoop:
+        """Compile the core and tight_loop.c as the extension is (-std=c99 -O3)."""
+        executable = directory / ("tight_loop.exe" if os.name == "nt" else "tight_loop")
+        command = [
+            compiler,
+            "-std=c99",
+            "-O3",
+            "-I",
+            str(CORE_DIR),
+            *(str(p) for p in sorted(CORE_DIR.glob("*.c"))),
+            str(TIGHT_LOOP_SOURCE),
+            "-o",
+            str(executable),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr}")
+        return cls(executable, compiler)
+
+    def run(self, games: int, players: int, seed: int) -> TightLoopRun:
+        done = subprocess.run(
+            [str(self.executable), str(games), str(players), str(seed)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        match = _TIGHT_LOOP_OUTPUT.match(done.stdout)
+        if match is None:
+            raise RuntimeError(f"unexpected output from tight_loop: {done.stdout!r}")
+        return TightLoopRun(*(int(g) for g in match.groups()))
