@@ -39,6 +39,29 @@ class Core:
     def legal_moves(self) -> list[int]: ...
     def apply(self, move: int) -> list[_RawEvent]: ...
     def unknown(self, seat: int) -> tuple[int, tuple[int, int, int, int, int, int]]: ...
+    def observe(
+        self, seat: int
+    ) -> tuple[
+        int,
+        int,
+        int,
+        int,
+        int,
+        int,
+        list[tuple[int, int]],
+        tuple[int, ...],
+        tuple[int, ...],
+        int,
+        int,
+        int,
+        tuple[int, ...],
+        int,
+        tuple[int, int, int, int, int, int],
+        tuple[int, ...],
+        int,
+        list[int],
+    ]: ...
+    def table_plays(self) -> list[tuple[int, int]]: ...
     def table(self) -> list[tuple[int, int, int]]: ...
     def stock(self) -> bytes: ...
     def snapshot(self) -> bytes: ...

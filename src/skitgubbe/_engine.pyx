@@ -105,6 +105,14 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
             res.no_loser, res.truncated)
 
 
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 cdef list events_list(sg_event *buf, int n):
     cdef int i
     return [(buf[i].kind, buf[i].seat, buf[i].arg, buf[i].cards) for i in range(n)]
@@ -188,6 +196,62 @@ cdef class Core:
             raise CoreError(SG_ERR_SEAT, "seat out of range")
         mask = sg_unknown(&self.st, <uint8_t>seat, slots)
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
+
+    def observe(self, int seat):
+        """Everything `seat` may see, in one call (the typed layer builds the Observation).
+
+        Returns (phase, to_move, dealer, trump or NO_SUIT if not public, hand, collection,
+        table plays [(seat, mask)], hand counts, collection counts, stock count, out,
+        hidden holder or NO_SEAT, known masks (own seat: hand | collection), unknown,
+        slots, finished seats, moves, legal move codes (empty unless `seat` is to move)).
+        """
+        cdef sg_state *st = &self.st
+        cdef uint8_t slots[6]
+        cdef sg_move moves[SG_MAX_MOVES]
+        cdef int n = st.rules.players
+        cdef int i
+        cdef int nmoves = 0
+        if not 0 <= seat < n:
+            raise CoreError(SG_ERR_SEAT, "seat out of range")
+        unknown = sg_unknown(st, <uint8_t>seat, slots)
+        known = [st.known[i] for i in range(n)]
+        known[seat] = st.hand[seat] | st.coll[seat]
+        if st.to_move == seat:
+            nmoves = sg_legal_moves(st, moves)
+        return (
+            st.phase,
+            st.to_move,
+            st.dealer,
+            st.trump if st.trump_public else SG_NO_SUIT,
+            st.hand[seat],
+            st.coll[seat],
+            self.table_plays(),
+            tuple([popcount(st.hand[i]) for i in range(n)]),
+            tuple([popcount(st.coll[i]) for i in range(n)]),
+            st.stock_len - st.stock_top,
+            st.out,
+            st.hidden_holder if st.hidden_card != SG_NO_CARD else SG_NO_SEAT,
+            tuple(known),
+            unknown,
+            (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5]),
+            tuple([st.finished[i] for i in range(st.n_finished)]),
+            st.moves,
+            [moves[i] for i in range(nmoves)],
+        )
+
+    def table_plays(self):
+        """The plays on the table, bottom first, as (seat, card mask)."""
+        cdef int i
+        cdef list plays = []
+        cdef uint64_t mask = 0
+        for i in range(self.st.table_len):
+            if i and self.st.table_play[i] != self.st.table_play[i - 1]:
+                plays.append((self.st.table_seat[i - 1], mask))
+                mask = 0
+            mask |= (<uint64_t>1) << self.st.table[i]
+        if self.st.table_len:
+            plays.append((self.st.table_seat[self.st.table_len - 1], mask))
+        return plays
 
     def table(self):
         """Table cards bottom first as (card, seat, play number)."""

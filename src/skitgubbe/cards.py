@@ -324,9 +324,10 @@ def _to_mask(value: int) -> int:
 
 def _new_set(mask: int) -> CardSet:
     # Skips validation: only for masks known to hold card bits only (also used
-    # by game.py and events.py on masks that come from the C core).
-    cards = object.__new__(CardSet)
-    object.__setattr__(cards, "mask", mask)
+    # by game.py and events.py on masks that come from the C core). Writes the
+    # slot directly: the engine makes several sets per observation.
+    cards = _object_new(CardSet)
+    _set_mask(cards, mask)
     return cards
 
 
@@ -540,3 +541,7 @@ class CardSet:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (CardSet, (self.mask,))
+
+
+_object_new: Final = object.__new__
+_set_mask: Final = CardSet.__dict__["mask"].__set__

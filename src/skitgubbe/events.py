@@ -159,6 +159,21 @@ _CACHE: dict[tuple[int, int, int, int], Event] = {}
 _CACHE_LIMIT: Final = 1 << 16
 
 
+_PRIVATE: Final = frozenset({EventKind.DEAL, EventKind.DRAW})
+_REDACTED: dict[tuple[EventKind, int | None, int], Event] = {}
+
+
+def seen_by(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` sees it (the same object when nothing is hidden from it)."""
+    if event.kind not in _PRIVATE or event.seat == seat:
+        return event
+    key = (event.kind, event.seat, event.count)
+    redacted = _REDACTED.get(key)
+    if redacted is None:
+        redacted = _REDACTED[key] = event.redacted()
+    return redacted
+
+
 def from_raw(raw: tuple[int, int, int, int]) -> Event:
     """The :class:`Event` for one raw core event ``(kind, seat, arg, cards)``."""
     event = _CACHE.get(raw)

@@ -33,7 +33,7 @@ import attrs
 from . import _engine
 from .cards import Card, CardSet, Suit, _new_set
 from .errors import IllegalMoveError, ParseError, RecordError, RulesError, SkitgubbeError
-from .events import Event, from_raw
+from .events import Event, from_raw, seen_by
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay, _HistoryNode
 from .rules import Rules
@@ -47,6 +47,7 @@ RECORD_VERSION: Final = 1
 
 _NO_SEAT: Final = _engine.NO_SEAT
 _PHASES: Final = (Phase.COLLECTING, Phase.SHEDDING, Phase.OVER)
+_SUITS: Final = tuple(Suit)
 
 
 @attrs.frozen
@@ -114,10 +115,7 @@ class _Node:
             node = node.parent
         below = node.views[seat] if node is not None and node.views is not None else None
         for step in reversed(pending):
-            events = tuple(
-                e if e.seat == seat or not e.kind.private else e.redacted() for e in step.events
-            )
-            below = _HistoryNode(below, events)
+            below = _HistoryNode(below, tuple([seen_by(e, seat) for e in step.events]))
             if step.views is None:
                 step.views = [None] * players
             step.views[seat] = below
@@ -555,39 +553,52 @@ class Game:
         >>> view.hand == game.hands[1], view.legal_moves
         (True, ())
         """
-        core = self._core
         players = self._rules.players
         seat = _seat(seat, players, "seat")
-        unknown, slots = core.unknown(seat)
-        hands = core.hands
-        colls = core.collections
-        known = list(core.known)
-        known[seat] = hands[seat] | colls[seat]
-        holder = core.hidden_holder
-        to_move = core.to_move
+        (
+            phase,
+            to_move,
+            dealer,
+            trump,
+            hand,
+            collection,
+            table,
+            hand_sizes,
+            collection_sizes,
+            stock_size,
+            out,
+            hidden_holder,
+            known,
+            unknown,
+            slots,
+            finished,
+            moves,
+            legal,
+        ) = self._core.observe(seat)
+        from_code = Move.from_code
         return Observation(
             seat=seat,
             rules=self._rules,
-            phase=_PHASES[core.phase],
+            phase=_PHASES[phase],
             to_move=None if to_move == _NO_SEAT else to_move,
-            dealer=core.dealer,
-            trump=self.trump,
-            hand=_new_set(hands[seat]),
-            collection=_new_set(colls[seat]),
-            table=_table(core),
-            hand_sizes=tuple(h.bit_count() for h in hands),
-            collection_sizes=tuple(c.bit_count() for c in colls),
-            stock_size=core.stock_count,
-            out_of_play=_new_set(core.out),
-            hidden_holder=None if holder == _NO_SEAT or core.hidden_card == 0xFF else holder,
-            known=tuple(_new_set(m) for m in known),
+            dealer=dealer,
+            trump=None if trump == _engine.NO_SUIT else _SUITS[trump],
+            hand=_new_set(hand),
+            collection=_new_set(collection),
+            table=tuple([_table_play(play) for play in table]),
+            hand_sizes=hand_sizes,
+            collection_sizes=collection_sizes,
+            stock_size=stock_size,
+            out_of_play=_new_set(out),
+            hidden_holder=None if hidden_holder == _NO_SEAT else hidden_holder,
+            known=tuple([_new_set(mask) for mask in known]),
             unknown=_new_set(unknown),
             unknown_slots=slots[:players],
             stock_slots=slots[4],
             hidden_slots=slots[5],
-            finished=core.finished,
-            moves_played=core.moves,
-            legal_moves=self.legal_moves() if to_move == seat else (),
+            finished=finished,
+            moves_played=moves,
+            legal_moves=tuple([from_code(code) for code in legal]),
             history=History(self._node.view(seat, players)),
         )
 
@@ -690,20 +701,21 @@ class Game:
         )
 
 
+_TABLE_PLAYS: dict[tuple[int, int], TablePlay] = {}
+
+
+def _table_play(play: tuple[int, int]) -> TablePlay:
+    """The TablePlay for a (seat, mask) pair; most are single cards, so they are cached."""
+    cached = _TABLE_PLAYS.get(play)
+    if cached is None:
+        cached = TablePlay(play[0], _new_set(play[1]))
+        if len(_TABLE_PLAYS) < 1 << 14:
+            _TABLE_PLAYS[play] = cached
+    return cached
+
+
 def _table(core: _engine.Core) -> tuple[TablePlay, ...]:
-    plays: list[TablePlay] = []
-    last_play = -1
-    seat = 0
-    mask = 0
-    for card, who, play in core.table():
-        if play != last_play and last_play >= 0:
-            plays.append(TablePlay(seat, _new_set(mask)))
-            mask = 0
-        last_play, seat = play, who
-        mask |= 1 << card
-    if last_play >= 0:
-        plays.append(TablePlay(seat, _new_set(mask)))
-    return tuple(plays)
+    return tuple([_table_play(play) for play in core.table_plays()])
 
 
 def _table_top(core: _engine.Core) -> Card | None:
