@@ -24,18 +24,24 @@ from .simulate import simulate
 __all__ = ["main"]
 
 
-def _narrate(events: Sequence[Event], full: bool) -> list[str]:
-    """One line per event, as a spectator sees it (``full``: as the referee)."""
+def _narrate(events: Sequence[Event], full: bool, game: Game) -> list[str]:
+    """Lines for a move's events as a spectator sees them (``full``: as the referee).
+
+    Lines starting with a newline are headings.
+    """
     lines = []
     for event in events:
-        shown = event if full else event.redacted()
         if event.kind is EventKind.DEAL:
             continue
         if event.kind is EventKind.SHEDDING:
-            lines.append("")
-            lines.append(f"Phase 2: getting rid of the cards. Seat {event.seat} leads.")
+            held = ", ".join(
+                f"seat {seat}: {len(hand)}" for seat, hand in enumerate(game.hands) if hand
+            )
+            lines.append(
+                f"\nPhase 2: getting rid of the cards. Cards held: {held}. Seat {event.seat} leads."
+            )
             continue
-        lines.append(str(shown))
+        lines.append(str(event if full else event.redacted()))
     return lines
 
 
@@ -58,10 +64,10 @@ def demo(players: int, seed: int, full: bool, out: TextIO) -> int:
     while (to_move := game.to_move) is not None:
         move = bots[to_move].choose(game.observation(to_move))
         number += 1
-        lines = _narrate(game.play(move), full)
+        lines = _narrate(game.play(move), full, game)
         write(f"{number:4}. {lines[0]}\n")
         for line in lines[1:]:
-            write(f"      {line}\n" if line else "\n")
+            write(f"{line}\n" if line.startswith("\n") else f"      {line}\n")
     result = game.result
     assert result is not None
     if result.truncated:
