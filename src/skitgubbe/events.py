@@ -185,7 +185,7 @@ def from_raw(raw: tuple[int, int, int, int]) -> Event:
         kind,
         seat=None if seat == _NO_SEAT else seat,
         cards=_new_set(mask),
-        count=mask.bit_count(),
+        count=1 if kind is EventKind.DRAW_HIDDEN else mask.bit_count(),
         other=arg if kind is EventKind.TIE else None,
         suit=(None if arg >= 4 else Suit(arg)) if kind is EventKind.TRUMP else None,
     )

@@ -274,6 +274,9 @@ class Game:
         """Start directly in phase 2: each seat holds ``hands[seat]``, every other
         card is out of play, ``trump`` is public, ``leader`` leads.
 
+        The dealer is the seat before the leader, so players without cards go
+        out in seat order starting with the leader.
+
         >>> import skitgubbe as sg
         >>> game = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
         >>> game.phase, [str(m) for m in game.legal_moves()]
@@ -457,11 +460,14 @@ class Game:
         if isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
+            legal = self.legal_moves()
+            shown = ", ".join(str(m) for m in legal) or "none"
             raise IllegalMoveError(
-                f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text",
+                f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text; "
+                f"legal moves: {shown}",
                 move,
                 "not a Move",
-                self.legal_moves(),
+                legal,
             )
         core = self._core.copy()
         try:
@@ -654,18 +660,28 @@ class Game:
                 f"record version {record.get('version')!r} is not supported "
                 f"(this library reads version {RECORD_VERSION})"
             )
+        missing = [key for key in ("rules", "start", "moves", "result") if key not in record]
+        if missing:
+            raise RecordError(f"the record has no {', '.join(repr(k) for k in missing)}")
         try:
-            rules = Rules.from_dict(record.get("rules", {}))
+            rules = Rules.from_dict(record["rules"])
         except RulesError as exc:
             raise RecordError(f"bad rules in record: {exc}") from exc
-        start = record.get("start")
+        start = record["start"]
         if not isinstance(start, Mapping):
-            raise RecordError("the record has no 'start' position")
+            raise RecordError("the record's 'start' must be a mapping")
+        dealt = "deck" in start
+        needed = ("deck", "dealer") if dealt else ("hands", "trump", "leader")
+        absent = [key for key in needed if key not in start]
+        if absent:
+            raise RecordError(f"the record's start has no {', '.join(repr(k) for k in absent)}")
         try:
-            if "deck" in start:
-                game = cls.new(rules, deck=start["deck"], dealer=start.get("dealer"))
+            if dealt:
+                game = cls.new(rules, deck=start["deck"], dealer=start["dealer"])
                 seed = record.get("seed")
-                if seed is not None:
+                # A seed is checked only against the generator version that made it;
+                # the deck alone is enough to replay.
+                if seed is not None and record.get("rng_version") == _engine.RNG_VERSION:
                     if _engine.deck_from_seed(seed) != _deck_bytes(start["deck"]):
                         raise RecordError(f"the deck is not the one seed {seed} deals")
                     game._seed = seed
@@ -675,9 +691,9 @@ class Game:
                 )
         except RecordError:
             raise
-        except (SkitgubbeError, KeyError, TypeError) as exc:
+        except (SkitgubbeError, TypeError, OverflowError) as exc:
             raise RecordError(f"bad start position in record: {exc}") from exc
-        moves = record.get("moves", [])
+        moves = record["moves"]
         if not isinstance(moves, list):
             raise RecordError("'moves' must be a list of move strings")
         for index, text in enumerate(moves):
@@ -685,9 +701,9 @@ class Game:
                 game.play(Move.parse(text))
             except (ParseError, IllegalMoveError) as exc:
                 raise RecordError(f"move {index} ({text!r}) is illegal: {exc}", index) from exc
-        expected = record.get("result")
+        expected = record["result"]
         result = game.result
-        if expected is not None and (result is None or result.to_dict() != expected):
+        if (None if result is None else result.to_dict()) != expected:
             raise RecordError(
                 f"the record's result {expected} does not match the replay's "
                 f"{None if result is None else result.to_dict()}"
