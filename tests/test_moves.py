@@ -19,11 +19,18 @@ from skitgubbe.moves import Move, MoveKind
 
 play_cards = st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=52, unique=True)
 plays = play_cards.map(lambda cards: Move.play(*cards))
-all_moves = plays | st.sampled_from([Move.flip(), Move.pick_up()])
+sloughs = play_cards.map(lambda cards: Move.slough(*cards))
+all_moves = plays | sloughs | st.sampled_from([Move.flip(), Move.pick_up(), Move.pass_()])
 
 
 def test_move_kind_values_match_the_core() -> None:
-    assert {k.name: k.value for k in MoveKind} == {"PLAY": 0, "FLIP": 1, "PICK_UP": 2}
+    assert {k.name: k.value for k in MoveKind} == {
+        "PLAY": 0,
+        "FLIP": 1,
+        "PICK_UP": 2,
+        "SLOUGH": 3,
+        "PASS": 4,
+    }
 
 
 # ---- construction -----------------------------------------------------------------
@@ -78,7 +85,9 @@ def test_constructor() -> None:
         (MoveKind.PLAY, CardSet(), "at least one card"),
         (MoveKind.FLIP, CardSet.parse("7H"), "FLIP move takes no cards; got 7♥"),
         (MoveKind.PICK_UP, CardSet.parse("7H 8H"), "PICK_UP move takes no cards"),
-        (3, CardSet(), "not a move kind: 3"),
+        (5, CardSet(), "not a move kind: 5"),
+        (3, CardSet(), "a SLOUGH move needs at least one card"),
+        (4, CardSet.parse("7H"), "a PASS move takes no cards"),
         (-1, CardSet(), "not a move kind: -1"),
         (True, CardSet(), "not a move kind: True"),
         ("play", CardSet.parse("7H"), "not a move kind: 'play'"),
@@ -107,6 +116,8 @@ def test_codes_follow_the_core_encoding() -> None:
     assert Move.play("2C", "AS").code == 1 | 1 << 60
     assert Move.flip().code == 1 << 61
     assert Move.pick_up().code == 2 << 61
+    assert Move.slough("2C").code == 3 << 61 | 1
+    assert Move.pass_().code == 4 << 61
 
 
 @given(all_moves)
@@ -139,8 +150,9 @@ def test_from_code_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         0,  # a PLAY of no cards
         1 << 13,  # not a card bit
         1 << 47,
-        3 << 61,  # kind 3 (reserved)
-        4 << 61,
+        3 << 61,  # a SLOUGH of no cards
+        (4 << 61) | 1,  # PASS with a card
+        5 << 61,  # kinds 5..7 do not exist
         7 << 61,
         (1 << 61) | 1,  # FLIP with a card
         (2 << 61) | 1 << 37,  # PICK_UP with a card
@@ -197,10 +209,19 @@ def test_repr() -> None:
         ("PICK   UP", Move.pick_up()),
         ("pickup", Move.pick_up()),
         ("pick_up", Move.pick_up()),
+        ("pass", Move.pass_()),
+        (" PASS ", Move.pass_()),
+        ("slough 7h 7s", Move.slough("7H", "7S")),
+        ("Slough 7♥", Move.slough("7H")),
     ],
 )
 def test_parse(text: str, expected: Move) -> None:
     assert Move.parse(text) == expected
+
+
+def test_a_slough_needs_cards() -> None:
+    with pytest.raises(ParseError, match="a slough needs cards"):
+        Move.parse("slough")
 
 
 @pytest.mark.parametrize(
@@ -212,7 +233,8 @@ def test_parse(text: str, expected: Move) -> None:
         ("7H 1H", "'1H'"),
         ("flip 7H", "'flip'"),
         ("pick it", "'pick'"),
-        ("pass", "'pass'"),
+        ("slough 1H", "'1H'"),
+        ("passes", "'passes'"),
         ("7", "'7'"),
     ],
 )

@@ -364,7 +364,7 @@ def test_s3_6_tie_is_replayed_by_the_same_pair_and_the_winner_takes_all() -> Non
         ev(EventKind.DRAW, 1, "9D"),
         ev(EventKind.TIE, 0, "7H 7C"),
     ]
-    assert events[-1].other == 1
+    assert events[-1].seats == (0, 1)
     assert game.table == (TablePlay(0, cs("7H")), TablePlay(1, cs("7C")))
     assert game.collections == (cs(), cs(), cs())
     assert game.to_move == 0  # the same leader plays again

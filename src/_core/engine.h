@@ -34,14 +34,16 @@ uint64_t sg_table_mask(const sg_state *st);
 /* Phase 1 (collecting.c). */
 int sg_collecting_moves(const sg_state *st, sg_move *moves);
 void sg_collecting_apply(sg_state *st, sg_move move, sg_events *ev);
-/* Prepares `seat` to play (refilling an empty hand, §3.10) or ends phase 1. */
-void sg_collecting_turn(sg_state *st, uint8_t seat, sg_events *ev);
+/* Starts phase 1 after the deal: the dealer's left neighbour leads. */
+void sg_collecting_begin(sg_state *st, sg_events *ev);
 
 /* Phase 2 (shedding.c). */
 int sg_shedding_moves(const sg_state *st, sg_move *moves);
 void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
-/* Puts out every player without cards and starts phase 2 led by `leader`
- * (or his next player), unless the game is already decided. */
-void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, sg_events *ev);
+/* Puts out every player without cards (in seat order from `first_out`),
+ * applies the low-card rule when `low_cards` is set, and starts phase 2 led
+ * by `leader` (or his next player), unless the game is already decided. */
+void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
+                       sg_events *ev);
 
 #endif

@@ -11,6 +11,8 @@ static void init_state(sg_state *st, const sg_rules *rules, uint8_t dealer)
     st->dealer = dealer;
     st->trump = SG_NO_SUIT;
     st->hidden_card = SG_NO_CARD;
+    st->upcard = SG_NO_CARD;
+    st->winner = SG_NO_SEAT;
     st->hidden_holder = SG_NO_SEAT;
     st->last_drawer = SG_NO_SEAT;
     st->loser = SG_NO_SEAT;
@@ -45,12 +47,21 @@ int sg_new(sg_state *st, const sg_rules *rules, const uint8_t deck[SG_NCARDS],
         sg_emit(ev, SG_EV_DEAL, seat, 0, st->hand[seat]);
     }
     st->stock_len = (uint8_t)(SG_NCARDS - next);
-    memcpy(st->stock, deck + next, st->stock_len);
+    if (rules->trump == SG_TRUMP_UPCARD) {
+        /* The next card is turned up and goes to the bottom of the stock (§2). */
+        st->upcard = deck[next];
+        memcpy(st->stock, deck + next + 1, (size_t)st->stock_len - 1);
+        st->stock[st->stock_len - 1] = st->upcard;
+        st->trump = (uint8_t)SG_SUIT_OF(st->upcard);
+        st->trump_public = 1;
+        sg_emit(ev, SG_EV_UPCARD, SG_NO_SEAT, st->trump, SG_CARD_BIT(st->upcard));
+        sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, st->trump, 0);
+    } else {
+        memcpy(st->stock, deck + next, st->stock_len);
+    }
 
     st->phase = SG_COLLECTING;
-    st->leader = sg_left_of(st, dealer);
-    st->follower = sg_left_of(st, st->leader);
-    sg_collecting_turn(st, st->leader, ev);
+    sg_collecting_begin(st, ev);
     return SG_OK;
 }
 
@@ -79,7 +90,7 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
     st->trump = trump;
     st->trump_public = 1;
     sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, trump, 0);
-    sg_shedding_start(st, leader, leader, ev);
+    sg_shedding_start(st, leader, leader, 0, ev);
     return SG_OK;
 }
 
@@ -151,7 +162,12 @@ uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYE
         placed |= st->known[p];
         slots[p] = (uint8_t)(sg_popcount(st->hand[p] | st->coll[p]) - sg_popcount(st->known[p]));
     }
-    slots[SG_MAX_PLAYERS] = (uint8_t)(st->stock_len - st->stock_top);
+    int stock = st->stock_len - st->stock_top;
+    if (stock && st->upcard != SG_NO_CARD) {
+        placed |= SG_CARD_BIT(st->upcard); /* face up at the bottom of the stock */
+        stock--;
+    }
+    slots[SG_MAX_PLAYERS] = (uint8_t)stock;
     slots[SG_MAX_PLAYERS + 1] = st->hidden_card != SG_NO_CARD;
     return SG_ALL_CARDS & ~placed;
 }

@@ -22,16 +22,6 @@ void sg_rules_classic(sg_rules *r, uint8_t players)
         }                                                                      \
     } while (0)
 
-/* Variants the core does not implement yet: each must keep its default. */
-#define SUPPORTED(cond, name)                                                  \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (field)                                                         \
-                *field = (name);                                               \
-            return SG_RULES_UNSUPPORTED;                                       \
-        }                                                                      \
-    } while (0)
-
 int sg_rules_check(const sg_rules *r, const char **field)
 {
     CHECK(r->players >= 2 && r->players <= SG_MAX_PLAYERS, "players");
@@ -55,18 +45,5 @@ int sg_rules_check(const sg_rules *r, const char **field)
             *field = "trump";
         return SG_RULES_CONFLICT;
     }
-    SUPPORTED(r->trick_mode == SG_DUEL, "trick_mode");
-    SUPPORTED(r->duel_tie == SG_REPLAY, "duel_tie");
-    SUPPORTED(r->all_tie == SG_POT, "all_tie");
-    SUPPORTED(!r->multi_card_plays, "multi_card_plays");
-    SUPPORTED(r->slough, "slough");
-    SUPPORTED(r->try_your_luck, "try_your_luck");
-    SUPPORTED(r->draw == SG_AFTER_PLAY, "draw");
-    SUPPORTED(r->last_card == SG_HIDDEN, "last_card");
-    SUPPORTED(r->trump == SG_TRUMP_LAST_CARD, "trump");
-    SUPPORTED(r->low_card_threshold == 0, "low_card_threshold");
-    SUPPORTED(!r->runs, "runs");
-    SUPPORTED(r->pickup == SG_PICKUP_TOP, "pickup");
-    SUPPORTED(r->trick_end == SG_COUNT, "trick_end");
     return SG_RULES_OK;
 }

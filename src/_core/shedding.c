@@ -1,5 +1,9 @@
-/* Phase 2, shedding: beat the top card or pick up (RULES.md §5, §6). */
+/* Phase 2, shedding: beat the top card or pick up (RULES.md §5, §6; the
+ * variant decisions are in docs/rules.md). */
 #include "engine.h"
+
+/* Cards of rank 2..5 in every suit (§5.4). */
+#define LOW_CARDS UINT64_C(0x000F000F000F000F)
 
 static uint8_t next_holding(const sg_state *st, uint8_t seat)
 {
@@ -16,6 +20,21 @@ static void go_out(sg_state *st, uint8_t seat, sg_events *ev)
 {
     st->finished[st->n_finished++] = seat;
     sg_emit(ev, SG_EV_OUT, seat, 0, 0);
+}
+
+/* Puts out, in seat order from `first`, every player who has no cards and is
+ * not out yet. */
+static void outs_from(sg_state *st, uint8_t first, sg_events *ev)
+{
+    const int n = st->rules.players;
+    for (int k = 0; k < n; k++) {
+        const uint8_t p = (uint8_t)((first + k) % n);
+        int gone = 0;
+        for (int i = 0; i < st->n_finished; i++)
+            gone |= st->finished[i] == p;
+        if (!st->hand[p] && !gone)
+            go_out(st, p, ev);
+    }
 }
 
 /* Ends the game when at most one player holds cards (§6.7); returns 1 then. */
@@ -41,47 +60,127 @@ static void lead_by(sg_state *st, uint8_t seat)
     st->leader = seat;
     st->to_move = seat;
     st->trick_target = 0;
+    st->trick_turns = 0;
 }
 
-void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, sg_events *ev)
+/* The low-card house rule (§5.4): short players get the others' low cards. */
+static void give_low_cards(sg_state *st, sg_events *ev)
 {
     const int n = st->rules.players;
-    st->phase = SG_SHEDDING;
-    for (int k = 0; k < n; k++) {
-        const uint8_t p = (uint8_t)((first_out + k) % n);
-        if (!st->hand[p])
-            go_out(st, p, ev);
+    const int k = st->rules.low_card_threshold;
+    uint8_t shorts[SG_MAX_PLAYERS];
+    int n_short = 0;
+    uint64_t pool = 0;
+    for (int i = 1; i <= n; i++) {
+        const uint8_t p = (uint8_t)((st->dealer + i) % n);
+        const int held = sg_popcount(st->hand[p]);
+        if (held > 0 && held < k)
+            shorts[n_short++] = p;
+        else if (held >= k)
+            pool |= st->hand[p] & LOW_CARDS;
     }
+    if (!n_short || !pool)
+        return;
+    int next = 0;
+    for (int rank = 0; rank < 4; rank++) {
+        for (int suit = 0; suit < 4; suit++) {
+            const uint64_t bit = SG_CARD_BIT(SG_CARD(suit, rank));
+            if (!(pool & bit))
+                continue;
+            uint8_t from = 0;
+            while (!(st->hand[from] & bit))
+                from++;
+            const uint8_t to = shorts[next++ % n_short];
+            st->hand[from] &= ~bit;
+            st->known[from] &= ~bit;
+            st->hand[to] |= bit;
+            st->known[to] |= bit;
+            sg_emit(ev, SG_EV_GIVE, from, to, bit);
+        }
+    }
+}
+
+void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
+                       sg_events *ev)
+{
+    st->phase = SG_SHEDDING;
+    outs_from(st, first_out, ev);
     if (check_over(st, ev))
         return;
+    if (low_cards && st->rules.low_card_threshold) {
+        give_low_cards(st, ev);
+        outs_from(st, first_out, ev);
+        if (check_over(st, ev))
+            return;
+    }
     if (!st->hand[leader])
         leader = next_holding(st, leader);
     lead_by(st, leader);
     sg_emit(ev, SG_EV_SHEDDING, leader, 0, 0);
 }
 
+/* Can `card` be laid on `top` (§6.2)? */
+static int beats_top(const sg_state *st, uint8_t card, uint8_t top)
+{
+    if (SG_SUIT_OF(card) == SG_SUIT_OF(top))
+        return SG_RANK_OF(card) > SG_RANK_OF(top);
+    return SG_SUIT_OF(card) == st->trump;
+}
+
 int sg_shedding_moves(const sg_state *st, sg_move *moves)
 {
     const uint64_t hand = st->hand[st->to_move];
-    uint64_t plays = hand;
-    if (st->table_len) {
-        const uint8_t top = st->table[st->table_len - 1];
-        plays = hand & sg_above(top);
-        if (st->trump != SG_NO_SUIT && SG_SUIT_OF(top) != st->trump)
-            plays |= hand & SG_SUIT_MASK(st->trump);
-    }
+    const int leading = st->table_len == 0;
+    const uint8_t top = leading ? 0 : st->table[st->table_len - 1];
     int n = 0;
-    for (; plays; plays &= plays - 1)
-        moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, plays & (~plays + 1));
-    if (st->table_len)
+    if (!st->rules.runs) {
+        uint64_t plays = hand;
+        if (!leading) {
+            plays = hand & sg_above(top);
+            if (st->trump != SG_NO_SUIT && SG_SUIT_OF(top) != st->trump)
+                plays |= hand & SG_SUIT_MASK(st->trump);
+        }
+        for (; plays; plays &= plays - 1)
+            moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, plays & (~plays + 1));
+    } else {
+        /* Singles and runs by ascending mask: a run's highest card decides
+         * its place, then the longer runs below it. */
+        for (uint64_t h = hand; h; h &= h - 1) {
+            const uint64_t high = h & (~h + 1);
+            const uint8_t card = (uint8_t)sg_lowest(high);
+            uint64_t run = high;
+            uint8_t low = card;
+            for (;;) {
+                if (leading || beats_top(st, low, top))
+                    moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, run);
+                if (SG_RANK_OF(low) == 0 || !(hand & SG_CARD_BIT(low - 1)))
+                    break;
+                low--;
+                run |= SG_CARD_BIT(low);
+            }
+        }
+    }
+    if (!leading)
         moves[n++] = SG_MAKE_MOVE(SG_MOVE_PICK_UP, 0);
     return n;
+}
+
+/* The trick is over: its cards go out of play and `seat` (or his next
+ * player, if he is out) leads the next one. */
+static void discard(sg_state *st, uint8_t seat, sg_events *ev)
+{
+    const uint64_t done = sg_table_mask(st);
+    st->out |= done;
+    st->table_len = 0;
+    sg_emit(ev, SG_EV_DISCARD, seat, 0, done);
+    lead_by(st, st->hand[seat] ? seat : next_holding(st, seat));
 }
 
 static void play(sg_state *st, uint8_t seat, uint64_t cards, sg_events *ev)
 {
     if (!st->table_len)
         st->trick_target = (uint8_t)sg_holding_count(st); /* the leader counts (§6.5) */
+    st->trick_turns++;
     const uint8_t play_no = st->table_len ? (uint8_t)(st->table_play[st->table_len - 1] + 1) : 0;
     for (uint64_t c = cards; c; c &= c - 1) {
         const uint8_t i = st->table_len++;
@@ -96,28 +195,42 @@ static void play(sg_state *st, uint8_t seat, uint64_t cards, sg_events *ev)
         go_out(st, seat, ev);
     if (check_over(st, ev))
         return;
-    if (play_no + 1 >= st->trick_target) {
-        const uint64_t done = sg_table_mask(st);
-        st->out |= done;
-        st->table_len = 0;
-        sg_emit(ev, SG_EV_DISCARD, seat, 0, done);
-        lead_by(st, st->hand[seat] ? seat : next_holding(st, seat));
-        return;
-    }
-    st->to_move = next_holding(st, seat);
+    const int done = st->rules.trick_end == SG_COUNT ? play_no + 1 >= st->trick_target
+                                                     : st->trick_turns >= st->trick_target;
+    if (done)
+        discard(st, seat, ev);
+    else
+        st->to_move = next_holding(st, seat);
 }
 
 static void pick_up(sg_state *st, uint8_t seat, sg_events *ev)
 {
-    const uint8_t card = st->table[--st->table_len];
-    const uint64_t bit = SG_CARD_BIT(card);
-    st->hand[seat] |= bit;
-    st->known[seat] |= bit;
-    sg_emit(ev, SG_EV_PICK_UP, seat, 0, bit);
-    if (!st->table_len)
-        lead_by(st, next_holding(st, seat));
-    else
-        st->to_move = next_holding(st, seat);
+    uint64_t taken = 0;
+    uint8_t card = st->table[--st->table_len];
+    taken |= SG_CARD_BIT(card);
+    if (st->rules.pickup == SG_PICKUP_PILE) {
+        taken |= sg_table_mask(st);
+        st->table_len = 0;
+    } else if (st->rules.pickup == SG_PICKUP_TOP_RUN) {
+        while (st->table_len && SG_RANK_OF(card) > 0 &&
+               st->table[st->table_len - 1] == card - 1) {
+            card = st->table[--st->table_len];
+            taken |= SG_CARD_BIT(card);
+        }
+    }
+    st->hand[seat] |= taken;
+    st->known[seat] |= taken;
+    st->trick_turns++;
+    sg_emit(ev, SG_EV_PICK_UP, seat, 0, taken);
+    if (!st->table_len) {
+        lead_by(st, next_holding(st, seat)); /* §6.6 */
+        return;
+    }
+    if (st->rules.trick_end == SG_ROTATION && st->trick_turns >= st->trick_target) {
+        discard(st, st->table_seat[st->table_len - 1], ev);
+        return;
+    }
+    st->to_move = next_holding(st, seat);
 }
 
 void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev)

@@ -34,7 +34,7 @@ extern "C" {
  * plays and sloughs included). */
 #define SG_MAX_MOVES 512
 /* Upper bound on the events one move (or the deal) can produce. */
-#define SG_MAX_EVENTS 160
+#define SG_MAX_EVENTS 192
 
 #define SG_ALL_CARDS UINT64_C(0x1FFF1FFF1FFF1FFF)
 #define SG_SUIT_MASK(s) (UINT64_C(0x1FFF) << (16 * (s)))
@@ -79,9 +79,8 @@ void sg_rules_classic(sg_rules *r, uint8_t players);
 
 enum sg_rules_error {
     SG_RULES_OK = 0,
-    SG_RULES_BAD_VALUE = 1,   /* a field is outside its range */
-    SG_RULES_UNSUPPORTED = 2, /* a valid value this core does not implement yet */
-    SG_RULES_CONFLICT = 3     /* trump=UPCARD with multi_card_plays */
+    SG_RULES_BAD_VALUE = 1, /* a field is outside its range */
+    SG_RULES_CONFLICT = 2   /* trump=UPCARD with multi_card_plays */
 };
 /* Checks r.  On error, *field (if not NULL) receives the offending field's
  * name, a static string. */
@@ -139,7 +138,6 @@ typedef struct sg_state {
     uint64_t coll[SG_MAX_PLAYERS];  /* phase 1 collection (face down, public) */
     uint64_t known[SG_MAX_PLAYERS]; /* cards every player can place with seat */
     uint64_t out;                   /* out of play */
-    uint64_t tied;                  /* ALL ties: seats (bits) still replaying */
 
     uint8_t stock[SG_NCARDS];       /* stock[stock_top .. stock_len) */
     uint8_t table[SG_NCARDS];       /* the table, bottom first */
@@ -152,21 +150,29 @@ typedef struct sg_state {
     uint8_t phase;         /* enum sg_phase */
     uint8_t dealer;
     uint8_t to_move;       /* SG_NO_SEAT when the game is over */
-    uint8_t leader;        /* phase 1 and 2: who led the current trick */
+    uint8_t leader;        /* who led the current trick */
     uint8_t follower;      /* phase 1 DUEL: who answers */
     uint8_t trump;         /* suit 0..3, or SG_NO_SUIT */
     uint8_t trump_public;  /* 1 once every player knows the trump */
+    uint8_t upcard;        /* trump=UPCARD: the card turned at the deal, else SG_NO_CARD */
     uint8_t hidden_card;   /* the face-down last stock card, or SG_NO_CARD */
     uint8_t hidden_holder; /* who holds it, or SG_NO_SEAT */
     uint8_t last_drawer;   /* who drew the last stock card, or SG_NO_SEAT */
-    uint8_t trick_target;  /* phase 2 COUNT: plays that complete the trick */
-    uint8_t trick_turns;   /* phase 2 ROTATION / phase 1 ALL: turns so far */
-    uint8_t window;        /* slough window: seats (bits) still to answer */
+    uint8_t end_pending;   /* last_card=REVEAL: phase 1 ends after this step */
+    /* phase 1, trick_mode=ALL: the round of plays in progress */
+    uint8_t round_first;   /* who played first in this round */
+    uint8_t round_start;   /* table index of this round's first card */
+    uint8_t round_pending; /* seats (bits) still to play in this round */
+    /* phase 1, the slough window */
+    uint8_t winner;        /* the trick's winner while the window is open */
+    uint8_t window;        /* seats (bits) still to answer; 0 = no window */
+    /* phase 2 */
+    uint8_t trick_target;  /* plays (COUNT) or turns (ROTATION) that end the trick */
+    uint8_t trick_turns;   /* ROTATION: turns taken in this trick */
     uint8_t n_finished;
     uint8_t finished[SG_MAX_PLAYERS]; /* seats in the order they went out */
     uint8_t loser;         /* SG_NO_SEAT: none (yet) */
     uint8_t truncated;
-    uint8_t reserved[2];
     uint32_t moves;        /* moves played so far (the cap counts these) */
 } sg_state;
 
@@ -178,7 +184,7 @@ enum sg_event_kind {
     SG_EV_FLIP = 2,         /* seat turned `cards` from the stock and played it */
     SG_EV_DRAW = 3,         /* seat drew `cards` (private to seat) */
     SG_EV_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
-    SG_EV_TIE = 5,          /* tie on rank; `cards` stay on the table */
+    SG_EV_TIE = 5,          /* tie: arg = tied seats (bits), `cards` = the tied cards */
     SG_EV_BOUNCE = 6,       /* tied `cards` go out of play */
     SG_EV_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
     SG_EV_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
@@ -193,7 +199,9 @@ enum sg_event_kind {
     SG_EV_SLOUGH = 17,      /* seat threw `cards` in the slough window */
     SG_EV_PASS = 18,        /* seat passed in the slough window */
     SG_EV_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
-    SG_EV_UPCARD = 20       /* `cards` turned up at the deal, arg = its suit */
+    SG_EV_UPCARD = 20,      /* `cards` turned up at the deal, arg = its suit */
+    SG_EV_LOWER_OUT = 21,   /* tie replayed: `cards` of the players not tied go out of play */
+    SG_EV_TAKE_UPCARD = 22  /* seat draws the up-card `cards` into his hand, in view of all */
 };
 
 typedef struct sg_event {

@@ -22,7 +22,6 @@ cdef extern from "skitgubbe.h" nogil:
         SG_ERR_POSITION
         SG_RULES_OK
         SG_RULES_BAD_VALUE
-        SG_RULES_UNSUPPORTED
         SG_RULES_CONFLICT
 
     ctypedef struct sg_rules:
@@ -55,7 +54,6 @@ cdef extern from "skitgubbe.h" nogil:
         uint64_t coll[4]
         uint64_t known[4]
         uint64_t out
-        uint64_t tied
         uint8_t stock[52]
         uint8_t table[52]
         uint8_t table_seat[52]
@@ -70,12 +68,18 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t follower
         uint8_t trump
         uint8_t trump_public
+        uint8_t upcard
         uint8_t hidden_card
         uint8_t hidden_holder
         uint8_t last_drawer
+        uint8_t end_pending
+        uint8_t round_first
+        uint8_t round_start
+        uint8_t round_pending
+        uint8_t winner
+        uint8_t window
         uint8_t trick_target
         uint8_t trick_turns
-        uint8_t window
         uint8_t n_finished
         uint8_t finished[4]
         uint8_t loser

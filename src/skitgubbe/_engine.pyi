@@ -7,11 +7,11 @@ from typing_extensions import disjoint_base
 MAX_PLAYERS: Final[int]
 NO_SEAT: Final[int]
 NO_SUIT: Final[int]
+NO_CARD: Final[int]
 RNG_VERSION: Final[int]
 API_VERSION: Final[int]
 ERR_ILLEGAL: Final[int]
 ERR_OVER: Final[int]
-RULES_UNSUPPORTED: Final[int]
 RULES_CONFLICT: Final[int]
 
 _RawEvent = tuple[int, int, int, int]
@@ -60,6 +60,8 @@ class Core:
         tuple[int, ...],
         int,
         list[int],
+        int,
+        int,
     ]: ...
     def table_plays(self) -> list[tuple[int, int]]: ...
     def table(self) -> list[tuple[int, int, int]]: ...
@@ -83,6 +85,10 @@ class Core:
     def trump(self) -> int: ...
     @property
     def trump_public(self) -> bool: ...
+    @property
+    def upcard(self) -> int: ...
+    @property
+    def slough_winner(self) -> int: ...
     @property
     def hidden_card(self) -> int: ...
     @property

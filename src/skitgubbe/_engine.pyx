@@ -14,12 +14,12 @@ from skitgubbe._engine cimport *
 MAX_PLAYERS = SG_MAX_PLAYERS
 NO_SEAT = SG_NO_SEAT
 NO_SUIT = SG_NO_SUIT
+NO_CARD = SG_NO_CARD
 RNG_VERSION = SG_RNG_VERSION
 API_VERSION = SG_API_VERSION
 
 ERR_ILLEGAL = SG_ERR_ILLEGAL
 ERR_OVER = SG_ERR_OVER
-RULES_UNSUPPORTED = SG_RULES_UNSUPPORTED
 RULES_CONFLICT = SG_RULES_CONFLICT
 
 
@@ -203,7 +203,8 @@ cdef class Core:
         Returns (phase, to_move, dealer, trump or NO_SUIT if not public, hand, collection,
         table plays [(seat, mask)], hand counts, collection counts, stock count, out,
         hidden holder or NO_SEAT, known masks (own seat: hand | collection), unknown,
-        slots, finished seats, moves, legal move codes (empty unless `seat` is to move)).
+        slots, finished seats, moves, legal move codes (empty unless `seat` is to move),
+        up-card while it lies in the stock or NO_CARD, slough-window winner or NO_SEAT).
         """
         cdef sg_state *st = &self.st
         cdef uint8_t slots[6]
@@ -237,6 +238,8 @@ cdef class Core:
             tuple([st.finished[i] for i in range(st.n_finished)]),
             st.moves,
             [moves[i] for i in range(nmoves)],
+            st.upcard if st.stock_len > st.stock_top else SG_NO_CARD,
+            st.winner if st.window else SG_NO_SEAT,
         )
 
     def table_plays(self):
@@ -306,6 +309,14 @@ cdef class Core:
     @property
     def trump_public(self):
         return bool(self.st.trump_public)
+
+    @property
+    def upcard(self):
+        return self.st.upcard
+
+    @property
+    def slough_winner(self):
+        return self.st.winner if self.st.window else SG_NO_SEAT
 
     @property
     def hidden_card(self):

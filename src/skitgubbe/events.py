@@ -24,6 +24,7 @@ from .cards import CardSet, Suit, _new_set
 __all__ = ["Event", "EventKind"]
 
 _NO_SEAT: Final = 0xFF
+_SUITS: Final = tuple(Suit)
 
 
 class EventKind(IntEnum):
@@ -46,9 +47,9 @@ class EventKind(IntEnum):
     DRAW_HIDDEN = 4
     """``seat`` drew the last stock card and laid it face down, unseen."""
     TIE = 5
-    """``seat`` and ``other`` tied with ``cards``; they stay on the table."""
+    """``seats`` tied with ``cards`` (``seat``: the first of them to replay)."""
     BOUNCE = 6
-    """Tied ``cards`` went out of play."""
+    """Tied ``cards`` went out of play (``duel_tie=BOUNCE``)."""
     TRICK_WON = 7
     """``seat`` won the phase-1 trick ``cards`` into his collection."""
     TAKE_BACK = 8
@@ -69,6 +70,18 @@ class EventKind(IntEnum):
     """The game is over; ``seat`` is the skitgubbe (``None``: nobody)."""
     TRUNCATED = 16
     """The move cap ended the game with no loser."""
+    SLOUGH = 17
+    """``seat`` threw ``cards`` in the slough window."""
+    PASS = 18
+    """``seat`` passed in the slough window."""
+    GIVE = 19
+    """Low cards: ``seat`` gave ``cards`` to ``other``."""
+    UPCARD = 20
+    """``cards`` was turned up at the deal; its ``suit`` is trump."""
+    LOWER_OUT = 21
+    """A tie is replayed: the ``cards`` of the players not tied went out of play."""
+    TAKE_UPCARD = 22
+    """``seat`` drew the up-card ``cards`` into his hand, in view of all."""
 
     @property
     def private(self) -> bool:
@@ -82,8 +95,10 @@ class Event:
 
     ``seat`` is the player concerned (``None`` when none is), ``cards`` the
     cards involved (empty when hidden from the viewer), ``count`` how many cards
-    (also when they are hidden), ``other`` a second seat (the follower in a
-    tie) and ``suit`` the trump suit of a :attr:`EventKind.TRUMP` event.
+    (also when they are hidden), ``other`` the receiving seat of a
+    :attr:`EventKind.GIVE`, ``seats`` the tied seats of a :attr:`EventKind.TIE`
+    and ``suit`` the trump suit of a :attr:`EventKind.TRUMP` or
+    :attr:`EventKind.UPCARD` event.
 
     >>> from skitgubbe import Event, EventKind, CardSet
     >>> print(Event(EventKind.PLAY, seat=0, cards=CardSet.parse("9D"), count=1))
@@ -95,14 +110,16 @@ class Event:
     cards: CardSet = attrs.field(factory=CardSet)
     count: int = 0
     other: int | None = None
+    seats: tuple[int, ...] = ()
     suit: Suit | None = None
 
     def redacted(self) -> Event:
         """This event as other players see it: private cards hidden, count kept.
 
         >>> from skitgubbe import Event, EventKind, CardSet
-        >>> Event(EventKind.DEAL, seat=2, cards=CardSet.parse("2C 3C 4C"), count=3).redacted()
-        Event(kind=<EventKind.DEAL: 0>, seat=2, cards=CardSet(), count=3, other=None, suit=None)
+        >>> deal = Event(EventKind.DEAL, seat=2, cards=CardSet.parse("2C 3C 4C"), count=3)
+        >>> deal.redacted().cards, deal.redacted().count
+        (CardSet(), 3)
         """
         if not self.kind.private or not self.cards:
             return self
@@ -123,9 +140,10 @@ class Event:
         if kind is EventKind.DRAW_HIDDEN:
             return f"{who} draws the last stock card and lays it face down"
         if kind is EventKind.TIE:
-            return f"tie between seat {self.seat} and seat {self.other}: {cards} stay on the table"
+            tied = " and ".join(f"seat {s}" for s in self.seats)
+            return f"tie between {tied} with {cards}: they play again"
         if kind is EventKind.BOUNCE:
-            return f"tie: {cards} go out of play"
+            return f"the tied cards {cards} go out of play"
         if kind is EventKind.TRICK_WON:
             return f"{who} wins {cards}"
         if kind is EventKind.TAKE_BACK:
@@ -142,6 +160,18 @@ class Event:
             return f"the trick is complete: {cards} go out of play"
         if kind is EventKind.OUT:
             return f"{who} is out"
+        if kind is EventKind.SLOUGH:
+            return f"{who} throws {cards} onto the trick"
+        if kind is EventKind.PASS:
+            return f"{who} throws nothing"
+        if kind is EventKind.GIVE:
+            return f"{who} gives the low card {cards} to seat {self.other}"
+        if kind is EventKind.UPCARD:
+            return f"{cards} is turned up: trump is {self.suit.name.lower() if self.suit else '?'}"
+        if kind is EventKind.LOWER_OUT:
+            return f"{cards} of the players not tied go out of play"
+        if kind is EventKind.TAKE_UPCARD:
+            return f"{who} draws the turned-up card {cards}"
         if kind is EventKind.GAME_OVER:
             return (
                 "game over: nobody is left holding cards"
@@ -186,8 +216,9 @@ def from_raw(raw: tuple[int, int, int, int]) -> Event:
         seat=None if seat == _NO_SEAT else seat,
         cards=_new_set(mask),
         count=1 if kind is EventKind.DRAW_HIDDEN else mask.bit_count(),
-        other=arg if kind is EventKind.TIE else None,
-        suit=(None if arg >= 4 else Suit(arg)) if kind is EventKind.TRUMP else None,
+        other=arg if kind is EventKind.GIVE else None,
+        seats=tuple(s for s in range(4) if arg >> s & 1) if kind is EventKind.TIE else (),
+        suit=_SUITS[arg] if kind in (EventKind.TRUMP, EventKind.UPCARD) and arg < 4 else None,
     )
     if len(_CACHE) < _CACHE_LIMIT:
         _CACHE[raw] = event

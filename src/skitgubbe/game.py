@@ -25,7 +25,6 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from enum import IntEnum
 from typing import Any, Final
 
 import attrs
@@ -36,7 +35,7 @@ from .errors import IllegalMoveError, ParseError, RecordError, RulesError, Skitg
 from .events import Event, from_raw, seen_by
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay, _HistoryNode
-from .rules import Rules
+from .rules import Rules, TrickMode
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game", "GameResult"]
 
@@ -124,14 +123,10 @@ class _Node:
 
 
 def _check_supported(rules: Rules) -> None:
+    """Let the core check the rules too (it refuses what it cannot play)."""
     code, field = _engine.rules_check(rules.core_tuple())
-    if code == 0:
-        return
-    value = getattr(rules, field or "", None)
-    shown = value.name if isinstance(value, IntEnum) else value
-    if code == _engine.RULES_UNSUPPORTED:
-        raise RulesError(f"{field}={shown} is not supported yet", field)
-    raise RulesError(f"{field}={shown} is not allowed with these rules", field)
+    if code != 0:
+        raise RulesError(f"the engine refuses {field}={getattr(rules, field or '', None)}", field)
 
 
 def _seat(value: object, players: int, what: str) -> int:
@@ -238,10 +233,8 @@ class Game:
         >>> game = sg.Game.new(seed=1)
         >>> game.dealer, game.to_move, [len(h) for h in game.hands]
         (2, 0, [3, 3, 3])
-        >>> sg.Game.new(sg.Rules.classic(draw="after_trick"))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-            ...
-        skitgubbe.errors.RulesError: draw=AFTER_TRICK is not supported yet
+        >>> sg.Game.new(sg.Rules.modern(players=4), seed=1).legal_moves()[:2]
+        (Move.parse('J♣'), Move.parse('2♦'))
         """
         rules = Rules.classic() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -486,15 +479,21 @@ class Game:
 
     def _why_illegal(self, move: Move) -> str:
         core = self._core
+        rules = self._rules
         if core.phase == 2:
             return "the game is over"
         seat = core.to_move
         hand = core.hands[seat]
         kind = move.kind
+        window = core.slough_winner != _NO_SEAT
+        if window and kind not in (MoveKind.SLOUGH, MoveKind.PASS):
+            return "the trick is won: throw cards of ranks in it (slough) or pass"
+        if not window and kind in (MoveKind.SLOUGH, MoveKind.PASS):
+            return "there is no slough window open"
         if kind is MoveKind.FLIP:
             if core.phase != 0:
                 return "trying your luck is for phase 1"
-            if not self._rules.try_your_luck:
+            if not rules.try_your_luck:
                 return "these rules do not allow trying your luck"
             return "trying your luck needs at least two cards in the stock"
         if kind is MoveKind.PICK_UP:
@@ -504,11 +503,23 @@ class Game:
         missing = move.cards.mask & ~hand
         if missing:
             return f"seat {seat} does not hold {_new_set(missing)}"
-        if len(move.cards) > 1:
-            return "these rules allow only one card per play"
+        if kind is MoveKind.SLOUGH:
+            return f"{move.cards} are not all of ranks lying in the trick"
+        cards = move.cards
+        if len(cards) > 1:
+            ranks = {card.rank for card in cards}
+            multi = rules.trick_mode is TrickMode.ALL and rules.multi_card_plays
+            if core.phase == 0 and not multi:
+                return "these rules allow one card per play in phase 1"
+            if core.phase == 0 and len(ranks) > 1:
+                return "cards played together must be of one rank"
+            if core.phase == 1 and not rules.runs:
+                return "these rules allow one card per play in phase 2"
+            if core.phase == 1:
+                return f"{cards} is not a run (consecutive cards of one suit)"
         top = _table_top(core)
         if top is not None and core.phase == 1:
-            return f"{move.cards} does not beat {top}"
+            return f"{min(cards)} does not beat {top}"
         return "not legal here"
 
     def undo(self) -> Move:
@@ -580,6 +591,8 @@ class Game:
             finished,
             moves,
             legal,
+            upcard,
+            slough_winner,
         ) = self._core.observe(seat)
         from_code = Move.from_code
         return Observation(
@@ -605,6 +618,8 @@ class Game:
             finished=finished,
             moves_played=moves,
             legal_moves=tuple([from_code(code) for code in legal]),
+            upcard=None if upcard == _engine.NO_CARD else Card.from_code(upcard),
+            slough_winner=None if slough_winner == _NO_SEAT else slough_winner,
             history=History(self._node.view(seat, players)),
         )
 

@@ -35,17 +35,21 @@ _KIND_SHIFT: Final = 61
 class MoveKind(IntEnum):
     """The kinds of move, numbered as in the C core.
 
-    ``PLAY`` lays hand cards, ``FLIP`` turns the top stock card and plays it
-    (try your luck, RULES.md §3.3), ``PICK_UP`` takes cards from the table in
-    phase 2 (RULES.md §6.3).
+    ``PLAY`` lays hand cards (one card; equal cards or a run where the rules
+    allow them), ``FLIP`` turns the top stock card and plays it (try your luck,
+    RULES.md §3.3), ``PICK_UP`` takes cards from the table in phase 2 (RULES.md
+    §6.3), ``SLOUGH`` throws cards of ranks already in the trick after it is won
+    and ``PASS`` throws nothing (the slough window, RULES.md §4.4).
 
     >>> [kind.name for kind in MoveKind]
-    ['PLAY', 'FLIP', 'PICK_UP']
+    ['PLAY', 'FLIP', 'PICK_UP', 'SLOUGH', 'PASS']
     """
 
     PLAY = 0
     FLIP = 1
     PICK_UP = 2
+    SLOUGH = 3
+    PASS = 4
 
 
 def _to_kind(value: int) -> MoveKind:
@@ -63,9 +67,9 @@ def _to_kind(value: int) -> MoveKind:
 def _check_cards(move: Move, _: attrs.Attribute[CardSet], cards: CardSet) -> None:
     if not isinstance(cards, CardSet):
         raise ParseError(f"Move cards must be a CardSet; got {cards!r}", repr(cards))
-    if move.kind == MoveKind.PLAY:
+    if move.kind in (MoveKind.PLAY, MoveKind.SLOUGH):
         if not cards:
-            raise ParseError("a PLAY move needs at least one card", repr(cards))
+            raise ParseError(f"a {move.kind.name} move needs at least one card", repr(cards))
     elif cards:
         raise ParseError(f"a {move.kind.name} move takes no cards; got {cards}", str(cards))
 
@@ -139,6 +143,24 @@ class Move:
         return _PICK_UP
 
     @staticmethod
+    def slough(*cards: Card | str) -> Move:
+        """Throw cards of ranks already in the trick (the slough window, RULES.md §4.4).
+
+        >>> Move.slough("7H", "7S"), str(Move.slough("7H"))
+        (Move.parse('slough 7♥ 7♠'), 'slough 7♥')
+        """
+        return Move.from_code(Move.play(*cards).code | MoveKind.SLOUGH << _KIND_SHIFT)
+
+    @staticmethod
+    def pass_() -> Move:
+        """Throw nothing in the slough window (the trailing underscore: ``pass`` is a keyword).
+
+        >>> Move.pass_(), str(Move.pass_())
+        (Move.pass_(), 'pass')
+        """
+        return _PASS
+
+    @staticmethod
     def from_code(code: int) -> Move:
         """The move with C-core code ``code``; repeated codes give the same object.
 
@@ -169,7 +191,7 @@ class Move:
                 _BY_CODE[move.code] = move
             return move
         raise ParseError(
-            f"not a move code: {code!r}; move codes are (kind << 61) | card mask, kind 0..2",
+            f"not a move code: {code!r}; move codes are (kind << 61) | card mask, kind 0..4",
             repr(code),
         )
 
@@ -194,30 +216,41 @@ class Move:
         move = _BY_WORD.get(words)
         if move is not None:
             return move
+        kind = MoveKind.PLAY
+        cards_text = text
+        if words.startswith("slough"):
+            kind = MoveKind.SLOUGH
+            cards_text = text.strip()[len("slough") :]
         try:
-            cards = CardSet.parse(text)
+            cards = CardSet.parse(cards_text)
         except ParseError:
-            bad = [word for word in text.replace(",", " ").split() if not _is_card(word)]
+            bad = [word for word in cards_text.replace(",", " ").split() if not _is_card(word)]
             problem = f"{bad[0]!r} is not a card"
         else:
             if cards:
-                return Move.from_code(cards.mask)
-            problem = "it is empty"
+                return Move.from_code(cards.mask | kind << _KIND_SHIFT)
+            problem = "it is empty" if kind is MoveKind.PLAY else "a slough needs cards"
         raise ParseError(
-            f"not a move: {text!r} ({problem}); expected 'flip', 'pick', or cards "
-            "such as '7H' or '7♥ 8♥ 9♥'",
+            f"not a move: {text!r} ({problem}); expected 'flip', 'pick', 'pass', "
+            "cards such as '7H' or '7♥ 8♥ 9♥', or 'slough' and cards",
             text,
         )
 
     def __str__(self) -> str:
-        if self.kind == MoveKind.PLAY:
+        kind = self.kind
+        if kind == MoveKind.PLAY:
             return str(self.cards)
-        return "flip" if self.kind == MoveKind.FLIP else "pick"
+        if kind == MoveKind.SLOUGH:
+            return f"slough {self.cards}"
+        return _WORDS[kind]
 
     def __repr__(self) -> str:
-        if self.kind == MoveKind.PLAY:
+        kind = self.kind
+        if kind == MoveKind.PLAY:
             return f"Move.parse({str(self.cards)!r})"
-        return "Move.flip()" if self.kind == MoveKind.FLIP else "Move.pick_up()"
+        if kind == MoveKind.SLOUGH:
+            return f"Move.parse({str(self)!r})"
+        return _REPRS[kind]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
@@ -245,11 +278,19 @@ def _is_card(text: str) -> bool:
 _CACHE_LIMIT: Final = 1 << 16
 _FLIP: Final = Move(MoveKind.FLIP)
 _PICK_UP: Final = Move(MoveKind.PICK_UP)
-_BY_CODE: Final[dict[int, Move]] = {_FLIP.code: _FLIP, _PICK_UP.code: _PICK_UP}
+_PASS: Final = Move(MoveKind.PASS)
+_BY_CODE: Final[dict[int, Move]] = {m.code: m for m in (_FLIP, _PICK_UP, _PASS)}
+_WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS: "pass"}
+_REPRS: Final = {
+    MoveKind.FLIP: "Move.flip()",
+    MoveKind.PICK_UP: "Move.pick_up()",
+    MoveKind.PASS: "Move.pass_()",
+}
 _BY_WORD: Final[dict[str, Move]] = {
     "flip": _FLIP,
     "pick": _PICK_UP,
     "pick up": _PICK_UP,
     "pickup": _PICK_UP,
     "pick_up": _PICK_UP,
+    "pass": _PASS,
 }

@@ -196,6 +196,10 @@ class Observation:
     """Moves played so far in the game."""
     legal_moves: tuple[Move, ...]
     """This seat's legal moves; empty when it is not its turn."""
+    upcard: Card | None
+    """``trump=UPCARD``: the turned-up card while it lies at the bottom of the stock."""
+    slough_winner: int | None
+    """While a slough window is open: the seat that won the trick, else ``None``."""
     history: History = attrs.field(eq=True)
     """Every event so far as this seat saw it (others' draws as counts)."""
 

@@ -126,6 +126,29 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
                "game %" PRIu64 ": over with %d holders", game, holding);
 }
 
+/* Rules with every field drawn at random (the one refused combination excepted). */
+static void random_rules(sg_rng *rng, sg_rules *r)
+{
+    sg_rules_classic(r, (uint8_t)(2 + sg_rng_below(rng, 3)));
+    r->hand_size = sg_rng_below(rng, 2) ? 5 : 3;
+    r->trick_mode = (uint8_t)sg_rng_below(rng, 2);
+    r->duel_tie = (uint8_t)sg_rng_below(rng, 2);
+    r->all_tie = (uint8_t)sg_rng_below(rng, 2);
+    r->multi_card_plays = (uint8_t)sg_rng_below(rng, 2);
+    r->slough = (uint8_t)sg_rng_below(rng, 2);
+    r->try_your_luck = (uint8_t)sg_rng_below(rng, 2);
+    r->draw = (uint8_t)sg_rng_below(rng, 2);
+    r->last_card = (uint8_t)sg_rng_below(rng, 2);
+    r->trump = (uint8_t)sg_rng_below(rng, 3);
+    if (r->trump == SG_TRUMP_UPCARD)
+        r->multi_card_plays = 0;
+    r->low_card_threshold = sg_rng_below(rng, 2) ? (uint8_t)sg_rng_below(rng, 14) : 0;
+    r->runs = (uint8_t)sg_rng_below(rng, 2);
+    r->pickup = (uint8_t)sg_rng_below(rng, 3);
+    r->trick_end = (uint8_t)sg_rng_below(rng, 2);
+    r->max_moves = 2000;
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
@@ -152,6 +175,23 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
+    }
+    sg_rng pick;
+    sg_rng_seed(&pick, seed);
+    for (uint64_t g = 0; g < 3 * games; g++) {
+        sg_rules rules;
+        random_rules(&pick, &rules);
+        if (sg_rules_check(&rules, NULL) != SG_RULES_OK) {
+            fprintf(stderr, "core_check: random rules refused\n");
+            return 1;
+        }
+        play_one(&rules, sg_game_seed(seed ^ UINT64_C(0xABCDEF), g), g);
+        if (failures)
+            return 1;
+        sg_sim_result res;
+        memset(&res, 0, sizeof res);
+        sg_simulate(&rules, seed, g, 1, &res);
+        total_moves += res.moves;
     }
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;
