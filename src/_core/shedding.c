@@ -119,39 +119,35 @@ void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_
     sg_emit(ev, SG_EV_SHEDDING, leader, 0, 0);
 }
 
-/* Can `card` be laid on `top` (§6.2)? */
-static int beats_top(const sg_state *st, uint8_t card, uint8_t top)
-{
-    if (SG_SUIT_OF(card) == SG_SUIT_OF(top))
-        return SG_RANK_OF(card) > SG_RANK_OF(top);
-    return SG_SUIT_OF(card) == st->trump;
-}
-
 int sg_shedding_moves(const sg_state *st, sg_move *moves)
 {
     const uint64_t hand = st->hand[st->to_move];
     const int leading = st->table_len == 0;
     const uint8_t top = leading ? 0 : st->table[st->table_len - 1];
+    uint64_t singles = hand;
+    if (!leading) {
+        singles = hand & sg_above(top);
+        if (st->trump != SG_NO_SUIT && SG_SUIT_OF(top) != st->trump)
+            singles |= hand & SG_SUIT_MASK(st->trump);
+    }
     int n = 0;
     if (!st->rules.runs) {
-        uint64_t plays = hand;
-        if (!leading) {
-            plays = hand & sg_above(top);
-            if (st->trump != SG_NO_SUIT && SG_SUIT_OF(top) != st->trump)
-                plays |= hand & SG_SUIT_MASK(st->trump);
-        }
-        for (; plays; plays &= plays - 1)
-            moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, plays & (~plays + 1));
+        for (; singles; singles &= singles - 1)
+            moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, singles & (~singles + 1));
     } else {
-        /* Singles and runs by ascending mask: a run's highest card decides
-         * its place, then the longer runs below it. */
-        for (uint64_t h = hand; h; h &= h - 1) {
-            const uint64_t high = h & (~h + 1);
-            const uint8_t card = (uint8_t)sg_lowest(high);
-            uint64_t run = high;
-            uint8_t low = card;
+        /* A run is legal when its lowest card is: the cards that can top one
+         * are those reached upwards from a legal card through held cards (a
+         * shift never crosses suits: each suit's lane has three spare bits).
+         * By ascending mask: a run's highest card decides its place, then the
+         * longer runs below it. */
+        uint64_t reach = singles;
+        for (uint64_t step = singles; (step = (step << 1) & hand);)
+            reach |= step;
+        for (; reach; reach &= reach - 1) {
+            uint64_t run = reach & (~reach + 1);
+            uint8_t low = (uint8_t)sg_lowest(run);
             for (;;) {
-                if (leading || beats_top(st, low, top))
+                if (singles & SG_CARD_BIT(low))
                     moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, run);
                 if (SG_RANK_OF(low) == 0 || !(hand & SG_CARD_BIT(low - 1)))
                     break;
