@@ -16,7 +16,13 @@ from skitgubbe import _engine
 from tests.model.classic import ModelGame
 
 GAMES = 2100
-KINDS = {sg.MoveKind.PLAY: "play", sg.MoveKind.FLIP: "flip", sg.MoveKind.PICK_UP: "pick_up"}
+KINDS = {
+    sg.MoveKind.PLAY: "play",
+    sg.MoveKind.FLIP: "flip",
+    sg.MoveKind.PICK_UP: "pick_up",
+    sg.MoveKind.SLOUGH: "slough",
+    sg.MoveKind.PASS: "pass",
+}
 PHASES = {"collecting": sg.Phase.COLLECTING, "shedding": sg.Phase.SHEDDING, "over": sg.Phase.OVER}
 
 ModelMove = tuple[str, frozenset[int]]
@@ -66,20 +72,46 @@ def assert_same_knowledge(game: sg.Game, model: ModelGame, where: str) -> None:
         assert (view.stock_slots, view.hidden_slots) == (slots["stock"], slots["hidden"])
 
 
-def play_both(index: int) -> int:
+def random_rules(rng: random.Random) -> sg.Rules:
+    """Every field of RULES.md §9 drawn at random (the refused combination excepted)."""
+    trump = rng.choice(["last_card", "none", "upcard"])
+    return sg.Rules(
+        players=rng.choice([2, 3, 4]),
+        hand_size=rng.choice([3, 5]),
+        trick_mode=rng.choice(["duel", "all"]),
+        duel_tie=rng.choice(["replay", "bounce"]),
+        all_tie=rng.choice(["pot", "lower_out"]),
+        multi_card_plays=trump != "upcard" and rng.random() < 0.5,
+        slough=rng.random() < 0.5,
+        try_your_luck=rng.random() < 0.5,
+        draw=rng.choice(["after_play", "after_trick"]),
+        last_card=rng.choice(["hidden", "reveal"]),
+        trump=trump,
+        low_card_threshold=rng.choice([None, None, rng.randrange(1, 14)]),
+        runs=rng.random() < 0.5,
+        pickup=rng.choice(["top", "top_run", "pile"]),
+        trick_end=rng.choice(["count", "rotation"]),
+        max_moves=rng.choice([60, 3000, 3000, 3000]),
+    )
+
+
+def play_both(index: int, rules: sg.Rules | None = None) -> int:
+    """Plays game ``index`` in the engine and the model; returns its length in moves."""
     rng = random.Random(index)
-    players = 2 + index % 3
-    hand_size = 5 if index % 7 == 0 else 3
-    max_moves = rng.choice([40, 150]) if index % 11 == 0 else 10_000
+    if rules is None:
+        players = 2 + index % 3
+        hand_size = 5 if index % 7 == 0 else 3
+        max_moves = rng.choice([40, 150]) if index % 11 == 0 else 10_000
+        rules = sg.Rules.classic(players=players, hand_size=hand_size, max_moves=max_moves)
+    players = rules.players
     deck = list(_engine.deck_from_seed(index))
     dealer = rng.randrange(players)
-    rules = sg.Rules.classic(players=players, hand_size=hand_size, max_moves=max_moves)
     game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck], dealer=dealer)
-    model = ModelGame(players, deck, dealer, hand_size=hand_size, max_moves=max_moves)
+    model = ModelGame.from_rules(rules.to_dict(), deck, dealer)
     check_knowledge = index % 20 == 0
     step = 0
     while True:
-        where = f"game {index} ({players} players, dealer {dealer}) after {step} moves"
+        where = f"game {index} ({rules}, dealer {dealer}) after {step} moves"
         assert_same_state(game, model, where)
         if check_knowledge:
             assert_same_knowledge(game, model, where)
@@ -98,6 +130,20 @@ def test_engine_and_model_agree_on_every_move(chunk: int) -> None:
     per_chunk = GAMES // 6
     total = sum(play_both(i) for i in range(chunk * per_chunk, (chunk + 1) * per_chunk))
     assert total > per_chunk * 50  # games really were played out
+
+
+VARIANT_GAMES = 3000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(6))
+def test_engine_and_model_agree_under_random_rules(chunk: int) -> None:
+    per_chunk = VARIANT_GAMES // 6
+    total = 0
+    for index in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+        rules = random_rules(random.Random(10**6 + index))
+        total += play_both(index, rules)
+    assert total > per_chunk * 30  # games really were played out
 
 
 def test_phase_two_positions_agree() -> None:

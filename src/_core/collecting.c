@@ -226,7 +226,7 @@ static void window_next(sg_state *st, uint8_t seat, sg_events *ev)
 
 static void won_by(sg_state *st, uint8_t winner, sg_events *ev)
 {
-    if (st->rules.trick_mode == SG_ALL && st->rules.slough) {
+    if (st->rules.trick_mode == SG_ALL && st->rules.slough && !st->end_pending) {
         st->winner = winner;
         st->window = all_seats(st);
         window_next(st, winner, ev); /* starts with the winner's left neighbour */
@@ -284,6 +284,10 @@ static void resolve_round(sg_state *st, sg_events *ev)
             tied_cards |= SG_CARD_BIT(st->table[i]);
     const uint8_t first = first_from(st, tied, st->round_first);
     sg_emit(ev, SG_EV_TIE, first, tied, tied_cards);
+    if (st->end_pending) {
+        end_collecting(st, ev); /* no replay begins: everything is taken back */
+        return;
+    }
     if (st->rules.all_tie == SG_LOWER_OUT) {
         uint64_t gone = 0;
         int kept = 0;
@@ -400,10 +404,9 @@ void sg_collecting_apply(sg_state *st, sg_move move, sg_events *ev)
         if (st->rules.draw == SG_AFTER_PLAY)
             refill(st, seat, ev);
     }
-    if (st->end_pending) {
-        end_collecting(st, ev);
-        return;
-    }
+    /* A revealed last card (end_pending) ends phase 1 once this play has
+     * settled what it decides: a complete duel or round is won or bounced,
+     * anything else is taken back (every path below checks end_pending). */
     if (st->rules.trick_mode == SG_DUEL) {
         if (st->table_len % 2)
             turn(st, st->follower, ev);

@@ -40,6 +40,7 @@ from .rules import (
     TrickMode,
     TrumpRule,
 )
+from .session import SESSION_FORMAT, SESSION_VERSION, Cut, Session, SessionGame, SessionResult
 from .simulate import SimulationResult, simulate
 
 __version__ = "0.1.0"
@@ -47,9 +48,12 @@ __version__ = "0.1.0"
 __all__ = [
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "SESSION_FORMAT",
+    "SESSION_VERSION",
     "AllTie",
     "Card",
     "CardSet",
+    "Cut",
     "Draw",
     "DuelTie",
     "Event",
@@ -71,6 +75,9 @@ __all__ = [
     "RecordError",
     "Rules",
     "RulesError",
+    "Session",
+    "SessionGame",
+    "SessionResult",
     "SimulationResult",
     "SkitgubbeError",
     "Suit",

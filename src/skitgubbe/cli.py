@@ -2,23 +2,28 @@
 
 ``skitgubbe demo`` prints one seeded game between random bots in a form a
 person can follow; ``skitgubbe simulate`` plays many random games in the C core
-and prints the totals.
+and prints the totals; ``skitgubbe session`` plays a session (RULES.md §7)
+between random bots, and saves and resumes it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, TextIO
 
+from . import _engine
 from .bots import RandomBot
-from .errors import SkitgubbeError
+from .errors import RecordError, RulesError, SkitgubbeError
 from .events import Event, EventKind
 from .game import Game
 from .rules import Rules
+from .session import Session, SessionGame
 from .simulate import simulate
 
 __all__ = ["main"]
@@ -101,6 +106,146 @@ def run_simulation(players: int, games: int, seed: int, out: TextIO) -> int:
     return 0
 
 
+def _random_lineup(seed: int, players: int) -> Callable[[int], list[RandomBot]]:
+    """Fresh RandomBots for each game of a session, so a resumed session plays on
+    exactly as an uninterrupted one: in game ``index`` seat ``s`` is
+    ``RandomBot(seed=game_seed(game_seed(seed, index), s))``.
+    """
+
+    def lineup(index: int) -> list[RandomBot]:
+        game = _engine.game_seed(seed, index)
+        return [RandomBot(seed=_engine.game_seed(game, seat)) for seat in range(players)]
+
+    return lineup
+
+
+def _seats(seats: Sequence[int]) -> str:
+    names = [str(seat) for seat in seats]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+
+
+def _tokens(amount: Fraction) -> str:
+    whole, rest = divmod(amount, 1)
+    if not rest:
+        return f"{whole} token{'s' if whole != 1 else ''}"
+    return f"{f'{whole} ' if whole else ''}{rest.numerator}/{rest.denominator} tokens"
+
+
+def _load_session(path: str) -> Session:
+    try:
+        with open(path, encoding="utf-8") as file:
+            record: Any = json.load(file)
+    except OSError as exc:
+        raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path} is not a JSON session record: {exc}") from exc
+    try:
+        seed, players = record["seed"], Rules.from_dict(record["rules"]).players
+    except (KeyError, TypeError, RulesError):
+        seed, players = 0, 3  # the record is bad: Session.resume says how
+    return Session.resume(record, _random_lineup(seed, players))
+
+
+def _save_session(session: Session, path: str) -> None:
+    text = json.dumps(session.record(), ensure_ascii=False) + "\n"
+    temporary = f"{path}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)  # a crash never leaves half a record behind
+    except OSError as exc:
+        raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def run_session(
+    players: int | None,
+    games: int,
+    seed: int | None,
+    pot: bool | None,
+    save: str | None,
+    resume: str | None,
+    every: int,
+    out: TextIO,
+) -> int:
+    """Play a session between RandomBots (new, or resumed from a file); print it."""
+    if type(every) is not int or every < 1:
+        raise SkitgubbeError(f"--every must be at least 1, not {every}")
+    write = out.write
+    pot_text = ", with a token pot"
+    if resume is not None:
+        session = _load_session(resume)
+        rules = session.rules
+        for flag, given, saved in (
+            ("--players", players, rules.players),
+            ("--seed", seed, session.seed),
+        ):
+            if given is not None and given != saved:
+                raise SkitgubbeError(f"{flag} {given} does not match the saved session's {saved}")
+        if pot and not session.pot:
+            raise SkitgubbeError("--pot does not match the saved session, which has no pot")
+        write(
+            f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
+            f"{pot_text if session.pot else ''}; {session.games_played} games played.\n"
+        )
+    else:
+        players = 3 if players is None else players
+        seed = 1 if seed is None else seed
+        rules = Rules.classic(players=players)
+        session = Session(_random_lineup(seed, players), rules, seed=seed, pot=bool(pot))
+        write(
+            f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}; "
+            "random bots play every seat.\n"
+        )
+    write("The cut for the first deal (the highest card deals, suits do not matter):\n")
+    for number in range(session.cuts[-1].round + 1):
+        cuts = [cut for cut in session.cuts if cut.round == number]
+        line = f"  round {number + 1}: {', '.join(map(str, cuts))}"
+        top = max(cut.card.rank for cut in cuts)
+        tied = [cut.seat for cut in cuts if cut.card.rank == top]
+        if len(tied) > 1:
+            line += f"; {_seats(tied)} tie and cut again"
+        write(line + "\n")
+    write(f"Seat {session.first_dealer} deals first; the deal passes clockwise.\n")
+    last = session.games_played + games
+    width = len(str(last))
+
+    def progress(game: SessionGame) -> None:
+        number = game.index + 1
+        if number % every and number != last:
+            return
+        result = game.result
+        if result.truncated:
+            outcome = f"truncated after {result.moves} moves"
+        elif result.loser is None:
+            outcome = "nobody is left holding cards"
+        else:
+            outcome = f"seat {result.loser} is the skitgubbe"
+        tally = " ".join(map(str, session.losses))
+        write(f"game {number:>{width}}: seat {game.dealer} deals, {outcome:<30} losses {tally}\n")
+
+    session.play(games, progress)
+    standings = session.standings()
+    write(f"\nAfter {standings.games} games:\n")
+    for seat, losses in enumerate(standings.losses):
+        write(f"  seat {seat}: skitgubbe {losses} time{'s' if losses != 1 else ''}\n")
+    write(f"  truncated games: {standings.truncated}, games with no loser: {standings.no_loser}\n")
+    fewest = standings.losses[standings.winners[0]]
+    write(f"Fewest losses ({fewest}): {_seats(standings.winners)}.\n")
+    if standings.pot is not None and standings.shares is not None:
+        share = standings.shares[standings.winners[0]]
+        if len(standings.winners) == 1:
+            split = f"{_seats(standings.winners)} takes it all"
+        else:
+            split = f"{_seats(standings.winners)} share it, {_tokens(share)} each"
+        write(f"The pot holds {_tokens(Fraction(standings.pot))}: {split}.\n")
+    if save is not None:
+        _save_session(session, save)
+        write(f"Saved the session to {save}.\n")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skitgubbe", description="The Swedish card game Skitgubbe: engine and bots."
@@ -116,6 +261,23 @@ def _parser() -> argparse.ArgumentParser:
     sim_cmd.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
     sim_cmd.add_argument("--games", type=int, default=100_000)
     sim_cmd.add_argument("--seed", type=int, default=0)
+    session_cmd = commands.add_parser(
+        "session",
+        help="play a session of games between random bots: cut, rotating deal, tally, pot",
+    )
+    session_cmd.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="number of players (default 3)"
+    )
+    session_cmd.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    session_cmd.add_argument("--seed", type=int, help="session seed (default 1)")
+    session_cmd.add_argument(
+        "--pot", action="store_true", default=None, help="each loss puts a token in the pot"
+    )
+    session_cmd.add_argument("--save", metavar="FILE", help="write the session record as JSON")
+    session_cmd.add_argument("--resume", metavar="FILE", help="continue the session saved in FILE")
+    session_cmd.add_argument(
+        "--every", type=int, default=1, metavar="N", help="print every Nth game (default 1)"
+    )
     return parser
 
 
@@ -143,6 +305,17 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return demo(args.players, args.seed, args.full, sys.stdout)
         if args.command == "simulate":
             return run_simulation(args.players, args.games, args.seed, sys.stdout)
+        if args.command == "session":
+            return run_session(
+                args.players,
+                args.games,
+                args.seed,
+                args.pot,
+                args.save,
+                args.resume,
+                args.every,
+                sys.stdout,
+            )
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
     parser.print_help()
