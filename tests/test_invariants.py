@@ -12,6 +12,7 @@ import random
 import pytest
 
 import skitgubbe as sg
+from tests.rules_gen import random_rules
 
 GAMES = 10_200
 FULL_DECK = sg.CardSet.full().mask
@@ -38,11 +39,13 @@ def assert_cards_conserved(game: sg.Game, where: str) -> None:
     assert seen == FULL_DECK and total == 52, f"{where}: {total} cards in play"
 
 
-def play_checked(index: int) -> None:
+def play_checked(index: int, rules: sg.Rules | None = None) -> None:
     rng = random.Random(index)
-    players = 2 + index % 3
-    cap = 60 if index % 50 == 0 else 10_000
-    rules = sg.Rules.classic(players=players, max_moves=cap)
+    if rules is None:
+        players = 2 + index % 3
+        rules = sg.Rules.classic(players=players, max_moves=60 if index % 50 == 0 else 10_000)
+    players = rules.players
+    cap = rules.max_moves
     game = sg.Game.new(rules, seed=index, dealer=rng.randrange(players))
     while True:
         where = f"game {index} move {game.moves_played}"
@@ -75,6 +78,13 @@ def test_invariants_hold_on_every_move(chunk: int) -> None:
     per_chunk = GAMES // 6
     for index in range(chunk * per_chunk, (chunk + 1) * per_chunk):
         play_checked(index)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(3))
+def test_invariants_hold_under_random_rules(chunk: int) -> None:
+    for index in range(chunk * 1000, (chunk + 1) * 1000):
+        play_checked(index, random_rules(random.Random(-index)))
 
 
 def test_undo_walks_back_to_the_deal() -> None:
