@@ -156,7 +156,7 @@ def test_demo_command_tells_the_whole_game(capsys: pytest.CaptureFixture[str]) -
     assert main(["demo", "--players", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     game = sg.Game.new(sg.Rules.classic(players=4), seed=3)
-    assert out.startswith("Skitgubbe, classic rules, 4 players, seed 3.")
+    assert out.startswith("Skitgubbe, classic, 4 players, seed 3.")
     assert "Phase 1: collecting" in out and "Phase 2: getting rid of the cards" in out
     assert "draws 1 card" in out  # draws are shown as counts
     assert str(game.hands[0]) not in out  # nobody's hand is shown
@@ -172,7 +172,7 @@ def test_demo_full_shows_the_hands(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "4", "--games", "200", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("200 random games, classic rules, 4 players, seed 2")
+    assert out.startswith("200 random games, classic, 4 players, seed 2")
     assert out.count("skitgubbe") == 4
 
 
@@ -189,7 +189,7 @@ def test_python_dash_m_runs_the_cli() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "classic rules, 2 players, seed 5" in done.stdout
+    assert "classic, 2 players, seed 5" in done.stdout
 
 
 def test_bad_cli_arguments_exit_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,3 +200,29 @@ def test_bad_cli_arguments_exit_with_a_message(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["simulate", "--seed", "-3"])
     assert "seed" in capsys.readouterr().err
+
+
+def test_demo_and_simulate_take_a_preset_and_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--rules", "modern", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Skitgubbe, modern, 3 players, seed 3.")
+    assert "tricks everyone plays to" in out and "others may throw cards of its ranks" in out
+    args = ["simulate", "--players", "4", "--games", "50", "--set", "runs=true"]
+    assert main([*args, "--set", "pickup=pile", "--set", "low_card_threshold=5"]) == 0
+    out = capsys.readouterr().out
+    assert "classic, 4 players, low_card_threshold=5, runs=True, pickup=pile" in out
+    assert main(["demo", "--set", "trump=upcard", "--seed", "2"]) == 0
+    assert "is turned up and put under the stock: trump is" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("setting", "named"),
+    [("colour=red", "colour"), ("runs", "FIELD=VALUE"), ("hand_size=4", "hand_size")],
+)
+def test_bad_rule_overrides_exit_with_a_message(
+    setting: str, named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--set", setting])
+    assert exc.value.code == 2
+    assert named in capsys.readouterr().err

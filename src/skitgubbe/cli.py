@@ -22,7 +22,7 @@ from .bots import RandomBot
 from .errors import RecordError, RulesError, SkitgubbeError
 from .events import Event, EventKind
 from .game import Game
-from .rules import Rules
+from .rules import Rules, TrickMode, TrumpRule
 from .session import Session, SessionGame
 from .simulate import simulate
 
@@ -50,26 +50,36 @@ def _narrate(events: Sequence[Event], full: bool, game: Game) -> list[str]:
     return lines
 
 
-def demo(players: int, seed: int, full: bool, out: TextIO) -> int:
+def demo(rules: Rules, seed: int, full: bool, out: TextIO) -> int:
     """Print one game between RandomBots; returns the exit status."""
-    rules = Rules.classic(players=players)
+    players = rules.players
     game = Game.new(rules, seed=seed)
     bots = [RandomBot(seed=seed * 31 + seat) for seat in range(players)]
     write = out.write
     write(
-        f"Skitgubbe, classic rules, {players} players, seed {seed}. "
+        f"Skitgubbe, {rules.describe()}, seed {seed}. "
         f"Seat {game.dealer} deals; random bots play every seat.\n"
     )
     write(f"Each seat is dealt {rules.hand_size} cards; {len(game.stock)} cards form the stock.\n")
     if full:
         for seat, hand in enumerate(game.hands):
             write(f"  seat {seat} holds {hand}\n")
-    write("\nPhase 1: collecting cards in two-card tricks.\n")
+    if rules.trump is TrumpRule.UPCARD:
+        trump = game.trump.name.lower() if game.trump else "?"
+        write(f"{game.stock[-1]} is turned up and put under the stock: trump is {trump}.\n")
+    tricks = "two-card tricks" if rules.trick_mode is TrickMode.DUEL else "tricks everyone plays to"
+    write(f"\nPhase 1: collecting cards in {tricks}.\n")
     number = 0
+    window: int | None = None  # the winner of the trick whose slough window is open
     while (to_move := game.to_move) is not None:
         move = bots[to_move].choose(game.observation(to_move))
         number += 1
         lines = _narrate(game.play(move), full, game)
+        if game.to_move is not None:
+            winner = game.observation(game.to_move).slough_winner
+            if winner is not None and winner != window:
+                lines.append(f"seat {winner} takes the trick; others may throw cards of its ranks")
+            window = winner
         write(f"{number:4}. {lines[0]}\n")
         for line in lines[1:]:
             write(f"{line}\n" if line.startswith("\n") else f"      {line}\n")
@@ -88,14 +98,13 @@ def demo(players: int, seed: int, full: bool, out: TextIO) -> int:
     return 0
 
 
-def run_simulation(players: int, games: int, seed: int, out: TextIO) -> int:
+def run_simulation(rules: Rules, games: int, seed: int, out: TextIO) -> int:
     """Play ``games`` random games in C and print the totals."""
-    rules = Rules.classic(players=players)
     start = time.perf_counter()
     result = simulate(rules, games, seed=seed)
     seconds = time.perf_counter() - start
     out.write(
-        f"{result.games} random games, classic rules, {players} players, seed {seed}: "
+        f"{result.games} random games, {rules.describe()}, seed {seed}: "
         f"{result.moves_per_game:.1f} moves per game, "
         f"{result.games / seconds if seconds else 0:,.0f} games/s\n"
     )
@@ -168,8 +177,12 @@ def run_session(
     resume: str | None,
     every: int,
     out: TextIO,
+    rules_given: Rules | None = None,
 ) -> int:
-    """Play a session between RandomBots (new, or resumed from a file); print it."""
+    """Play a session between RandomBots (new, or resumed from a file); print it.
+
+    ``rules_given`` (from ``--rules``/``--set``) applies to a new session only.
+    """
     if type(every) is not int or every < 1:
         raise SkitgubbeError(f"--every must be at least 1, not {every}")
     write = out.write
@@ -192,7 +205,9 @@ def run_session(
     else:
         players = 3 if players is None else players
         seed = 1 if seed is None else seed
-        rules = Rules.classic(players=players)
+        rules = rules_given or Rules.classic(players=players)
+        if rules.players != players:
+            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
         session = Session(_random_lineup(seed, players), rules, seed=seed, pot=bool(pot))
         write(
             f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}; "
@@ -246,19 +261,60 @@ def run_session(
     return 0
 
 
+_INT_FIELDS = ("players", "hand_size", "low_card_threshold", "max_moves")
+_BOOL_FIELDS = ("multi_card_plays", "slough", "try_your_luck", "runs")
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    """The rules from ``--rules PRESET``, ``--players`` and every ``--set FIELD=VALUE``."""
+    overrides: dict[str, object] = {}
+    for item in args.set or ():
+        field, sep, text = item.partition("=")
+        field = field.strip().replace("-", "_")
+        if not sep:
+            raise SkitgubbeError(f"--set takes FIELD=VALUE, not {item!r}")
+        value: object = text.strip()
+        lowered = text.strip().lower()
+        if field in _BOOL_FIELDS and lowered in ("true", "false", "yes", "no", "on", "off"):
+            value = lowered in ("true", "yes", "on")
+        elif field in _INT_FIELDS:
+            value = None if lowered == "none" else int(lowered) if lowered.isdigit() else text
+        overrides[field] = value
+    preset = Rules.modern if args.rules == "modern" else Rules.classic
+    players = 3 if args.players is None else args.players
+    try:
+        return preset(players, **overrides)
+    except RulesError as exc:
+        raise SkitgubbeError(f"bad rules: {exc}") from exc
+
+
+def _add_rules_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--rules", choices=("classic", "modern"), default="classic", help="rules preset"
+    )
+    command.add_argument(
+        "--set",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="override one field of the rules, e.g. --set runs=true --set pickup=pile",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skitgubbe", description="The Swedish card game Skitgubbe: engine and bots."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo_cmd = commands.add_parser("demo", help="watch one game between random bots")
-    demo_cmd.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    demo_cmd.add_argument("--players", type=int, choices=(2, 3, 4))
+    _add_rules_arguments(demo_cmd)
     demo_cmd.add_argument("--seed", type=int, default=1, help="deal and bots seed (default 1)")
     demo_cmd.add_argument(
         "--full", action="store_true", help="show every card, as the referee sees it"
     )
     sim_cmd = commands.add_parser("simulate", help="play many random games in the C core")
-    sim_cmd.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    sim_cmd.add_argument("--players", type=int, choices=(2, 3, 4))
+    _add_rules_arguments(sim_cmd)
     sim_cmd.add_argument("--games", type=int, default=100_000)
     sim_cmd.add_argument("--seed", type=int, default=0)
     session_cmd = commands.add_parser(
@@ -278,6 +334,12 @@ def _parser() -> argparse.ArgumentParser:
     session_cmd.add_argument(
         "--every", type=int, default=1, metavar="N", help="print every Nth game (default 1)"
     )
+    session_cmd.add_argument(
+        "--rules", choices=("classic", "modern"), help="rules preset of a new session"
+    )
+    session_cmd.add_argument(
+        "--set", action="append", metavar="FIELD=VALUE", help="override a rule of a new session"
+    )
     return parser
 
 
@@ -285,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``skitgubbe`` command; returns the exit status.
 
     >>> main(["simulate", "--players", "2", "--games", "10", "--seed", "1"])  # doctest: +ELLIPSIS
-    10 random games, classic rules, 2 players, seed 1: ... moves per game, ... games/s
+    10 random games, classic, 2 players, seed 1: ... moves per game, ... games/s
       seat 0: skitgubbe ... times (...%)
       seat 1: skitgubbe ... times (...%)
     0
@@ -302,9 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command == "demo":
-            return demo(args.players, args.seed, args.full, sys.stdout)
+            return demo(_rules(args), args.seed, args.full, sys.stdout)
         if args.command == "simulate":
-            return run_simulation(args.players, args.games, args.seed, sys.stdout)
+            return run_simulation(_rules(args), args.games, args.seed, sys.stdout)
         if args.command == "session":
             return run_session(
                 args.players,
@@ -315,6 +377,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 args.resume,
                 args.every,
                 sys.stdout,
+                _rules(args) if args.rules or args.set else None,
             )
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
