@@ -87,6 +87,17 @@ RATIOS: Final = (
         )
         for players in (2, 3, 4)
     ),
+    *(
+        Ratio(
+            key=f"{variant}_over_classic_{unit}",
+            label=f"simulate {variant} / classic, 3p ({unit.replace('_', ' ')})",
+            numerator=(f"simulate-{variant}", f"{unit}"),
+            denominator=("simulate-3p", f"{unit}"),
+            target=Target(">=", 0.75) if unit == "games_per_s" else None,
+        )
+        for variant in ("modern", "slowest")
+        for unit in ("games_per_s", "ns_per_move")
+    ),
     Ratio(
         key="python_api_over_openspiel",
         label="Python API loop / OpenSpiel loop (moves/s)",

@@ -52,6 +52,43 @@ def test_simulate(benchmark: BenchmarkFixture, figures: Figures, players: int) -
     )
 
 
+# The slowest combination found by timing 250 random 3-player rule sets: runs
+# with whole-pile pick-ups and 5-card hands make big hands with many legal moves.
+VARIANTS: Final = {
+    "modern": sg.Rules.modern(3),
+    "slowest": sg.Rules.classic(
+        3,
+        hand_size=5,
+        trick_mode="all",
+        draw="after_trick",
+        trump="none",
+        runs=True,
+        pickup="pile",
+    ),
+}
+
+
+@pytest.mark.benchmark(group="simulate: random games in C")
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_simulate_variants(benchmark: BenchmarkFixture, figures: Figures, variant: str) -> None:
+    rules = VARIANTS[variant]
+    result = benchmark(sg.simulate, rules, SIMULATE_GAMES, seed=1)
+
+    assert result.games == SIMULATE_GAMES
+    assert sum(result.losses) + result.no_loser + result.truncated == SIMULATE_GAMES
+    benchmark.extra_info.update(rules=rules.describe(), games=result.games, moves=result.moves)
+    seconds = fastest_seconds(benchmark)
+    if seconds is None:
+        return
+    label = f"simulate, {variant} 3p"
+    figures.add(
+        f"simulate-{variant}",
+        benchmark,
+        Figure("games_per_s", label, result.games / seconds, "games/s"),
+        Figure("ns_per_move", label, seconds * 1e9 / result.moves, "ns/move"),
+    )
+
+
 @pytest.mark.benchmark(group="simulate: random games in C")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_tight_c_loop(
