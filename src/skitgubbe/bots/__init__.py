@@ -8,5 +8,8 @@ RandomBot(seed=1)
 from __future__ import annotations
 
 from .random import RandomBot
+from .registry import BotFactory, available, make, parse_spec, register
 
-__all__ = ["RandomBot"]
+__all__ = ["BotFactory", "RandomBot", "available", "make", "parse_spec", "register"]
+
+register("random", RandomBot)

@@ -1,0 +1,105 @@
+"""Bots by name: ``make("greedy")``, ``make("pimc:worlds=32", seed=1)``.
+
+Tools (the arena, the command line) name bots with short specs: a registered
+name, optionally followed by ``:`` and comma-separated ``key=value`` options
+that become keyword arguments of the bot's factory (ints, floats, ``true``/
+``false`` and plain words are understood).
+
+>>> from skitgubbe import bots
+>>> bots.make("random", seed=3)
+RandomBot(seed=3)
+>>> "random" in bots.available()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import SkitgubbeError
+from ..players import Player
+
+__all__ = ["BotFactory", "available", "make", "parse_spec", "register"]
+
+BotFactory = Callable[..., Player]
+"""Makes a bot from keyword options; it must accept ``seed=`` (an int or None)."""
+
+_FACTORIES: dict[str, BotFactory] = {}
+
+
+def register(name: str, factory: BotFactory) -> None:
+    """Register ``factory`` under ``name`` (replacing any earlier one).
+
+    >>> from skitgubbe import bots
+    >>> class Lowest:
+    ...     def __init__(self, seed: int | None = None) -> None:
+    ...         pass
+    ...     def choose(self, view):
+    ...         return view.legal_moves[0]
+    >>> bots.register("lowest", Lowest)
+    >>> type(bots.make("lowest")).__name__
+    'Lowest'
+    """
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise SkitgubbeError(f"a bot name is letters, digits, '-' and '_', not {name!r}")
+    _FACTORIES[name.lower()] = factory
+
+
+def available() -> tuple[str, ...]:
+    """The registered bot names, sorted.
+
+    >>> from skitgubbe import bots
+    >>> "random" in bots.available()
+    True
+    """
+    return tuple(sorted(_FACTORIES))
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a bot spec into its name and options.
+
+    >>> parse_spec("pimc:worlds=32,rollouts=4")
+    ('pimc', {'worlds': 32, 'rollouts': 4})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise SkitgubbeError(f"a bot spec is a name such as 'greedy', not {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SkitgubbeError(f"bot option {item!r} in {spec!r} is not key=value")
+        options[key.strip().replace("-", "_")] = _value(value.strip())
+    return name.strip().lower(), options
+
+
+def make(spec: str, *, seed: int | None = None) -> Player:
+    """The bot ``spec`` names, seeded with ``seed``.
+
+    >>> from skitgubbe import bots
+    >>> bots.make("nobody")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.SkitgubbeError: no bot named 'nobody'; known bots: ...
+    """
+    name, options = parse_spec(spec)
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise SkitgubbeError(f"no bot named {name!r}; known bots: {', '.join(available())}")
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as exc:
+        raise SkitgubbeError(f"bad options for bot {name!r} in {spec!r}: {exc}") from exc
