@@ -25,6 +25,7 @@ extension = Extension(
     sources=["src/skitgubbe/_engine.pyx", *core_sources],
     include_dirs=["src/_core"],
     extra_compile_args=compile_args,
+    libraries=[] if sys.platform == "win32" else ["m"],
     depends=sorted(glob("src/_core/*.h")),
 )
 

@@ -53,6 +53,7 @@ def test_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path
             str(ROOT / "tests" / "c" / "core_check.c"),
             "-o",
             str(exe),
+            "-lm",
         ]
     )
     assert build.returncode == 0, build.stderr
@@ -74,6 +75,8 @@ def test_core_compiles_as_strict_c99_without_warnings(tmp_path: Path) -> None:
 def test_the_public_header_needs_nothing_but_itself(tmp_path: Path) -> None:
     probe = tmp_path / "probe.c"
     probe.write_text('#include "skitgubbe.h"\nint main(void) { return SG_NCARDS != 52; }\n')
-    build = run([compiler(), *STRICT, f"-I{CORE}", str(probe), "-o", str(tmp_path / "probe")])
+    build = run(
+        [compiler(), *STRICT, f"-I{CORE}", str(probe), "-o", str(tmp_path / "probe"), "-lm"]
+    )
     assert build.returncode == 0, build.stderr
     assert run([str(tmp_path / "probe")]).returncode == 0

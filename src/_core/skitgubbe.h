@@ -173,6 +173,8 @@ typedef struct sg_state {
     uint8_t finished[SG_MAX_PLAYERS]; /* seats in the order they went out */
     uint8_t loser;         /* SG_NO_SEAT: none (yet) */
     uint8_t truncated;
+    /* a view (sg_view): how many cards of each hand are not named in it */
+    uint8_t unseen[SG_MAX_PLAYERS];
     uint32_t moves;        /* moves played so far (the cap counts these) */
 } sg_state;
 
@@ -263,6 +265,66 @@ uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYE
 
 /* Number of seats still holding cards (phase 2) / in the game. */
 int sg_holding_count(const sg_state *st);
+
+/* ---- hidden information and search ------------------------------------------ */
+
+/* In a view: a face-down card the viewer cannot name. */
+#define SG_UNKNOWN_CARD 0xFE
+
+/* What `seat` knows, as a state (RULES.md §8): other hands keep only the cards
+ * every player can place with them (view->unseen[p] counts the rest), the
+ * stock keeps only a face-up up-card, the hidden card and a trump not yet
+ * public are blanked.  Equal for any two states `seat` cannot tell apart. */
+void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
+
+/* A state consistent with a view: the cards the view does not place are dealt
+ * uniformly at random into its unknown slots (the unseen cards of each hand,
+ * the stock, the hidden card).  A state without unknowns is copied as is. */
+void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world);
+
+/* A sensible rule-based move for the player to move, using only what he
+ * knows (his hand and public information): GreedyBot, and rollouts. */
+sg_move sg_greedy_move(const sg_state *st);
+
+enum sg_policy { SG_POLICY_RANDOM = 0, SG_POLICY_GREEDY = 1, SG_POLICY_MIXED = 2 };
+
+/* Plays `st` on with `policy` (MIXED: greedy, a random move one time in
+ * four) for at most `cap` moves (0: to the end) and writes each seat's
+ * reward: 1 for a seat that is not the skitgubbe, 0 for the skitgubbe; when
+ * the game does not end within the cap, 0 for the seats holding the most
+ * cards and 1 for the others. */
+void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
+                double reward[SG_MAX_PLAYERS]);
+
+/* Perfect-information Monte Carlo: for each legal move of the player to move
+ * in `view`, the mean reward of that player over `worlds` sampled worlds and
+ * `rollouts` rollouts each.  Writes the moves and their scores; returns how
+ * many. */
+int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
+            uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
+
+typedef struct sg_ismcts_params {
+    uint32_t iterations;  /* stop after this many (0: no limit) */
+    double seconds;       /* stop after this much processor time (0: no limit) */
+    double exploration;   /* UCB constant */
+    int policy;           /* rollout policy */
+    uint32_t rollout_cap; /* rollout length cap (0: none) */
+    uint64_t seed;
+} sg_ismcts_params;
+
+typedef struct sg_ismcts_stats {
+    uint32_t iterations;
+    uint32_t nodes;
+    double seconds;
+} sg_ismcts_stats;
+
+/* Single-observer information-set MCTS from the point of view of the player
+ * to move in `view`, with per-player rewards; returns the most visited move
+ * (0 with no legal move; SG_ERR_* never).  Writes the root's moves and their
+ * visit counts when `moves`/`visits` are not NULL, and returns their number in
+ * *n_moves. */
+sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
+                  sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

@@ -84,6 +84,7 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t finished[4]
         uint8_t loser
         uint8_t truncated
+        uint8_t unseen[4]
         uint32_t moves
 
     ctypedef struct sg_event:
@@ -119,6 +120,27 @@ cdef extern from "skitgubbe.h" nogil:
     uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t *slots)
     void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first, uint64_t count,
                      sg_sim_result *out)
+
+    ctypedef struct sg_ismcts_params:
+        uint32_t iterations
+        double seconds
+        double exploration
+        int policy
+        uint32_t rollout_cap
+        uint64_t seed
+
+    ctypedef struct sg_ismcts_stats:
+        uint32_t iterations
+        uint32_t nodes
+        double seconds
+
+    void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
+    void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
+    sg_move sg_greedy_move(const sg_state *st)
+    int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
+                uint64_t seed, sg_move *moves, double *scores)
+    sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params,
+                      sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits, int *n_moves)
 
 
 cdef class Core:

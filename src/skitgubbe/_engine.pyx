@@ -105,6 +105,68 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
             res.no_loser, res.truncated)
 
 
+cdef int load_view(sg_state *st, bytes view) except -1:
+    if len(view) != sizeof(sg_state):
+        raise CoreError(SG_ERR_POSITION, "not a view of this engine version")
+    memcpy(st, <const char *>view, sizeof(sg_state))
+    if sg_rules_check(&st.rules, NULL) != SG_RULES_OK or st.to_move >= st.rules.players:
+        raise CoreError(SG_ERR_POSITION, "not a view of a position with a player to move")
+    return 0
+
+
+def sample_world(bytes view, uint64_t seed):
+    """A Core dealt from a view (Core.view) with the generator seeded by `seed`."""
+    cdef sg_state st
+    cdef sg_rng rng
+    cdef Core world = Core.__new__(Core)
+    load_view(&st, view)
+    sg_rng_seed(&rng, seed)
+    sg_sample_world(&st, &rng, &world.st)
+    return world
+
+
+def greedy_move(bytes view):
+    """The greedy policy's move for the player to move in a view."""
+    cdef sg_state st
+    load_view(&st, view)
+    return sg_greedy_move(&st)
+
+
+def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_t seed):
+    """[(move, mean reward)] for every legal move of the player to move in a view."""
+    cdef sg_state st
+    cdef sg_move moves[SG_MAX_MOVES]
+    cdef double scores[SG_MAX_MOVES]
+    cdef int n
+    load_view(&st, view)
+    with nogil:
+        n = sg_pimc(&st, worlds, rollouts, policy, cap, seed, moves, scores)
+    return [(moves[i], scores[i]) for i in range(n)]
+
+
+def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, int policy,
+           uint32_t cap, uint64_t seed):
+    """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL."""
+    cdef sg_state st
+    cdef sg_ismcts_params params
+    cdef sg_ismcts_stats stats
+    cdef sg_move moves[SG_MAX_MOVES]
+    cdef uint32_t visits[SG_MAX_MOVES]
+    cdef int n = 0
+    cdef sg_move best
+    load_view(&st, view)
+    params.iterations = iterations
+    params.seconds = seconds
+    params.exploration = exploration
+    params.policy = policy
+    params.rollout_cap = cap
+    params.seed = seed
+    with nogil:
+        best = sg_ismcts(&st, &params, &stats, moves, visits, &n)
+    return (best, [(moves[i], visits[i]) for i in range(n)], stats.iterations, stats.nodes,
+            stats.seconds)
+
+
 cdef inline int popcount(uint64_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -241,6 +303,14 @@ cdef class Core:
             st.upcard if st.stock_len > st.stock_top else SG_NO_CARD,
             st.winner if st.window else SG_NO_SEAT,
         )
+
+    def view(self, int seat):
+        """What `seat` knows, as the raw bytes of a view state (see sg_view)."""
+        cdef sg_state view
+        if not 0 <= seat < self.st.rules.players:
+            raise CoreError(SG_ERR_SEAT, "seat out of range")
+        sg_view(&self.st, <uint8_t>seat, &view)
+        return (<char *>&view)[:sizeof(sg_state)]
 
     def table_plays(self):
         """The plays on the table, bottom first, as (seat, card mask)."""

@@ -289,6 +289,11 @@ class Game:
         return cls._make(rules, core, raw, start, None)
 
     @classmethod
+    def _from_world(cls, rules: Rules, core: _engine.Core) -> Game:
+        """A game at a sampled position (Observation.sample_world): no history, no record."""
+        return cls._make(rules, core, [], {}, None)
+
+    @classmethod
     def _make(
         cls,
         rules: Rules,
@@ -621,6 +626,7 @@ class Game:
             upcard=None if upcard == _engine.NO_CARD else Card.from_code(upcard),
             slough_winner=None if slough_winner == _NO_SEAT else slough_winner,
             history=History(self._node.view(seat, players)),
+            view=self._core.view(seat),
         )
 
     # -- records ----------------------------------------------------------------------
@@ -637,6 +643,8 @@ class Game:
         >>> sg.Game.from_record(json.loads(json.dumps(record))).moves
         (Move.parse('6♥'),)
         """
+        if not self._start:
+            raise SkitgubbeError("a sampled world starts mid-game and has no record")
         result = self.result
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,

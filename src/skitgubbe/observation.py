@@ -19,17 +19,23 @@ True
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from itertools import chain
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import attrs
 
 from .cards import Card, CardSet, Suit
+from .errors import SkitgubbeError
 from .events import Event
 from .moves import Move
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["History", "Observation", "Phase", "TablePlay"]
 
@@ -202,6 +208,42 @@ class Observation:
     """While a slough window is open: the seat that won the trick, else ``None``."""
     history: History = attrs.field(eq=True)
     """Every event so far as this seat saw it (others' draws as counts)."""
+    _view: bytes = attrs.field(repr=False)
+    # The engine's state as this seat knows it (hidden cards blanked, see
+    # sg_view in the C core): what bots and sample_world compute from.
+
+    def sample_world(self, rng: random.Random | int | None = None) -> Game:
+        """A game consistent with everything this seat knows (RULES.md §8).
+
+        The cards this seat cannot place are dealt uniformly at random into the
+        unknown slots: each opponent's unseen cards, the stock and the face-down
+        last card. ``rng`` is a :class:`random.Random` (one 64-bit draw is taken
+        from it) or an int seed; the same observation and seed give the same
+        world. The world starts at this position and has no history.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> view = game.observation(1)
+        >>> world = view.sample_world(7)
+        >>> world.hands[1] == view.hand, [len(h) for h in world.hands]
+        (True, [3, 3, 3])
+        >>> world.hands == view.sample_world(7).hands
+        True
+        """
+        from . import _engine
+        from .game import Game
+
+        if rng is None:
+            seed = secrets.randbits(64)
+        elif isinstance(rng, random.Random):
+            seed = rng.getrandbits(64)
+        elif type(rng) is int and 0 <= rng < 2**64:
+            seed = rng
+        else:
+            raise SkitgubbeError(
+                f"rng must be a random.Random, a seed 0 <= seed < 2**64 or None, not {rng!r}"
+            )
+        return Game._from_world(self.rules, _engine.sample_world(self._view, seed))
 
     @property
     def players(self) -> int:

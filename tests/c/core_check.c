@@ -86,6 +86,37 @@ static void check_knowledge(const sg_state *st, uint64_t game)
     }
 }
 
+/* A view and worlds sampled from it agree with everything the seat knows. */
+static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64_t game)
+{
+    sg_state view, world;
+    sg_view(st, seat, &view);
+    sg_sample_world(&view, rng, &world);
+    check_cards(&world, game);
+    EXPECT(world.hand[seat] == st->hand[seat], "game %" PRIu64 ": sampled own hand differs", game);
+    for (int p = 0; p < st->rules.players; p++) {
+        EXPECT(popcount(world.hand[p]) == popcount(st->hand[p]),
+               "game %" PRIu64 ": sampled hand size differs", game);
+        EXPECT((st->known[p] & ~world.coll[p] & ~world.hand[p]) == 0,
+               "game %" PRIu64 ": sampled world drops a known card", game);
+        EXPECT(world.coll[p] == st->coll[p], "game %" PRIu64 ": collections differ", game);
+    }
+    EXPECT(world.stock_len - world.stock_top == st->stock_len - st->stock_top, "stock size");
+    EXPECT((world.hidden_card == SG_NO_CARD) == (st->hidden_card == SG_NO_CARD), "hidden card");
+    if (st->to_move == seat) {
+        sg_move a[SG_MAX_MOVES], b[SG_MAX_MOVES];
+        const int na = sg_legal_moves(st, a), nb = sg_legal_moves(&world, b);
+        EXPECT(na == nb && memcmp(a, b, (size_t)na * sizeof a[0]) == 0,
+               "game %" PRIu64 ": the seat's legal moves differ in a sampled world", game);
+        const sg_move greedy = sg_greedy_move(&view);
+        EXPECT(greedy == sg_greedy_move(st), "greedy uses more than the seat knows");
+        int legal = 0;
+        for (int i = 0; i < na; i++)
+            legal |= a[i] == greedy;
+        EXPECT(legal, "game %" PRIu64 ": greedy move is not legal", game);
+    }
+}
+
 static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
 {
     sg_rng rng;
@@ -105,6 +136,8 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
         check_knowledge(&st, game);
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
+        check_sampling(&st, st.to_move, &rng, game);
+        check_sampling(&st, (uint8_t)((st.to_move + 1) % rules->players), &rng, game);
         EXPECT(st.to_move < rules->players, "game %" PRIu64 ": bad seat to move", game);
         /* An illegal move changes nothing. */
         before = st;
@@ -192,6 +225,40 @@ int main(int argc, char **argv)
         memset(&res, 0, sizeof res);
         sg_simulate(&rules, seed, g, 1, &res);
         total_moves += res.moves;
+    }
+    /* Searches run and answer legal moves. */
+    for (uint64_t g = 0; g < 20; g++) {
+        sg_rules rules;
+        random_rules(&pick, &rules);
+        sg_state st;
+        uint8_t deck[SG_NCARDS];
+        sg_rng rng;
+        sg_rng_seed(&rng, g);
+        sg_shuffle(&rng, deck);
+        sg_new(&st, &rules, deck, 0, NULL);
+        for (int k = 0; k < 30 && st.phase != SG_OVER; k++)
+            sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
+        if (st.phase == SG_OVER)
+            continue;
+        sg_state view;
+        sg_view(&st, st.to_move, &view);
+        sg_ismcts_params params = {300, 0.0, 0.7, SG_POLICY_MIXED, 200, g};
+        sg_ismcts_stats stats;
+        sg_move root[SG_MAX_MOVES];
+        uint32_t visits[SG_MAX_MOVES];
+        int n_root = 0;
+        const sg_move best = sg_ismcts(&view, &params, &stats, root, visits, &n_root);
+        uint32_t total = 0;
+        for (int i = 0; i < n_root; i++)
+            total += visits[i];
+        if (sg_apply(&st, best, NULL) != SG_OK || (n_root > 1 && total != stats.iterations)) {
+            fprintf(stderr, "core_check: ismcts answered badly\n");
+            return 1;
+        }
+        double scores[SG_MAX_MOVES];
+        sg_view(&st, st.to_move == SG_NO_SEAT ? 0 : st.to_move, &view);
+        if (st.phase != SG_OVER)
+            sg_pimc(&view, 4, 2, SG_POLICY_GREEDY, 300, g, root, scores);
     }
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;

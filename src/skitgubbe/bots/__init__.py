@@ -7,9 +7,24 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
+from .greedy import GreedyBot
 from .random import RandomBot
 from .registry import BotFactory, available, make, parse_spec, register
+from .search import ISMCTSBot, PIMCBot
 
-__all__ = ["BotFactory", "RandomBot", "available", "make", "parse_spec", "register"]
+__all__ = [
+    "BotFactory",
+    "GreedyBot",
+    "ISMCTSBot",
+    "PIMCBot",
+    "RandomBot",
+    "available",
+    "make",
+    "parse_spec",
+    "register",
+]
 
 register("random", RandomBot)
+register("greedy", GreedyBot)
+register("pimc", PIMCBot)
+register("ismcts", ISMCTSBot)

@@ -1,0 +1,191 @@
+/* Single-observer information-set Monte Carlo tree search (Cowling, Powley and
+ * Whitehouse, 2012) with per-player rewards: every iteration samples a world
+ * consistent with the observer's view, walks the one shared tree choosing
+ * among the children whose moves are legal in that world (UCB1 over the number
+ * of times each child was available), adds one node, plays a rollout and
+ * credits every node with the reward of the player who moved into it. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "engine.h"
+
+#define NO_NODE UINT32_MAX
+
+typedef struct node {
+    sg_move move;        /* the move that leads here */
+    uint32_t parent;
+    uint32_t first_child;
+    uint32_t next_sibling;
+    uint32_t visits;
+    uint32_t avail;      /* iterations in which this move was legal at its parent */
+    uint8_t player;      /* who made `move` */
+    double reward;       /* total reward of `player` through this node */
+} node;
+
+typedef struct tree {
+    node *nodes;
+    uint32_t len;
+    uint32_t cap;
+} tree;
+
+static uint32_t add_node(tree *t, uint32_t parent, sg_move move, uint8_t player)
+{
+    if (t->len == t->cap) {
+        const uint32_t cap = t->cap ? t->cap * 2 : 1024;
+        node *grown = realloc(t->nodes, (size_t)cap * sizeof(node));
+        if (!grown)
+            return NO_NODE;
+        t->nodes = grown;
+        t->cap = cap;
+    }
+    const uint32_t id = t->len++;
+    node *nd = &t->nodes[id];
+    nd->move = move;
+    nd->parent = parent;
+    nd->first_child = NO_NODE;
+    nd->next_sibling = NO_NODE;
+    nd->visits = 0;
+    nd->avail = 0;
+    nd->player = player;
+    nd->reward = 0.0;
+    if (parent != NO_NODE) {
+        nd->next_sibling = t->nodes[parent].first_child;
+        t->nodes[parent].first_child = id;
+    }
+    return id;
+}
+
+static int index_of(const sg_move *moves, int n, sg_move move)
+{
+    for (int i = 0; i < n; i++)
+        if (moves[i] == move)
+            return i;
+    return -1;
+}
+
+/* One iteration: select and expand in `world`, roll out, back up. */
+static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng *rng)
+{
+    sg_move moves[SG_MAX_MOVES];
+    uint8_t tried[SG_MAX_MOVES];
+    uint32_t current = 0;
+    while (world->phase != SG_OVER) {
+        const int n = sg_legal_moves(world, moves);
+        for (int i = 0; i < n; i++)
+            tried[i] = 0;
+        uint32_t best = NO_NODE;
+        double best_score = -1.0;
+        for (uint32_t c = t->nodes[current].first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
+            node *child = &t->nodes[c];
+            const int i = index_of(moves, n, child->move);
+            if (i < 0)
+                continue;
+            tried[i] = 1;
+            child->avail++;
+            const double score = child->reward / child->visits +
+                                 p->exploration * sqrt(log((double)child->avail) / child->visits);
+            if (score > best_score) {
+                best_score = score;
+                best = c;
+            }
+        }
+        int untried = 0;
+        for (int i = 0; i < n; i++)
+            untried += !tried[i];
+        if (untried) {
+            int pick = (int)sg_rng_below(rng, (uint32_t)untried);
+            int i = 0;
+            for (;; i++)
+                if (!tried[i] && pick-- == 0)
+                    break;
+            const uint32_t id = add_node(t, current, moves[i], world->to_move);
+            if (id == NO_NODE)
+                break; /* out of memory: roll out from here */
+            t->nodes[id].avail = 1;
+            sg_apply_unchecked(world, moves[i], NULL);
+            current = id;
+            break;
+        }
+        sg_apply_unchecked(world, t->nodes[best].move, NULL);
+        current = best;
+    }
+    double reward[SG_MAX_PLAYERS];
+    sg_rollout(world, p->policy, p->rollout_cap, rng, reward);
+    for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
+        node *nd = &t->nodes[id];
+        nd->visits++;
+        if (id != 0)
+            nd->reward += reward[nd->player];
+    }
+}
+
+sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
+                  sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
+{
+    sg_move legal[SG_MAX_MOVES];
+    const int n = sg_legal_moves(view, legal);
+    if (n_moves)
+        *n_moves = 0;
+    if (stats) {
+        stats->iterations = 0;
+        stats->nodes = 0;
+        stats->seconds = 0.0;
+    }
+    if (n == 0)
+        return 0;
+
+    tree t = {NULL, 0, 0};
+    if (add_node(&t, NO_NODE, 0, view->to_move) == NO_NODE)
+        return legal[0];
+    sg_rng rng;
+    sg_rng_seed(&rng, params->seed);
+    const clock_t start = clock();
+    uint32_t done = 0;
+    double seconds = 0.0;
+    if (n > 1) {
+        for (;;) {
+            if (params->iterations && done >= params->iterations)
+                break;
+            if ((done & 31) == 0) {
+                seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+                if (params->seconds > 0 && seconds >= params->seconds)
+                    break;
+                if (!params->iterations && params->seconds <= 0)
+                    break; /* no budget at all */
+            }
+            sg_state world;
+            sg_sample_world(view, &rng, &world);
+            iterate(&t, &world, params, &rng);
+            done++;
+        }
+        seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    }
+
+    /* The most visited root child; moves never expanded count as no visits. */
+    sg_move best = legal[0];
+    uint32_t best_visits = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = 0;
+        for (uint32_t c = t.nodes[0].first_child; c != NO_NODE; c = t.nodes[c].next_sibling)
+            if (t.nodes[c].move == legal[i])
+                v = t.nodes[c].visits;
+        if (moves)
+            moves[i] = legal[i];
+        if (visits)
+            visits[i] = v;
+        if (v > best_visits) {
+            best_visits = v;
+            best = legal[i];
+        }
+    }
+    if (n_moves)
+        *n_moves = n;
+    if (stats) {
+        stats->iterations = done;
+        stats->nodes = t.len;
+        stats->seconds = seconds;
+    }
+    free(t.nodes);
+    return best;
+}
