@@ -129,6 +129,14 @@ def test_simulate_checks_its_arguments() -> None:
     assert result.moves_per_game == 20
 
 
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_simulate_gives_the_same_totals_on_any_number_of_threads(threads: int) -> None:
+    rules = sg.Rules.modern(players=4)
+    assert sg.simulate(rules, 101, seed=4, threads=threads) == sg.simulate(rules, 101, seed=4)
+    with pytest.raises(sg.SkitgubbeError, match="threads"):
+        sg.simulate(rules, 10, threads=0)
+
+
 def test_every_event_kind_reads_as_a_sentence() -> None:
     kinds: set[sg.EventKind] = set()
     for seed in range(30):

@@ -98,10 +98,10 @@ def demo(rules: Rules, seed: int, full: bool, out: TextIO) -> int:
     return 0
 
 
-def run_simulation(rules: Rules, games: int, seed: int, out: TextIO) -> int:
-    """Play ``games`` random games in C and print the totals."""
+def run_simulation(rules: Rules, games: int, seed: int, out: TextIO, threads: int = 1) -> int:
+    """Play ``games`` random games in C (on ``threads`` threads) and print the totals."""
     start = time.perf_counter()
-    result = simulate(rules, games, seed=seed)
+    result = simulate(rules, games, seed=seed, threads=threads)
     seconds = time.perf_counter() - start
     out.write(
         f"{result.games} random games, {rules.describe()}, seed {seed}: "
@@ -317,6 +317,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_rules_arguments(sim_cmd)
     sim_cmd.add_argument("--games", type=int, default=100_000)
     sim_cmd.add_argument("--seed", type=int, default=0)
+    sim_cmd.add_argument(
+        "--threads", type=int, default=1, help="threads sharing the games (same totals)"
+    )
     session_cmd = commands.add_parser(
         "session",
         help="play a session of games between random bots: cut, rotating deal, tally, pot",
@@ -366,7 +369,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "demo":
             return demo(_rules(args), args.seed, args.full, sys.stdout)
         if args.command == "simulate":
-            return run_simulation(_rules(args), args.games, args.seed, sys.stdout)
+            return run_simulation(_rules(args), args.games, args.seed, sys.stdout, args.threads)
         if args.command == "session":
             return run_session(
                 args.players,
