@@ -328,6 +328,7 @@ class TightLoop:
             str(TIGHT_LOOP_SOURCE),
             "-o",
             str(executable),
+            *([] if os.name == "nt" else ["-lm"]),  # the search code uses sqrt and log
         ]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
