@@ -47,7 +47,7 @@ class EventKind(IntEnum):
     DRAW_HIDDEN = 4
     """``seat`` drew the last stock card and laid it face down, unseen."""
     TIE = 5
-    """``seats`` tied with ``cards`` (``seat``: the first of them to replay)."""
+    """``seats`` tied with ``cards``; ``seat`` replays first if the tie is replayed."""
     BOUNCE = 6
     """Tied ``cards`` went out of play (``duel_tie=BOUNCE``)."""
     TRICK_WON = 7
@@ -141,7 +141,7 @@ class Event:
             return f"{who} draws the last stock card and lays it face down"
         if kind is EventKind.TIE:
             tied = " and ".join(f"seat {s}" for s in self.seats)
-            return f"tie between {tied} with {cards}: they play again"
+            return f"tie between {tied} with {cards}"
         if kind is EventKind.BOUNCE:
             return f"the tied cards {cards} go out of play"
         if kind is EventKind.TRICK_WON:
