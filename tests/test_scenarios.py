@@ -13,14 +13,12 @@ trump from the last card, pick up the top card, tricks that end by count.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
 
 import pytest
 
 from skitgubbe import (
     Card,
     CardSet,
-    Event,
     EventKind,
     Game,
     GameResult,
@@ -31,109 +29,22 @@ from skitgubbe import (
     TablePlay,
 )
 from skitgubbe.cards import ALL_CARDS
+from tests.positions import (
+    brief,
+    burn_deck,
+    cs,
+    dealt,
+    deck,
+    ev,
+    flip_pairs,
+    phase,
+    play,
+    table,
+)
 
 # ---------------------------------------------------------------------------
 # Building positions
 # ---------------------------------------------------------------------------
-
-EvTuple = tuple[EventKind, int | None, CardSet]
-
-
-def cards(text: str) -> list[str]:
-    """The cards of ``text`` as canonical strings, in the order given."""
-    return [str(Card.parse(token)) for token in text.split()]
-
-
-def deck(top: str) -> list[str]:
-    """A 52-card deck, top first: the cards of ``top`` in that order, then every
-    other card in a fixed order (clubs 2 … A, diamonds, hearts, spades)."""
-    first = cards(top)
-    assert len(set(first)) == len(first), f"repeated card in {top!r}"
-    return first + [str(card) for card in ALL_CARDS if str(card) not in first]
-
-
-def dealt(hands: Sequence[str], stock: str = "", dealer: int | None = None) -> list[str]:
-    """The deck that deals ``hands[seat]`` to each seat and puts ``stock`` on top
-    of the stock (the other cards follow in :func:`deck` order).
-
-    RULES.md §2: the dealer deals one card a round, starting with his left
-    neighbour and going clockwise, so ``deck[k]`` goes to seat
-    ``dealer + 1 + k`` (mod n) and round ``r`` uses ``deck[r*n : (r+1)*n]``.
-    """
-    n = len(hands)
-    dealer = n - 1 if dealer is None else dealer
-    per_seat = [cards(hand) for hand in hands]
-    size = len(per_seat[0])
-    assert all(len(hand) == size for hand in per_seat)
-    order: list[str] = []
-    for round_ in range(size):
-        for k in range(1, n + 1):
-            order.append(per_seat[(dealer + k) % n][round_])
-    return deck(" ".join(order) + " " + stock)
-
-
-def leader_wins_pairs(pool: Iterable[str]) -> list[str]:
-    """``pool`` (an even number of cards) ordered as pairs (higher, lower) of
-    different ranks: two players flipping them in turn, the leader first, see the
-    leader win every pair (RULES.md §3.5: the higher rank wins)."""
-    ordered = sorted((Card.parse(c) for c in pool), key=lambda c: c.rank, reverse=True)
-    assert len(ordered) % 2 == 0
-    half = len(ordered) // 2
-    high, low = ordered[:half], ordered[half:]
-    # high[i] >= high[-1] >= low[0] >= low[i]; equal ranks all the way would need
-    # more than four cards of one rank, so every pair is strict.
-    assert all(h.rank > lo.rank for h, lo in zip(high, low, strict=True))
-    return [str(card) for pair in zip(high, low, strict=True) for card in pair]
-
-
-def burn_deck(hands: Sequence[str], last: str, dealer: int | None = None) -> list[str]:
-    """A deck dealing ``hands`` whose stock is every other card in leader-wins
-    pairs followed by the cards of ``last`` (the final one is the last stock card)."""
-    used = set(cards(" ".join(hands) + " " + last))
-    rest = [str(card) for card in ALL_CARDS if str(card) not in used]
-    return dealt(hands, " ".join([*leader_wins_pairs(rest), *cards(last)]), dealer)
-
-
-def flip_pairs(game: Game, pairs: int) -> None:
-    """Both duellists try their luck ``pairs`` times; with a :func:`burn_deck`
-    the leader wins every pair, and nobody's hand changes (RULES.md §3.3)."""
-    for _ in range(pairs):
-        leader = game.to_move
-        hands = game.hands
-        assert Move.flip() in game.legal_moves()
-        game.play(Move.flip())
-        events = game.play(Move.flip())
-        assert [e.kind for e in events] == [EventKind.FLIP, EventKind.TRICK_WON]
-        assert events[-1].seat == leader
-        assert game.hands == hands
-        assert game.to_move == leader
-
-
-def phase(game: Game) -> Phase:
-    """The game's phase (a call, so that type checkers do not narrow it between moves)."""
-    return game.phase
-
-
-def table(game: Game) -> tuple[TablePlay, ...]:
-    """The game's table (a call, for the same reason)."""
-    return game.table
-
-
-def cs(text: str = "") -> CardSet:
-    return CardSet.parse(text)
-
-
-def ev(kind: EventKind, seat: int | None, text: str = "") -> EvTuple:
-    return (kind, seat, cs(text))
-
-
-def brief(events: Iterable[Event]) -> list[EvTuple]:
-    return [(e.kind, e.seat, e.cards) for e in events]
-
-
-def play(game: Game, text: str) -> list[EvTuple]:
-    """Play the move ``text`` for the player to move and return its events, briefly."""
-    return brief(game.play(text))
 
 
 def moves(text: str) -> set[Move]:
