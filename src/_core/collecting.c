@@ -362,19 +362,25 @@ int sg_collecting_moves(const sg_state *st, sg_move *moves)
     return n;
 }
 
+/* `seat` lays hand cards on the table (a play or a slough) and, drawing
+ * after each play, refills (§3.4, §4.5). */
+static void lay(sg_state *st, uint8_t seat, uint64_t cards, uint8_t event, sg_events *ev)
+{
+    st->hand[seat] &= ~cards;
+    st->known[seat] &= ~cards;
+    push_play(st, cards, seat);
+    sg_emit(ev, event, seat, 0, cards);
+    if (st->rules.draw == SG_AFTER_PLAY)
+        refill(st, seat, ev);
+}
+
 static void apply_slough(sg_state *st, uint8_t seat, sg_move move, sg_events *ev)
 {
     st->window &= (uint8_t)~(1u << seat);
     if (SG_MOVE_KIND(move) == SG_MOVE_PASS) {
         sg_emit(ev, SG_EV_PASS, seat, 0, 0);
     } else {
-        const uint64_t cards = SG_MOVE_CARDS(move);
-        st->hand[seat] &= ~cards;
-        st->known[seat] &= ~cards;
-        push_play(st, cards, seat);
-        sg_emit(ev, SG_EV_SLOUGH, seat, 0, cards);
-        if (st->rules.draw == SG_AFTER_PLAY)
-            refill(st, seat, ev);
+        lay(st, seat, SG_MOVE_CARDS(move), SG_EV_SLOUGH, ev);
         if (st->end_pending) {
             /* The trick is decided: the winner collects before phase 1 ends. */
             collect(st, st->winner, ev);
@@ -396,13 +402,7 @@ void sg_collecting_apply(sg_state *st, sg_move move, sg_events *ev)
         push_play(st, SG_CARD_BIT(card), seat);
         sg_emit(ev, SG_EV_FLIP, seat, 0, SG_CARD_BIT(card));
     } else {
-        const uint64_t cards = SG_MOVE_CARDS(move);
-        st->hand[seat] &= ~cards;
-        st->known[seat] &= ~cards;
-        push_play(st, cards, seat);
-        sg_emit(ev, SG_EV_PLAY, seat, 0, cards);
-        if (st->rules.draw == SG_AFTER_PLAY)
-            refill(st, seat, ev);
+        lay(st, seat, SG_MOVE_CARDS(move), SG_EV_PLAY, ev);
     }
     /* A revealed last card (end_pending) ends phase 1 once this play has
      * settled what it decides: a complete duel or round is won or bounced,
