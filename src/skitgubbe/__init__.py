@@ -15,6 +15,17 @@ True
 from __future__ import annotations
 
 from . import bots
+from .arena import (
+    MATCH_FORMAT,
+    MATCH_VERSION,
+    Crash,
+    EntrantStats,
+    MatchGame,
+    MatchResult,
+    arrangements,
+    run_match,
+    wilson_interval,
+)
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
     IllegalMoveError,
@@ -46,6 +57,8 @@ from .simulate import SimulationResult, simulate
 __version__ = "0.1.0"
 
 __all__ = [
+    "MATCH_FORMAT",
+    "MATCH_VERSION",
     "RECORD_FORMAT",
     "RECORD_VERSION",
     "SESSION_FORMAT",
@@ -53,9 +66,11 @@ __all__ = [
     "AllTie",
     "Card",
     "CardSet",
+    "Crash",
     "Cut",
     "Draw",
     "DuelTie",
+    "EntrantStats",
     "Event",
     "EventKind",
     "Game",
@@ -63,6 +78,8 @@ __all__ = [
     "History",
     "IllegalMoveError",
     "LastCard",
+    "MatchGame",
+    "MatchResult",
     "Move",
     "MoveKind",
     "Observation",
@@ -86,7 +103,10 @@ __all__ = [
     "TrickMode",
     "TrumpRule",
     "__version__",
+    "arrangements",
     "bots",
     "play_game",
+    "run_match",
     "simulate",
+    "wilson_interval",
 ]

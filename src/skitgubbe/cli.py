@@ -3,12 +3,14 @@
 ``skitgubbe demo`` prints one seeded game between random bots in a form a
 person can follow; ``skitgubbe simulate`` plays many random games in the C core
 and prints the totals; ``skitgubbe session`` plays a session (RULES.md §7)
-between random bots, and saves and resumes it.
+between random bots, and saves and resumes it; ``skitgubbe arena`` plays a
+match between bots over duplicate deals and prints each bot's figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -18,6 +20,7 @@ from fractions import Fraction
 from typing import Any, TextIO
 
 from . import _engine
+from .arena import MatchResult, run_match
 from .bots import RandomBot
 from .errors import RecordError, RulesError, SkitgubbeError
 from .events import Event, EventKind
@@ -261,6 +264,97 @@ def run_session(
     return 0
 
 
+def _percent(rate: float) -> str:
+    return f"{rate:.1%}"
+
+
+def print_match(result: MatchResult, out: TextIO) -> None:
+    """Print the per-entrant figures of a match as a table, then its crashes."""
+    write = out.write
+    sets, seatings = result.deals, len(result.arrangements)
+    write(
+        f"{', '.join(result.entrants)}: {result.rules.describe()}, seed {result.seed}; "
+        f"{sets} deal set{'s' if sets != 1 else ''} x {seatings} seat arrangement"
+        f"{'s' if seatings != 1 else ''} = {len(result.games)} games\n"
+    )
+    rows = [
+        (
+            stats.name,
+            str(stats.copies),
+            _percent(stats.loss_rate),
+            f"{_percent(stats.low)} - {_percent(stats.high)}",
+            f"{stats.mean_place:.2f}",
+            str(stats.games),
+            str(stats.truncated),
+            str(stats.crashes),
+        )
+        for stats in result.stats
+    ]
+    header = (
+        "entrant",
+        "seats",
+        "loss rate",
+        "95 % interval",
+        "mean place",
+        "games",
+        "truncated",
+        "crashes",
+    )
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    for row in (header, *rows):
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        write("  ".join(cells).rstrip() + "\n")
+    write(
+        f"(per seat played: a bot in k seats plays k seat-games per game; "
+        f"fair share {_percent(1 / result.rules.players)})\n"
+    )
+    crashes = result.crashes
+    for game in crashes[:5]:
+        assert game.crash is not None
+        write(
+            f"crash: deal {game.deal}, arrangement {game.arrangement}, seat {game.crash.seat} "
+            f"({game.seats[game.crash.seat]}): {game.crash.error}\n"
+        )
+    if len(crashes) > 5:
+        write(f"... and {len(crashes) - 5} more crashes (tracebacks in the JSON file)\n")
+
+
+def run_arena(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the match the ``arena`` arguments describe, print it and save what was asked."""
+    entrants: list[str] = args.entrants
+    if args.players is None:
+        if not 2 <= len(entrants) <= 4:
+            raise SkitgubbeError(
+                f"a match needs 2 to 4 entrants, one per seat, not {len(entrants)}"
+            )
+        args.players = len(entrants)
+    elif args.players != len(entrants):
+        raise SkitgubbeError(
+            f"--players {args.players} needs {args.players} entrants, one per seat, "
+            f"not {len(entrants)}"
+        )
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        # Say so now, not after a long match.
+        raise SkitgubbeError("--plot needs matplotlib: pip install 'skitgubbe[plot]'")
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    result = run_match(
+        entrants, _rules(args), deals=args.deals, seed=args.seed, jobs=args.jobs, progress=progress
+    )
+    print_match(result, out)
+    for path, save in (
+        (args.out, result.save_json),
+        (args.csv, result.save_csv),
+        (args.summary_csv, result.save_summary_csv),
+        (args.plot, result.plot),
+    ):
+        if path is not None:
+            save(path)
+            out.write(f"Saved {path}.\n")
+    return 0
+
+
 _INT_FIELDS = ("players", "hand_size", "low_card_threshold", "max_moves")
 _BOOL_FIELDS = ("multi_card_plays", "slough", "try_your_luck", "runs")
 
@@ -343,6 +437,39 @@ def _parser() -> argparse.ArgumentParser:
     session_cmd.add_argument(
         "--set", action="append", metavar="FIELD=VALUE", help="override a rule of a new session"
     )
+    arena_cmd = commands.add_parser(
+        "arena",
+        help="a match between bots over duplicate deals: loss rates with 95 %% intervals",
+        description="Play every deal under every seat arrangement of the entrants and print "
+        "each bot's loss rate (with a 95 % Wilson interval over deal sets), mean finishing "
+        "place, truncated games and crashes.",
+    )
+    arena_cmd.add_argument(
+        "entrants",
+        nargs="+",
+        metavar="BOT",
+        help="bot specs, one per seat, e.g. greedy 'pimc:worlds=32' random",
+    )
+    arena_cmd.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="(default: the number of entrants)"
+    )
+    _add_rules_arguments(arena_cmd)
+    arena_cmd.add_argument("--deals", type=int, default=100, help="deal sets (default 100)")
+    arena_cmd.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    arena_cmd.add_argument(
+        "--jobs", type=int, help="worker processes (default: play in this process)"
+    )
+    arena_cmd.add_argument("--out", metavar="FILE", help="save the match as JSON")
+    arena_cmd.add_argument("--csv", metavar="FILE", help="save one CSV row per game")
+    arena_cmd.add_argument("--summary-csv", metavar="FILE", help="save one CSV row per entrant")
+    arena_cmd.add_argument(
+        "--plot", metavar="FILE", help="save a PNG of the loss rates (needs matplotlib)"
+    )
+    arena_cmd.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="progress lines on stderr (default: when stderr is a terminal)",
+    )
     return parser
 
 
@@ -382,6 +509,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 sys.stdout,
                 _rules(args) if args.rules or args.set else None,
             )
+        if args.command == "arena":
+            return run_arena(args, sys.stdout)
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
     parser.print_help()

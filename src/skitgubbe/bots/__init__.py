@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .greedy import GreedyBot
 from .random import RandomBot
-from .registry import BotFactory, available, make, parse_spec, register
+from .registry import BotFactory, available, factory, make, parse_spec, register
 from .search import ISMCTSBot, PIMCBot
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "PIMCBot",
     "RandomBot",
     "available",
+    "factory",
     "make",
     "parse_spec",
     "register",

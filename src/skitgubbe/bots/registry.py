@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import SkitgubbeError
 from ..players import Player
 
-__all__ = ["BotFactory", "available", "make", "parse_spec", "register"]
+__all__ = ["BotFactory", "available", "factory", "make", "parse_spec", "register"]
 
 BotFactory = Callable[..., Player]
 """Makes a bot from keyword options; it must accept ``seed=`` (an int or None)."""
@@ -54,6 +54,19 @@ def available() -> tuple[str, ...]:
     True
     """
     return tuple(sorted(_FACTORIES))
+
+
+def factory(name: str) -> BotFactory:
+    """The factory registered under ``name``.
+
+    >>> from skitgubbe import bots
+    >>> bots.factory("random").__name__
+    'RandomBot'
+    """
+    found = _FACTORIES.get(name.lower())
+    if found is None:
+        raise SkitgubbeError(f"no bot named {name!r}; known bots: {', '.join(available())}")
+    return found
 
 
 def _value(text: str) -> Any:
@@ -96,10 +109,8 @@ def make(spec: str, *, seed: int | None = None) -> Player:
     skitgubbe.errors.SkitgubbeError: no bot named 'nobody'; known bots: ...
     """
     name, options = parse_spec(spec)
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise SkitgubbeError(f"no bot named {name!r}; known bots: {', '.join(available())}")
+    make_bot = factory(name)
     try:
-        return factory(seed=seed, **options)
+        return make_bot(seed=seed, **options)
     except TypeError as exc:
         raise SkitgubbeError(f"bad options for bot {name!r} in {spec!r}: {exc}") from exc

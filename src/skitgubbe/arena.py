@@ -1,0 +1,913 @@
+"""Matches between bots over duplicate deals: :func:`run_match` and its :class:`MatchResult`.
+
+Every deal of a match is played under every distinct seat arrangement of the
+entrants (as in duplicate bridge), so each bot meets each hand from each seat
+and the luck of the cards cancels out of the comparison. Bots are named by
+their registry specs (:func:`skitgubbe.bots.make`) and made fresh for every
+game from a seed derived from the match seed, so a match gives the same result
+however the work is spread. ``docs/arena.md`` explains the statistics.
+
+>>> import skitgubbe as sg
+>>> result = sg.run_match(["random", "random", "random"], deals=4, seed=1)
+>>> [stats.name for stats in result.stats], len(result.games)
+(['random'], 4)
+>>> result.stats[0].loss_rate == 1 / 3  # one loser in each game, three random seats
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import pickle
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from statistics import NormalDist
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from . import _engine
+from .bots import registry
+from .errors import PlayerError, RecordError, RulesError, SkitgubbeError
+from .game import Game, _check_supported
+from .moves import Move
+from .players import Player
+from .rules import Rules
+
+__all__ = [
+    "MATCH_FORMAT",
+    "MATCH_VERSION",
+    "Crash",
+    "EntrantStats",
+    "MatchGame",
+    "MatchResult",
+    "arrangements",
+    "run_match",
+    "wilson_interval",
+]
+
+MATCH_FORMAT: Final = "skitgubbe-match"
+"""The ``format`` field of every saved match."""
+MATCH_VERSION: Final = 1
+"""The version of the layout written by :meth:`MatchResult.to_dict`."""
+
+_CONFIDENCE: Final = 0.95
+"""The confidence level of the loss-rate intervals of a match."""
+
+_TASKS: Final = 200
+"""By default the deal sets are cut into about this many tasks for an executor:
+enough to balance the workers and report progress, few enough that per-task
+overhead (pickling, scheduling) stays small next to the games."""
+
+_PROGRESS_EVERY: Final = 3.0
+"""Seconds between two progress lines on stderr."""
+
+Progress: TypeAlias = Callable[[int, int], object]
+"""Called with (deal sets done, deal sets in all) as the match goes on."""
+
+
+def wilson_interval(
+    successes: float, trials: int, *, confidence: float = _CONFIDENCE
+) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: ``successes`` out of ``trials``.
+
+    ``successes`` may be fractional (a sum of per-trial fractions, as the arena
+    uses it). The interval stays inside [0, 1] and is sensible at 0 and at
+    ``trials`` successes.
+
+    >>> [round(x, 4) for x in wilson_interval(5, 10)]
+    [0.2366, 0.7634]
+    >>> [round(x, 4) for x in wilson_interval(0, 10)]
+    [0.0, 0.2775]
+    """
+    if type(trials) is not int or trials < 1:
+        raise SkitgubbeError(f"trials must be a positive int, not {trials!r}")
+    if not 0 <= successes <= trials:
+        raise SkitgubbeError(f"successes must lie in 0..{trials}, not {successes!r}")
+    if not 0 < confidence < 1:
+        raise SkitgubbeError(f"confidence must lie strictly between 0 and 1, not {confidence!r}")
+    z = NormalDist().inv_cdf((1 + confidence) / 2)
+    p = successes / trials
+    z2n = z * z / trials
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def arrangements(entrants: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct seating of ``entrants``; the first is the order given.
+
+    Copies of one spec are interchangeable, so three different bots have six
+    arrangements and one bot against two copies of another has three.
+
+    >>> arrangements(["greedy", "random", "random"])
+    (('greedy', 'random', 'random'), ('random', 'greedy', 'random'), ('random', 'random', 'greedy'))
+    >>> len(arrangements(["a", "b", "c"])), len(arrangements(["a", "b", "c", "d"]))
+    (6, 24)
+    """
+    return tuple(dict.fromkeys(itertools.permutations(tuple(entrants))))
+
+
+@attrs.frozen
+class Crash:
+    """Why a bot lost a game by crashing: it raised, or answered an illegal move.
+
+    ``error`` is one line (the exception's type and message); ``traceback`` the
+    full text, as Python prints it.
+
+    >>> crash = Crash(seat=1, error="ValueError: boom", traceback="Traceback ...")
+    >>> crash.to_dict()["error"]
+    'ValueError: boom'
+    """
+
+    seat: int
+    error: str
+    traceback: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The crash as JSON-able data.
+
+        >>> Crash(0, "KeyError: 3", "...").to_dict()
+        {'seat': 0, 'error': 'KeyError: 3', 'traceback': '...'}
+        """
+        return {"seat": self.seat, "error": self.error, "traceback": self.traceback}
+
+
+def _places(players: int, finish_order: Sequence[int], loser: int | None) -> tuple[float, ...]:
+    """Finishing places, 1 (first out) to ``players`` (the skitgubbe).
+
+    Seats that went out take their places in order and the loser the last; seats
+    still holding cards when a game stopped without a loser of theirs (move cap,
+    a crash elsewhere) share the places left, each getting their mean.
+    """
+    places = [0.0] * players
+    out = [seat for seat in finish_order if seat != loser]
+    for place, seat in enumerate(out, 1):
+        places[seat] = float(place)
+    last = players if loser is None else players - 1
+    shared = (len(out) + 1 + last) / 2
+    for seat in range(players):
+        if seat not in finish_order:
+            places[seat] = shared
+    if loser is not None:
+        places[loser] = float(players)
+    return tuple(places)
+
+
+@attrs.frozen
+class MatchGame:
+    """One game of a match: deal ``deal`` under arrangement ``arrangement``.
+
+    ``seats`` gives the entrant (bot spec) at each seat; ``loser``,
+    ``finish_order``, ``truncated`` and ``moves`` are as in
+    :class:`~skitgubbe.GameResult`, except that a bot that crashed is the loser
+    (the seats out before it keep their order, and it ends the finish order);
+    ``crash`` says why.
+
+    >>> game = MatchGame(0, 1, ("random", "greedy", "random"), 2, (1, 0, 2), False, 80)
+    >>> game.places, game.crashed
+    ((2.0, 1.0, 3.0), None)
+    """
+
+    deal: int
+    arrangement: int
+    seats: tuple[str, ...]
+    loser: int | None
+    finish_order: tuple[int, ...]
+    truncated: bool
+    moves: int
+    crash: Crash | None = None
+
+    @property
+    def crashed(self) -> int | None:
+        """The seat whose bot crashed, or ``None``.
+
+        >>> MatchGame(0, 0, ("a", "b"), 1, (1,), False, 3, Crash(1, "E", "")).crashed
+        1
+        """
+        return None if self.crash is None else self.crash.seat
+
+    @property
+    def places(self) -> tuple[float, ...]:
+        """Each seat's finishing place: 1 = first out, ``players`` = the skitgubbe.
+
+        Seats still holding cards when a game was truncated share the places
+        left (each gets their mean).
+
+        >>> MatchGame(0, 0, ("a", "b", "c"), None, (2,), True, 10_000).places
+        (2.5, 2.5, 1.0)
+        """
+        return _places(len(self.seats), self.finish_order, self.loser)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as JSON-able data.
+
+        >>> MatchGame(3, 0, ("a", "b"), 0, (1, 0), False, 40).to_dict()["finish_order"]
+        [1, 0]
+        """
+        return {
+            "deal": self.deal,
+            "arrangement": self.arrangement,
+            "seats": list(self.seats),
+            "loser": self.loser,
+            "finish_order": list(self.finish_order),
+            "truncated": self.truncated,
+            "moves": self.moves,
+            "crash": None if self.crash is None else self.crash.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchGame:
+        """The game :meth:`to_dict` wrote.
+
+        >>> game = MatchGame(3, 0, ("a", "b"), 0, (1, 0), False, 40)
+        >>> MatchGame.from_dict(game.to_dict()) == game
+        True
+        """
+        crash = data["crash"]
+        return cls(
+            deal=int(data["deal"]),
+            arrangement=int(data["arrangement"]),
+            seats=tuple(str(spec) for spec in data["seats"]),
+            loser=None if data["loser"] is None else int(data["loser"]),
+            finish_order=tuple(int(seat) for seat in data["finish_order"]),
+            truncated=bool(data["truncated"]),
+            moves=int(data["moves"]),
+            crash=None
+            if crash is None
+            else Crash(int(crash["seat"]), str(crash["error"]), str(crash["traceback"])),
+        )
+
+
+@attrs.frozen
+class EntrantStats:
+    """One entrant's figures over a match (all copies of its spec together).
+
+    Counts are per seat played: an entrant seated ``copies`` times in each game
+    plays ``copies`` seat-games per game, so ``games`` counts seat-games and
+    ``loss_rate = losses / games`` is the chance that one seat it holds is the
+    skitgubbe (``1 / players`` for bots of equal strength). ``low`` and ``high``
+    bound the loss rate with 95 % confidence, counting each of the
+    ``deal_sets`` deal sets as one trial (see ``docs/arena.md``).
+    ``mean_place`` is the mean finishing place (1 = first out), ``truncated``
+    the seat-games ended by the move cap, ``crashes`` the games it lost by
+    crashing. ``seat_games[s]`` and ``seat_losses[s]`` break games and losses
+    down by seat.
+
+    >>> import skitgubbe as sg
+    >>> stats = sg.run_match(["random", "random"], deals=3, seed=2).stats[0]
+    >>> stats.name, stats.copies, stats.games, stats.losses, stats.seat_games
+    ('random', 2, 6, 3, (3, 3))
+    """
+
+    name: str
+    copies: int
+    deal_sets: int
+    games: int
+    losses: int
+    loss_rate: float
+    low: float
+    high: float
+    mean_place: float
+    truncated: int
+    crashes: int
+    seat_games: tuple[int, ...]
+    seat_losses: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as JSON-able data.
+
+        >>> import skitgubbe as sg
+        >>> stats = sg.run_match(["random", "random"], deals=1, seed=2).stats[0]
+        >>> sorted(stats.to_dict())[:4]
+        ['copies', 'crashes', 'deal_sets', 'games']
+        """
+        return {
+            **attrs.asdict(self),
+            "seat_games": list(self.seat_games),
+            "seat_losses": list(self.seat_losses),
+        }
+
+
+def _stats(result: MatchResult) -> tuple[EntrantStats, ...]:
+    """Each entrant's figures, from the games of ``result``."""
+    players = len(result.entrants)
+    names = tuple(dict.fromkeys(result.entrants))
+    seat_games = {name: [0] * players for name in names}
+    seat_losses = {name: [0] * players for name in names}
+    places = dict.fromkeys(names, 0.0)
+    truncated = dict.fromkeys(names, 0)
+    crashes = dict.fromkeys(names, 0)
+    # Per entrant and deal set: [losses, seat-games], for the loss fraction of each set.
+    sets: dict[str, dict[int, list[int]]] = {name: {} for name in names}
+    for game in result.games:
+        for seat, (name, place) in enumerate(zip(game.seats, game.places, strict=True)):
+            loss = int(game.loser == seat)
+            seat_games[name][seat] += 1
+            seat_losses[name][seat] += loss
+            places[name] += place
+            truncated[name] += game.truncated
+            crashes[name] += game.crashed == seat
+            tally = sets[name].setdefault(game.deal, [0, 0])
+            tally[0] += loss
+            tally[1] += 1
+    stats = []
+    for name in names:
+        played, lost = sum(seat_games[name]), sum(seat_losses[name])
+        # Each deal set is one trial whose outcome is the entrant's loss fraction in it.
+        fractions = [losses / games for losses, games in sets[name].values()]
+        low, high = (
+            wilson_interval(math.fsum(fractions), len(fractions)) if fractions else (0.0, 1.0)
+        )
+        stats.append(
+            EntrantStats(
+                name=name,
+                copies=result.entrants.count(name),
+                deal_sets=len(fractions),
+                games=played,
+                losses=lost,
+                loss_rate=lost / played if played else 0.0,
+                low=low,
+                high=high,
+                mean_place=places[name] / played if played else 0.0,
+                truncated=truncated[name],
+                crashes=crashes[name],
+                seat_games=tuple(seat_games[name]),
+                seat_losses=tuple(seat_losses[name]),
+            )
+        )
+    return tuple(stats)
+
+
+@attrs.frozen
+class MatchResult:
+    """What :func:`run_match` measured: every game, and the figures per entrant.
+
+    ``entrants`` are the bot specs seat by seat as given (arrangement 0);
+    ``games`` holds every game ordered by deal, then arrangement; ``stats`` (one
+    :class:`EntrantStats` per distinct spec, in order of first appearance) is
+    computed from ``games``.
+
+    >>> import skitgubbe as sg
+    >>> result = sg.run_match(["random", "random"], deals=2, seed=5)
+    >>> result.deals, len(result.games), result.arrangements
+    (2, 2, (('random', 'random'),))
+    >>> result.entrant("random").games
+    4
+    """
+
+    entrants: tuple[str, ...]
+    rules: Rules
+    deals: int
+    seed: int
+    games: tuple[MatchGame, ...]
+    stats: tuple[EntrantStats, ...] = attrs.field(
+        init=False, default=attrs.Factory(_stats, takes_self=True)
+    )
+
+    @property
+    def arrangements(self) -> tuple[tuple[str, ...], ...]:
+        """The seatings each deal was played under (see :func:`arrangements`).
+
+        >>> import skitgubbe as sg
+        >>> len(sg.run_match(["random", "random"], deals=1, seed=0).arrangements)
+        1
+        """
+        return arrangements(self.entrants)
+
+    @property
+    def crashes(self) -> tuple[MatchGame, ...]:
+        """The games a bot lost by crashing (each with its :class:`Crash`).
+
+        >>> import skitgubbe as sg
+        >>> sg.run_match(["random", "random"], deals=1, seed=0).crashes
+        ()
+        """
+        return tuple(game for game in self.games if game.crash is not None)
+
+    def entrant(self, name: str) -> EntrantStats:
+        """The figures of the entrant ``name`` (a spec as given).
+
+        >>> import skitgubbe as sg
+        >>> sg.run_match(["random", "random"], deals=1, seed=0).entrant("random").copies
+        2
+        """
+        for stats in self.stats:
+            if stats.name == name:
+                return stats
+        raise SkitgubbeError(f"no entrant {name!r}; entrants: {', '.join(self.entrants)}")
+
+    # -- saving and loading -------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The match as JSON-able data (``stats`` included for readers).
+
+        >>> import skitgubbe as sg
+        >>> data = sg.run_match(["random", "random"], deals=1, seed=0).to_dict()
+        >>> data["format"], data["version"], len(data["games"])
+        ('skitgubbe-match', 1, 1)
+        """
+        return {
+            "format": MATCH_FORMAT,
+            "version": MATCH_VERSION,
+            "rng_version": _engine.RNG_VERSION,
+            "entrants": list(self.entrants),
+            "rules": self.rules.to_dict(),
+            "deals": self.deals,
+            "seed": self.seed,
+            "confidence": _CONFIDENCE,
+            "stats": [stats.to_dict() for stats in self.stats],
+            "games": [game.to_dict() for game in self.games],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
+        """The match :meth:`to_dict` wrote; ``stats`` are computed again from the games.
+
+        >>> import skitgubbe as sg
+        >>> result = sg.run_match(["random", "random"], deals=2, seed=0)
+        >>> MatchResult.from_dict(result.to_dict()) == result
+        True
+        """
+        try:
+            if data.get("format") != MATCH_FORMAT:
+                raise RecordError(f"not a match record: format is {data.get('format')!r}")
+            if data.get("version") != MATCH_VERSION:
+                raise RecordError(f"match record version {data.get('version')!r} is not supported")
+            return cls(
+                entrants=tuple(str(spec) for spec in data["entrants"]),
+                rules=Rules.from_dict(data["rules"]),
+                deals=int(data["deals"]),
+                seed=int(data["seed"]),
+                games=tuple(MatchGame.from_dict(game) for game in data["games"]),
+            )
+        except RulesError as exc:
+            raise RecordError(f"bad rules in the match record: {exc}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"bad match record: {type(exc).__name__}: {exc}") from exc
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text.
+
+        >>> import skitgubbe as sg
+        >>> sg.run_match(["random", "random"], deals=1, seed=0).to_json()[:30]
+        '{"format": "skitgubbe-match", '
+        """
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def save_json(self, path: str) -> None:
+        """Write :meth:`to_json` to ``path`` (UTF-8).
+
+        >>> import os, tempfile, skitgubbe as sg
+        >>> path = os.path.join(tempfile.mkdtemp(), "match.json")
+        >>> result = sg.run_match(["random", "random"], deals=1, seed=0)
+        >>> result.save_json(path)
+        >>> MatchResult.load_json(path) == result
+        True
+        """
+        _write(path, self.to_json() + "\n")
+
+    @classmethod
+    def load_json(cls, path: str) -> MatchResult:
+        """The match saved in ``path`` by :meth:`save_json`.
+
+        >>> MatchResult.load_json("/nonexistent/match.json")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.SkitgubbeError: cannot read /nonexistent/match.json: ...
+        """
+        try:
+            with open(path, encoding="utf-8") as file:
+                data = json.load(file)
+        except OSError as exc:
+            raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RecordError(f"{path} is not a JSON match record: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RecordError(f"{path} is not a JSON match record")
+        return cls.from_dict(data)
+
+    def save_csv(self, path: str) -> None:
+        """Write one CSV row per game to ``path``.
+
+        Columns: ``deal``, ``arrangement``, ``seat_0`` … (the spec at each
+        seat), ``loser`` (a seat, empty if none), ``loser_entrant``,
+        ``finish_order`` (seats separated by spaces), ``place_0`` …,
+        ``truncated`` (0/1), ``moves``, ``crashed_seat`` (empty if none) and
+        ``error`` (the crash's one-line error).
+
+        >>> import csv, os, tempfile, skitgubbe as sg
+        >>> path = os.path.join(tempfile.mkdtemp(), "games.csv")
+        >>> sg.run_match(["random", "random"], deals=2, seed=0).save_csv(path)
+        >>> with open(path, encoding="utf-8") as file:
+        ...     rows = list(csv.DictReader(file))
+        >>> len(rows), rows[0]["seat_0"], rows[0]["deal"]
+        (2, 'random', '0')
+        """
+        seats = range(len(self.entrants))
+        header = [
+            "deal",
+            "arrangement",
+            *(f"seat_{s}" for s in seats),
+            "loser",
+            "loser_entrant",
+            "finish_order",
+            *(f"place_{s}" for s in seats),
+            "truncated",
+            "moves",
+            "crashed_seat",
+            "error",
+        ]
+        rows = (
+            [
+                game.deal,
+                game.arrangement,
+                *game.seats,
+                "" if game.loser is None else game.loser,
+                "" if game.loser is None else game.seats[game.loser],
+                " ".join(map(str, game.finish_order)),
+                *(f"{place:g}" for place in game.places),
+                int(game.truncated),
+                game.moves,
+                "" if game.crash is None else game.crash.seat,
+                "" if game.crash is None else game.crash.error,
+            ]
+            for game in self.games
+        )
+        _write_csv(path, header, rows)
+
+    def save_summary_csv(self, path: str) -> None:
+        """Write one CSV row per entrant (the :class:`EntrantStats`) to ``path``.
+
+        Columns: ``entrant``, ``copies``, ``deal_sets``, ``games``, ``losses``,
+        ``loss_rate``, ``low``, ``high``, ``mean_place``, ``truncated``,
+        ``crashes``, then ``seat_games_0``, ``seat_losses_0``, … per seat.
+
+        >>> import csv, os, tempfile, skitgubbe as sg
+        >>> path = os.path.join(tempfile.mkdtemp(), "summary.csv")
+        >>> sg.run_match(["random", "random"], deals=2, seed=0).save_summary_csv(path)
+        >>> with open(path, encoding="utf-8") as file:
+        ...     [(row["entrant"], row["games"]) for row in csv.DictReader(file)]
+        [('random', '4')]
+        """
+        seats = range(len(self.entrants))
+        header = [
+            "entrant",
+            "copies",
+            "deal_sets",
+            "games",
+            "losses",
+            "loss_rate",
+            "low",
+            "high",
+            "mean_place",
+            "truncated",
+            "crashes",
+            *itertools.chain.from_iterable((f"seat_games_{s}", f"seat_losses_{s}") for s in seats),
+        ]
+        rows = (
+            [
+                s.name,
+                s.copies,
+                s.deal_sets,
+                s.games,
+                s.losses,
+                s.loss_rate,
+                s.low,
+                s.high,
+                s.mean_place,
+                s.truncated,
+                s.crashes,
+                *itertools.chain.from_iterable(zip(s.seat_games, s.seat_losses, strict=True)),
+            ]
+            for s in self.stats
+        )
+        _write_csv(path, header, rows)
+
+    def plot(self, path: str) -> None:
+        """Draw the loss rates with their 95 % intervals as a PNG bar chart at ``path``.
+
+        Needs matplotlib (``pip install 'skitgubbe[plot]'``); draws off-screen
+        with the Agg backend. A dashed line marks the fair share ``1 / players``.
+
+        >>> import pathlib, tempfile, skitgubbe as sg
+        >>> path = pathlib.Path(tempfile.mkdtemp(), "match.png")
+        >>> sg.run_match(["random", "random"], deals=2, seed=0).plot(str(path))
+        >>> path.read_bytes()[:8]
+        b'\\x89PNG\\r\\n\\x1a\\n'
+        """
+        try:
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+            from matplotlib.figure import Figure
+        except ImportError as exc:
+            raise SkitgubbeError(
+                "plotting needs matplotlib: pip install 'skitgubbe[plot]'"
+            ) from exc
+        figure = Figure(figsize=(max(4.0, 1.3 * len(self.stats) + 2), 4.0), layout="tight")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        rates = [s.loss_rate for s in self.stats]
+        errors = [
+            [s.loss_rate - s.low for s in self.stats],
+            [s.high - s.loss_rate for s in self.stats],
+        ]
+        positions = range(len(self.stats))
+        axes.bar(positions, rates, yerr=errors, capsize=6, color="#4c72b0")
+        axes.axhline(1 / len(self.entrants), color="grey", linestyle="--", linewidth=1)
+        axes.set_xticks(list(positions), [s.name for s in self.stats])
+        axes.set_ylim(0, max(1 / len(self.entrants), *(s.high for s in self.stats)) * 1.15)
+        axes.set_ylabel("loss rate (skitgubbe per seat-game)")
+        axes.set_title(
+            f"{self.rules.describe()}: {self.deals} deal sets, 95 % Wilson intervals",
+            fontsize=10,
+        )
+        figure.savefig(path, format="png")
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as exc:
+        raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _write_csv(path: str, header: list[str], rows: Iterator[list[Any]]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            writer = csv.writer(file)
+            writer.writerow(header)
+            writer.writerows(rows)
+    except OSError as exc:
+        raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+# -- playing --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Plan:
+    """What a worker needs to play any deal set of a match (pickled once per task).
+
+    ``factories`` carries, per spec, the factory registered in the calling
+    process, so that workers which did not register the bot (spawned processes,
+    remote Dask workers) play the same bot; ``None`` where the factory could
+    not be pickled, and the worker's own registry is used.
+    """
+
+    rules: Rules
+    seatings: tuple[tuple[str, ...], ...]
+    seed: int
+    factories: tuple[tuple[str, registry.BotFactory | None], ...]
+
+    def make(self, spec: str, seed: int) -> Player:
+        factory = dict(self.factories).get(spec)
+        if factory is None:
+            return registry.make(spec, seed=seed)
+        return factory(seed=seed, **registry.parse_spec(spec)[1])
+
+
+def _portable(factory: registry.BotFactory) -> registry.BotFactory | None:
+    try:
+        pickle.dumps(factory)
+    except Exception:  # lambdas, local classes: any pickling failure means "not portable"
+        return None
+    return factory
+
+
+def _one_line(exc: BaseException) -> str:
+    message = str(exc).strip().partition("\n")[0]
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
+    """Play one game; a bot that raises or answers an illegal move loses it.
+
+    The loop is :func:`~skitgubbe.play_game`'s, but it also names the seat whose
+    hook raised, and turns any failure into a lost game instead of an exception.
+    """
+    seats = plan.seatings[arrangement]
+    deck_seed = _engine.game_seed(plan.seed, deal)
+    game = Game.new(plan.rules, seed=deck_seed)
+    bot_seed = _engine.game_seed(deck_seed, arrangement)
+    bots: list[Player] = []
+
+    def crashed(seat: int, exc: Exception) -> MatchGame:
+        over = game.result
+        before = over.finish_order if over is not None else game.observation(seat).finished
+        return MatchGame(
+            deal=deal,
+            arrangement=arrangement,
+            seats=seats,
+            loser=seat,
+            finish_order=(*(s for s in before if s != seat), seat),
+            truncated=over is not None and over.truncated,
+            moves=game.moves_played,
+            crash=Crash(
+                seat,
+                _one_line(exc),
+                "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+            ),
+        )
+
+    seat = 0
+    try:
+        for seat, spec in enumerate(seats):
+            bots.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
+        for seat, bot in enumerate(bots):
+            started = getattr(bot, "game_started", None)
+            if started is not None:
+                started(game.observation(seat))
+    except Exception as exc:
+        return crashed(seat, exc)
+    while (to_move := game.to_move) is not None:
+        view = game.observation(to_move)
+        try:
+            answer = bots[to_move].choose(view)
+            if not isinstance(answer, Move) or answer not in view.legal_moves:
+                raise PlayerError(
+                    f"seat {to_move} ({seats[to_move]}) answered {answer!r}, not a legal move; "
+                    f"legal moves: {', '.join(map(str, view.legal_moves))}",
+                    seat=to_move,
+                    answer=answer,
+                )
+        except Exception as exc:
+            return crashed(to_move, exc)
+        game.play(answer)
+    result = game.result
+    assert result is not None
+    try:
+        for seat, bot in enumerate(bots):
+            ended = getattr(bot, "game_ended", None)
+            if ended is not None:
+                ended(game.observation(seat), result)
+    except Exception as exc:
+        return crashed(seat, exc)
+    return MatchGame(
+        deal=deal,
+        arrangement=arrangement,
+        seats=seats,
+        loser=result.loser,
+        finish_order=result.finish_order,
+        truncated=result.truncated,
+        moves=result.moves,
+    )
+
+
+def _play_deals(plan: _Plan, first: int, stop: int) -> list[MatchGame]:
+    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor."""
+    for spec, factory in plan.factories:
+        # Checked here so that a bot unknown to this worker fails the match instead of
+        # counting as a crash in every game.
+        if factory is None and registry.parse_spec(spec)[0] not in registry.available():
+            raise SkitgubbeError(
+                f"bot {spec!r} is not registered in this worker process and its factory "
+                "cannot be pickled: register a module-level class or function, at import "
+                "of a module the workers import"
+            )
+    return [
+        _play_game(plan, deal, arrangement)
+        for deal in range(first, stop)
+        for arrangement in range(len(plan.seatings))
+    ]
+
+
+class _StderrProgress:
+    """Prints a progress line on stderr every few seconds, and one at the end."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.last < _PROGRESS_EVERY:
+            return
+        self.last = now
+        elapsed = now - self.start
+        line = f"arena: {done}/{total} deal sets ({done / total:.0%}), {elapsed:.0f} s"
+        if done < total:
+            line += f", about {elapsed * (total - done) / done:.0f} s left"
+        print(line, file=sys.stderr, flush=True)
+
+
+def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    if type(value) is not int or value < low or (high is not None and value >= high):
+        bound = f"{low} <= {name}" + (f" < {high}" if high is not None else "")
+        raise SkitgubbeError(f"{name} must be an int {bound}, not {value!r}")
+    return value
+
+
+def run_match(
+    entrants: Sequence[str],
+    rules: Rules | None = None,
+    *,
+    deals: int,
+    seed: int,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    progress: bool | Progress = False,
+    chunk_size: int | None = None,
+) -> MatchResult:
+    """Play a match between bots over ``deals`` duplicate deals.
+
+    ``entrants`` are bot specs (:func:`skitgubbe.bots.make`), one per seat;
+    ``rules`` default to the classic rules for that many players. Deal ``d`` is
+    shuffled from ``game_seed(seed, d)`` (``skitgubbe._engine``), dealt by the
+    last seat, and played once under each of :func:`arrangements`; the bot at
+    seat ``s`` of arrangement ``a`` is made fresh with the seed
+    ``game_seed(game_seed(game_seed(seed, d), a), s)``. A bot that raises or
+    answers an illegal move loses that game (a crash, kept with its traceback)
+    and the match goes on.
+
+    The work runs in this process (``jobs`` None or 1), in ``jobs`` worker
+    processes, or on any ``executor`` (e.g. a Dask client's), in tasks of
+    ``chunk_size`` deal sets (by default about 200 tasks in all); the result is
+    the same whichever. ``progress=True`` prints a line on stderr every few
+    seconds; a callable gets ``(deal sets done, deal sets in all)``.
+
+    >>> import skitgubbe as sg
+    >>> result = sg.run_match(["random", "random", "random"], deals=10, seed=7)
+    >>> stats = result.entrant("random")
+    >>> stats.games, stats.seat_games, len(result.games)
+    (30, (10, 10, 10), 10)
+    >>> result == sg.run_match(["random"] * 3, deals=10, seed=7, progress=lambda done, total: None)
+    True
+    """
+    if isinstance(entrants, str) or not isinstance(entrants, Sequence):
+        raise SkitgubbeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
+    specs = tuple(entrants)
+    for spec in specs:
+        # An unknown bot or bad options fail here, at once, not in every game.
+        registry.make(spec, seed=0)
+    if rules is None:
+        rules = Rules.classic(players=len(specs))
+    elif not isinstance(rules, Rules):
+        raise SkitgubbeError(f"rules must be a Rules, not {rules!r}")
+    if len(specs) != rules.players:
+        raise SkitgubbeError(
+            f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
+        )
+    _check_supported(rules)
+    _check_int("deals", deals, 1)
+    _check_int("seed", seed, 0, 2**64)
+    if jobs is not None:
+        _check_int("jobs", jobs, 1)
+        if executor is not None:
+            raise SkitgubbeError("give jobs or an executor, not both")
+    if chunk_size is not None:
+        _check_int("chunk_size", chunk_size, 1)
+    if isinstance(progress, bool):
+        report: Progress | None = _StderrProgress() if progress else None
+    elif callable(progress):
+        report = progress
+    else:
+        raise SkitgubbeError(f"progress must be a bool or a callable, not {progress!r}")
+
+    # The factories go to the workers with the work (see _Plan).
+    plan = _Plan(
+        rules,
+        arrangements(specs),
+        seed,
+        tuple(
+            (spec, _portable(registry.factory(registry.parse_spec(spec)[0])))
+            for spec in dict.fromkeys(specs)
+        ),
+    )
+    games: list[MatchGame] = []
+    if executor is None and (jobs is None or jobs == 1):
+        for deal in range(deals):
+            games.extend(_play_deals(plan, deal, deal + 1))
+            if report is not None:
+                report(deal + 1, deals)
+    else:
+        size = chunk_size or -(-deals // _TASKS)
+        starts = range(0, deals, size)
+        owned = ProcessPoolExecutor(jobs) if executor is None else None
+        pool = executor if executor is not None else owned
+        assert pool is not None
+        futures: dict[Future[list[MatchGame]], int] = {}
+        done = 0
+        try:
+            for start in starts:
+                futures[pool.submit(_play_deals, plan, start, min(start + size, deals))] = start
+            parts: dict[int, list[MatchGame]] = {}
+            for future in as_completed(futures):
+                start = futures[future]
+                parts[start] = future.result()
+                if report is not None:
+                    done += min(size, deals - start)
+                    report(done, deals)
+            for start in starts:
+                games.extend(parts[start])
+        finally:
+            for future in futures:
+                future.cancel()
+            if owned is not None:
+                owned.shutdown(wait=True, cancel_futures=True)
+    return MatchResult(entrants=specs, rules=rules, deals=deals, seed=seed, games=tuple(games))
