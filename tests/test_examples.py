@@ -54,3 +54,9 @@ def test_embed_game_example_saves_a_record_that_replays(tmp_path: Path) -> None:
     assert "the record replays to the same result" in out
     game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
     assert game.result is not None and game.result.moves == game.moves_played
+
+
+def test_tournament_example() -> None:
+    out = run_example("examples/tournament.py", "10")
+    assert out.startswith("10 deal sets, 60 games")
+    assert {"lowcard", "highcard", "greedy"} <= set(re.findall(r"^  (\w+) ", out, flags=re.M))
