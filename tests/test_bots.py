@@ -184,3 +184,21 @@ def test_the_registry_makes_configured_bots() -> None:
     with pytest.raises(sg.SkitgubbeError, match="worlds must be a positive int"):
         sg.bots.make("pimc:worlds=0")
     assert {"random", "greedy", "pimc", "ismcts"} <= set(sg.bots.available())
+
+
+@pytest.mark.parametrize("spec", ["greedy", "pimc:worlds=2", "ismcts:iterations=10"])
+def test_a_bot_asked_out_of_turn_says_so(spec: str) -> None:
+    game = sg.Game.new(seed=1)
+    waiting = game.observation((game.to_move or 0) + 1)
+    with pytest.raises(sg.SkitgubbeError, match="seat 1 is asked to move, but seat 0 is to move"):
+        sg.bots.make(spec).choose(waiting)
+
+
+def test_a_finished_game_has_no_world_to_sample() -> None:
+    game = sg.Game.new(seed=2)
+    while game.result is None:
+        game.play(game.legal_moves()[0])
+    with pytest.raises(sg.SkitgubbeError, match="game is over"):
+        game.observation(0).sample_world(1)
+    with pytest.raises(sg.SkitgubbeError, match="rng must be"):
+        sg.Game.new(seed=2).observation(0).sample_world("seven")  # type: ignore[arg-type]

@@ -233,6 +233,8 @@ class Observation:
         from . import _engine
         from .game import Game
 
+        if self.to_move is None:
+            raise SkitgubbeError("the game is over: there is no hidden world to sample")
         if rng is None:
             seed = secrets.randbits(64)
         elif isinstance(rng, random.Random):

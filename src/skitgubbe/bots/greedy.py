@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import _engine
 from ..moves import Move
 from ..observation import Observation
+from .registry import _check_turn
 
 __all__ = ["GreedyBot"]
 
@@ -33,6 +34,7 @@ class GreedyBot:
 
     def choose(self, observation: Observation) -> Move:
         """The greedy move for this seat."""
+        _check_turn(observation)
         return Move.from_code(_engine.greedy_move(observation._view))
 
     def __repr__(self) -> str:

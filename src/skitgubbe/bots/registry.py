@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import SkitgubbeError
+from ..observation import Observation
 from ..players import Player
 
 __all__ = ["BotFactory", "available", "factory", "make", "parse_spec", "register"]
@@ -54,6 +55,14 @@ def available() -> tuple[str, ...]:
     True
     """
     return tuple(sorted(_FACTORIES))
+
+
+def _check_turn(observation: Observation) -> None:
+    """Bots decide on their own turn: the view of another seat's turn hides his hand."""
+    if not observation.my_turn:
+        raise SkitgubbeError(
+            f"seat {observation.seat} is asked to move, but seat {observation.to_move} is to move"
+        )
 
 
 def factory(name: str) -> BotFactory:

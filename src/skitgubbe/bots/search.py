@@ -9,6 +9,7 @@ from .. import _engine
 from ..errors import SkitgubbeError
 from ..moves import Move
 from ..observation import Observation
+from .registry import _check_turn
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -76,6 +77,7 @@ class PIMCBot:
 
     def choose(self, observation: Observation) -> Move:
         """The move with the best mean score (the first such in move order)."""
+        _check_turn(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
         scores = self.scores(observation)
@@ -149,6 +151,7 @@ class ISMCTSBot:
 
     def choose(self, observation: Observation) -> Move:
         """The most visited move after the search."""
+        _check_turn(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
         visits = self.visits(observation)
