@@ -15,6 +15,15 @@ True
 from __future__ import annotations
 
 from . import bots
+from .aio import (
+    AsyncBot,
+    AsyncPlayer,
+    DisconnectedError,
+    PlayerDisconnectedError,
+    PlayerTimeoutError,
+    TableUpdate,
+    play_game_async,
+)
 from .arena import (
     MATCH_FORMAT,
     MATCH_VERSION,
@@ -64,10 +73,13 @@ __all__ = [
     "SESSION_FORMAT",
     "SESSION_VERSION",
     "AllTie",
+    "AsyncBot",
+    "AsyncPlayer",
     "Card",
     "CardSet",
     "Crash",
     "Cut",
+    "DisconnectedError",
     "Draw",
     "DuelTie",
     "EntrantStats",
@@ -87,7 +99,9 @@ __all__ = [
     "Phase",
     "Pickup",
     "Player",
+    "PlayerDisconnectedError",
     "PlayerError",
+    "PlayerTimeoutError",
     "Rank",
     "RecordError",
     "Rules",
@@ -99,6 +113,7 @@ __all__ = [
     "SkitgubbeError",
     "Suit",
     "TablePlay",
+    "TableUpdate",
     "TrickEnd",
     "TrickMode",
     "TrumpRule",
@@ -106,6 +121,7 @@ __all__ = [
     "arrangements",
     "bots",
     "play_game",
+    "play_game_async",
     "run_match",
     "simulate",
     "wilson_interval",
