@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +63,54 @@ def test_tournament_example() -> None:
     out = run_example("examples/tournament.py", "10")
     assert out.startswith("10 deal sets, 60 games")
     assert {"lowcard", "highcard", "greedy"} <= set(re.findall(r"^  (\w+) ", out, flags=re.M))
+
+
+def test_async_server_example_serves_a_game_over_local_http() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "examples/async_server.py", "--port", "0", "--seed", "5", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert found, first
+        port = int(found[1])
+
+        def call(method: str, path: str, body: str | None = None) -> tuple[int, Any]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            try:
+                connection.request(method, path, body=None if body is None else body.encode())
+                response = connection.getresponse()
+                return response.status, json.loads(response.read())
+            finally:
+                connection.close()
+
+        deadline = time.monotonic() + 15
+        status, state = call("GET", "/state")
+        while not state["over"]:
+            assert status == 200 and time.monotonic() < deadline, state
+            if state["your_turn"]:
+                status, state = call("POST", "/move", state["legal_moves"][0])
+            else:
+                time.sleep(0.01)
+                status, state = call("GET", "/state")
+        out, err = server.communicate(timeout=10)
+        assert server.returncode == 0, err
+        assert re.search(r"^game over: .* the skitgubbe$", out, flags=re.M), out
+        assert state["result"]["moves"] == state["moves_played"]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    out = run_example("examples/replay_game.py", str(path))
+    assert "as seat 1 saw it" in out and "the replay reproduces the game" in out
+    game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
+    assert f"{game.moves_played} moves" in out

@@ -4,7 +4,9 @@
 person can follow; ``skitgubbe simulate`` plays many random games in the C core
 and prints the totals; ``skitgubbe session`` plays a session (RULES.md §7)
 between random bots, and saves and resumes it; ``skitgubbe arena`` plays a
-match between bots over duplicate deals and prints each bot's figures.
+match between bots over duplicate deals and prints each bot's figures;
+``skitgubbe play`` is a game against bots in the terminal and ``skitgubbe
+replay`` steps through a saved game.
 """
 
 from __future__ import annotations
@@ -470,7 +472,68 @@ def _parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="progress lines on stderr (default: when stderr is a terminal)",
     )
+    play_cmd = commands.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description="You against bots: answer with a move number or move text (7h, 7h 8h 9h, "
+        "pick, flip, slough 7h, pass); commands: hint, undo (--casual), save [FILE], quit, help.",
+    )
+    play_cmd.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="number of players (default 3)"
+    )
+    play_cmd.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        default=["greedy"],
+        help="bot specs for the other seats: one for all, or one per seat in seat order "
+        "(default greedy; e.g. random, pimc, 'ismcts:iterations=5000')",
+    )
+    play_cmd.add_argument("--seat", type=int, default=0, help="your seat (default 0, leads first)")
+    _add_rules_arguments(play_cmd)
+    play_cmd.add_argument("--seed", type=int, help="deal and bots seed (default: a random one)")
+    play_cmd.add_argument(
+        "--casual", action="store_true", help="a casual game: undo takes moves back"
+    )
+    replay_cmd = commands.add_parser(
+        "replay",
+        help="step through a saved game, from one seat's view or every card face up",
+        description="Replay a game record (from `skitgubbe play`'s save, or Game.record()). "
+        "In a terminal: Enter shows the next move, b the one before, a number jumps to that "
+        "move, q quits. Without a terminal, or with --all, the whole game is printed.",
+    )
+    replay_cmd.add_argument("file", metavar="FILE", help="a JSON game record")
+    replay_cmd.add_argument(
+        "--seat", type=int, help="show only what this seat saw (default: every card)"
+    )
+    replay_cmd.add_argument(
+        "--all", action="store_true", help="print the whole game at once (no stepping)"
+    )
     return parser
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play the game the ``play`` arguments describe, in this terminal."""
+    from .play import PlaySession  # rich is imported only by the commands that draw with it
+
+    session = PlaySession.new(
+        _rules(args), bots=args.bots, seat=args.seat, seed=args.seed, casual=args.casual
+    )
+    return session.run()
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay the record in ``args.file``: step through it in a terminal, else print it."""
+    from rich.console import Console
+
+    from .replay import Replay
+
+    replay = Replay.load(args.file, seat=args.seat)
+    console = Console(highlight=False)
+    if args.all or not sys.stdin.isatty():
+        replay.print_all(console)
+        return 0
+    return replay.step(console)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -511,6 +574,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             )
         if args.command == "arena":
             return run_arena(args, sys.stdout)
+        if args.command == "play":
+            return run_play(args)
+        if args.command == "replay":
+            return run_replay(args)
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
     parser.print_help()

@@ -1,0 +1,753 @@
+"""Play Skitgubbe in the terminal against bots: ``skitgubbe play``.
+
+A :class:`PlaySession` runs one game between a person at one seat and bots at
+the others. It reads the person's answers through an input function and draws
+the table on a :mod:`rich` console, so the same loop runs in a terminal and in
+a test. The screen shows only what the person's seat knows: it is drawn from
+that seat's :class:`~skitgubbe.Observation`, never from the game.
+
+The person answers with the number of a listed move or with move text
+(``7h``, ``7h 8h 9h``, ``pick``, ``flip``, ``slough 7h``, ``pass``), or with a
+command: ``hint``, ``undo`` (casual games), ``save [FILE]``, ``quit``,
+``help``. Bad input is explained and leaves the game as it was.
+
+>>> import io
+>>> from rich.console import Console
+>>> answers = iter(["hint", "1", "quit"])
+>>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+>>> session = PlaySession.new(
+...     players=2, seed=3, console=screen, input=lambda prompt: next(answers), autosave=False
+... )
+>>> session.run(), session.game.moves_played > 0
+(0, True)
+>>> "Hint: ismcts would play" in screen.file.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Final, Literal
+
+from rich.console import Console, RenderableType
+from rich.markup import escape
+from rich.table import Table
+
+from . import _engine
+from . import bots as _bots
+from .cards import Card, CardSet, Suit
+from .errors import IllegalMoveError, ParseError, SkitgubbeError
+from .events import Event, EventKind
+from .game import Game
+from .moves import Move, MoveKind
+from .observation import Observation, Phase
+from .players import Player
+from .rules import Rules, TrumpRule
+
+__all__ = ["PlaySession"]
+
+InputFunction = Callable[[str], str]
+"""Reads one answer, shown the prompt; raises EOFError when input ends."""
+
+_RED: Final = (Suit.HEARTS, Suit.DIAMONDS)
+_COMMANDS: Final = ("hint", "undo", "save", "quit", "help")
+_QUIT_WORDS: Final = ("quit", "exit", "q")
+_HELP_WORDS: Final = ("help", "?", "h")
+# When the person is out, the bots play on; the last lines of that are enough.
+_MAX_EVENT_LINES: Final = 40
+
+
+# -- drawing cards and events (shared with replay.py) ---------------------------
+
+
+def _card(card: Card, *, top: bool = False) -> str:
+    """A card as rich markup: hearts and diamonds in red, the top card reversed."""
+    style = "red" if card.suit in _RED else "default"
+    if top:
+        style += " bold reverse"
+    return f"[{style}]{card}[/]"
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(_card(card) for card in cards) or "-"
+
+
+def _count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _name(seat: int | None, me: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return "you" if seat == me else f"seat {seat}"
+
+
+def _does(seat: int | None, me: int | None, you: str, other: str) -> str:
+    """``you`` phrased for the viewer's own seat, ``other`` (third person) for the rest."""
+    return you if seat is not None and seat == me else other
+
+
+def _capital(line: str) -> str:
+    return line[:1].upper() + line[1:] if line[:1].isalpha() else line
+
+
+def _narrate(event: Event, me: int | None) -> str | None:
+    """One event as a line of markup from the view of seat ``me`` (``None``: a spectator).
+
+    The event must already be as that seat saw it (others' draws as counts).
+    Deals are not narrated: the hands are on the screen.
+    """
+    kind = event.kind
+    if kind is EventKind.DEAL:
+        return None
+    who = _name(event.seat, me)
+    cards = _cards(event.cards) if event.cards else _count(event.count)
+    seat = event.seat
+    if kind is EventKind.PLAY:
+        text = f"{who} {_does(seat, me, 'play', 'plays')} {cards}"
+    elif kind is EventKind.FLIP:
+        text = f"{who} {_does(seat, me, 'try your luck', 'tries his luck')} and turn" + (
+            f"{_does(seat, me, '', 's')} up {cards}"
+        )
+    elif kind is EventKind.DRAW:
+        text = f"{who} {_does(seat, me, 'draw', 'draws')} {cards}"
+    elif kind is EventKind.DRAW_HIDDEN:
+        text = (
+            f"{who} {_does(seat, me, 'draw', 'draws')} the last stock card and "
+            f"{_does(seat, me, 'lay', 'lays')} it face down (its suit will be trump)"
+        )
+    elif kind is EventKind.TIE:
+        tied = " and ".join(_name(s, me) for s in event.seats)
+        text = f"tie between {tied} with {cards}"
+    elif kind is EventKind.BOUNCE:
+        text = f"the tied cards {cards} go out of play"
+    elif kind is EventKind.TRICK_WON:
+        text = f"{who} {_does(seat, me, 'win', 'wins')} the trick: {cards}"
+    elif kind is EventKind.TAKE_BACK:
+        text = f"{who} {_does(seat, me, 'take', 'takes')} back {cards}"
+    elif kind is EventKind.REVEAL:
+        text = f"the face-down last stock card beside {who} is turned up: {cards}"
+    elif kind is EventKind.TRUMP:
+        text = "no trump" if event.suit is None else f"trump is {_suit_name(event.suit)}"
+    elif kind is EventKind.SHEDDING:
+        text = (
+            f"phase 2 begins: everyone takes up his cards; {who} {_does(seat, me, 'lead', 'leads')}"
+        )
+    elif kind is EventKind.PICK_UP:
+        text = f"{who} {_does(seat, me, 'pick', 'picks')} up {cards}"
+    elif kind is EventKind.DISCARD:
+        text = f"the trick is complete: {cards} go out of play"
+    elif kind is EventKind.OUT:
+        text = f"{who} {_does(seat, me, 'are', 'is')} out and safe"
+    elif kind is EventKind.GAME_OVER:
+        if seat is None:
+            text = "game over: nobody is left holding cards"
+        else:
+            text = f"game over: {who} {_does(seat, me, 'are', 'is')} the skitgubbe"
+    elif kind is EventKind.TRUNCATED:
+        text = "the move cap is reached: the game ends with no loser"
+    elif kind is EventKind.SLOUGH:
+        text = f"{who} {_does(seat, me, 'throw', 'throws')} {cards} onto the trick"
+    elif kind is EventKind.PASS:
+        text = f"{who} {_does(seat, me, 'throw', 'throws')} nothing onto the trick"
+    elif kind is EventKind.GIVE:
+        text = (
+            f"{who} {_does(seat, me, 'give', 'gives')} the low card {cards} "
+            f"to {_name(event.other, me)}"
+        )
+    elif kind is EventKind.UPCARD:
+        suit = _suit_name(event.suit) if event.suit is not None else "?"
+        text = f"{cards} is turned up and put under the stock: trump is {suit}"
+    elif kind is EventKind.LOWER_OUT:
+        text = f"the tie is replayed: {cards} of the players not tied go out of play"
+    else:  # EventKind.TAKE_UPCARD
+        text = f"{who} {_does(seat, me, 'draw', 'draws')} the turned-up card {cards}"
+    return _capital(text)
+
+
+def _narration(events: Sequence[Event], me: int | None) -> list[str]:
+    return [line for line in (_narrate(event, me) for event in events) if line is not None]
+
+
+def _suit_name(suit: Suit) -> str:
+    return f"{suit.name.lower()} {_card_suit(suit)}"
+
+
+def _card_suit(suit: Suit) -> str:
+    return f"[{'red' if suit in _RED else 'default'}]{suit.symbol}[/]"
+
+
+def _by_suit(cards: CardSet, trump: Suit | None) -> list[str]:
+    """One line of markup per suit held: the suit, then its cards, low to high."""
+    lines = []
+    for suit in Suit:
+        held = cards.suit(suit)
+        if held:
+            mark = "  [italic](trump)[/]" if suit is trump else ""
+            lines.append(f"  {_card_suit(suit)}  {_cards(held)}{mark}")
+    return lines or ["  -"]
+
+
+def _table_line(observation: Observation) -> str:
+    if not observation.table:
+        return "Table: empty"
+    top = observation.top
+    plays = []
+    for play in observation.table:
+        shown = " ".join(_card(card, top=card == top) for card in play.cards)
+        plays.append(f"{shown} ({_name(play.seat, None)})")
+    beat = "  <- top card" if observation.phase is Phase.SHEDDING else ""
+    return f"Table: {', '.join(plays)}{beat}"
+
+
+def _trump_text(observation: Observation) -> str:
+    if observation.trump is not None:
+        return _suit_name(observation.trump)
+    rule = observation.rules.trump
+    if rule is TrumpRule.NONE:
+        return "none"
+    if observation.phase is Phase.COLLECTING:
+        return "unknown until phase 2 (the suit of the last stock card)"
+    return "none"
+
+
+def _players_table(observation: Observation, names: Sequence[str]) -> Table:
+    """Every seat's cards, counted as this observation sees them."""
+    collecting = observation.phase is Phase.COLLECTING
+    table = Table(box=None, padding=(0, 2), show_edge=False, pad_edge=False)
+    table.add_column("seat")
+    table.add_column("player")
+    if collecting:
+        table.add_column("hand", justify="right")
+        table.add_column("collection", justify="right")
+    else:
+        table.add_column("held", justify="right")
+    table.add_column("")
+    for seat in range(observation.players):
+        notes = []
+        if seat == observation.to_move:
+            notes.append("[bold]to move[/]")
+        if seat in observation.finished:
+            notes.append("out (safe)")
+        if seat == observation.hidden_holder:
+            notes.append("+ the face-down last stock card")
+        if seat == observation.dealer:
+            notes.append("dealer")
+        counts = (
+            [str(observation.hand_sizes[seat]), str(observation.collection_sizes[seat])]
+            if collecting
+            else [str(observation.hand_sizes[seat])]
+        )
+        name = escape(names[seat])
+        if seat == observation.seat:
+            name = f"[bold]{name}[/]"
+        table.add_row(str(seat), name, *counts, ", ".join(notes))
+    return table
+
+
+def _move_text(move: Move) -> str:
+    kind = move.kind
+    if kind is MoveKind.PLAY:
+        return _cards(move.cards)
+    if kind is MoveKind.SLOUGH:
+        return f"slough {_cards(move.cards)}"
+    if kind is MoveKind.FLIP:
+        return "flip [dim](try your luck)[/]"
+    if kind is MoveKind.PICK_UP:
+        return "pick [dim](pick up)[/]"
+    return "pass [dim](throw nothing)[/]"
+
+
+def _situation(observation: Observation) -> str:
+    """What the player to move is asked to do, in words."""
+    if observation.slough_winner is not None:
+        winner = _name(observation.slough_winner, observation.seat)
+        return (
+            f"{_capital(winner)} won the trick: throw cards of ranks lying in it (slough), or pass."
+        )
+    top = observation.top
+    if observation.phase is Phase.SHEDDING:
+        if top is None:
+            return "The table is empty: lead any card" + (
+                " or run." if observation.rules.runs else "."
+            )
+        suit = top.suit.name.lower()[:-1]  # "hearts" -> "heart"
+        trump = observation.trump
+        beat = f"a higher {suit}" + (" or any trump" if trump not in (None, top.suit) else "")
+        return f"Beat {_card(top)} ({beat}) or pick up."
+    if not observation.table:
+        return "Lead a card to the trick."
+    return "Play a card to the trick (the highest rank wins; you need not beat)."
+
+
+def _board(observation: Observation, names: Sequence[str]) -> list[RenderableType]:
+    """The table as ``observation``'s seat sees it: counts, table, trump, its own cards."""
+    phase = (
+        "phase 1, collecting cards"
+        if observation.phase is Phase.COLLECTING
+        else "phase 2, getting rid of the cards"
+        if observation.phase is Phase.SHEDDING
+        else "game over"
+    )
+    out = f" · out of play: {len(observation.out_of_play)}" if observation.out_of_play else ""
+    parts: list[RenderableType] = [
+        f"[bold]{phase.capitalize()}[/] · stock: {_count(observation.stock_size)}{out}",
+        f"Trump: {_trump_text(observation)}",
+    ]
+    if observation.upcard is not None:
+        parts.append(f"Turned-up card under the stock: {_card(observation.upcard)}")
+    parts.append(_players_table(observation, names))
+    parts.append(_table_line(observation))
+    me = names[observation.seat]
+    holder = "Your" if me == "you" else f"{escape(_capital(me))}'s"
+    cards = "cards" if observation.phase is not Phase.COLLECTING else "hand"
+    parts.append(f"{holder} {cards}:")
+    parts.extend(_by_suit(observation.hand, observation.trump))
+    if observation.phase is Phase.COLLECTING and observation.collection:
+        parts.append(
+            f"{holder} collection (face down until phase 2): {_cards(observation.collection)}"
+        )
+    return parts
+
+
+def _result_line(game: Game, me: int | None) -> str:
+    result = game.result
+    assert result is not None
+    if result.truncated:
+        return f"The move cap ended the game after {result.moves} moves: nobody lost."
+    if result.loser is None:
+        return f"Nobody is left holding cards after {result.moves} moves: nobody lost."
+    if result.loser == me:
+        return f"You are the skitgubbe after {result.moves} moves."
+    finish = ", ".join(_name(seat, me) for seat in result.finish_order[:-1])
+    verdict = " You won!" if me is not None else ""
+    return (
+        f"{_capital(_name(result.loser, me))} is the skitgubbe after {result.moves} moves "
+        f"(out before: {finish}).{verdict}"
+    )
+
+
+# -- the session ----------------------------------------------------------------------
+
+_Outcome = Literal["moved", "undone", "stay", "quit"]
+
+
+class PlaySession:
+    """One game between a person at ``seat`` and bots at the other seats.
+
+    ``bots`` has one entry per seat: a :class:`~skitgubbe.Player` for each bot
+    and ``None`` at the person's seat; ``names`` label the seats on screen.
+    The person's answers come from ``input`` (called with the prompt; it raises
+    :class:`EOFError` when input ends); everything is drawn on ``console``.
+    ``hint`` is the bot asked by the ``hint`` command (by default ISMCTS, the
+    strongest built-in bot). ``casual`` allows ``undo``. ``save`` without a
+    file name writes to ``save_path`` (by default ``skitgubbe-<seed>.json``);
+    with ``autosave`` the game is also saved there when it ends or the person
+    quits.
+
+    >>> import io
+    >>> import skitgubbe as sg
+    >>> from rich.console import Console
+    >>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+    >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
+    >>> session = PlaySession(
+    ...     game, [None, sg.bots.GreedyBot()], seat=0, console=screen,
+    ...     input=lambda prompt: "1", autosave=False,
+    ... )
+    >>> session.run(), game.result is not None
+    (0, True)
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Sequence[Player | None],
+        seat: int,
+        *,
+        console: Console | None = None,
+        input: InputFunction | None = None,
+        casual: bool = False,
+        hint: Player | None = None,
+        names: Sequence[str] | None = None,
+        save_path: str | os.PathLike[str] | None = None,
+        autosave: bool = True,
+    ) -> None:
+        players = game.players
+        if type(seat) is not int or not 0 <= seat < players:
+            raise SkitgubbeError(f"your seat must be 0..{players - 1}, not {seat!r}")
+        if len(bots) != players:
+            raise SkitgubbeError(
+                f"expected {players} seats of bots (None at yours), not {len(bots)}"
+            )
+        missing = [s for s, bot in enumerate(bots) if bot is None and s != seat]
+        if bots[seat] is not None or missing:
+            raise SkitgubbeError(f"bots needs None at your seat {seat} only and a bot elsewhere")
+        self._game = game
+        self._bots = list(bots)
+        self._seat = seat
+        self._console = console if console is not None else Console(highlight=False)
+        self._input: InputFunction = input if input is not None else self._console.input
+        self._casual = casual
+        self._hint = hint if hint is not None else _bots.ISMCTSBot(seed=game.seed)
+        self._names = (
+            list(names)
+            if names is not None
+            else ["you" if s == seat else f"seat {s}" for s in range(players)]
+        )
+        default = f"skitgubbe-{game.seed}.json" if game.seed is not None else "skitgubbe-game.json"
+        self._save_path = Path(save_path if save_path is not None else default)
+        self._autosave = autosave
+        self._seen = 0  # history events shown to the person so far
+        self._turns: list[tuple[int, int]] = []  # (moves played, events seen) at each own move
+        self._saved_at: int | None = None  # moves_played at the last save
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        *,
+        players: int | None = None,
+        bots: str | Sequence[str] = ("greedy",),
+        seat: int = 0,
+        seed: int | None = None,
+        casual: bool = False,
+        console: Console | None = None,
+        input: InputFunction | None = None,
+        save_path: str | os.PathLike[str] | None = None,
+        autosave: bool = True,
+    ) -> PlaySession:
+        """A new game against bots named by specs (``"greedy"``, ``"ismcts:iterations=5000"``).
+
+        ``bots`` holds one spec for every other seat, or one spec for all of
+        them. The rules default to the classic rules for ``players`` (3). The
+        game and the bots follow from ``seed`` (a random one when ``None``).
+
+        >>> session = PlaySession.new(players=4, bots=["random", "greedy", "pimc"], seed=8)
+        >>> session.game.players, session.names
+        (4, ('you', 'seat 1 · random', 'seat 2 · greedy', 'seat 3 · pimc'))
+        """
+        if rules is None:
+            rules = Rules.classic(players=3 if players is None else players)
+        elif players is not None and players != rules.players:
+            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
+        count = rules.players
+        if type(seat) is not int or not 0 <= seat < count:
+            raise SkitgubbeError(f"--seat must be 0..{count - 1}, not {seat!r}")
+        specs = [bots] if isinstance(bots, str) else list(bots)
+        if len(specs) == 1:
+            specs *= count - 1
+        if len(specs) != count - 1:
+            raise SkitgubbeError(
+                f"give one bot spec for all {count - 1} other seats or one per seat, "
+                f"not {len(specs)}"
+            )
+        if seed is None:
+            seed = secrets.randbits(32)
+        game = Game.new(rules, seed=seed)
+        others = [s for s in range(count) if s != seat]
+        players_: list[Player | None] = [None] * count
+        names = ["you"] * count
+        for other, spec in zip(others, specs, strict=True):
+            players_[other] = _bots.make(spec, seed=_engine.game_seed(seed, other))
+            names[other] = f"seat {other} · {spec}"
+        hint = _bots.ISMCTSBot(seed=_engine.game_seed(seed, 4))
+        return cls(
+            game,
+            players_,
+            seat,
+            console=console,
+            input=input,
+            casual=casual,
+            hint=hint,
+            names=names,
+            save_path=save_path,
+            autosave=autosave,
+        )
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self._game
+
+    @property
+    def seat(self) -> int:
+        """The person's seat."""
+        return self._seat
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The label of each seat on screen."""
+        return tuple(self._names)
+
+    @property
+    def save_path(self) -> Path:
+        """Where ``save`` without a file name writes (and where autosave writes)."""
+        return self._save_path
+
+    # -- the loop -----------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends, the person quits or input ends; returns the exit status.
+
+        >>> import io
+        >>> from rich.console import Console
+        >>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+        >>> session = PlaySession.new(seed=2, console=screen, input=lambda p: "quit",
+        ...                           autosave=False)
+        >>> session.run(), session.game.moves_played
+        (0, 0)
+        """
+        self._intro()
+        try:
+            while True:
+                failed = self._bots_play()
+                if failed is not None:
+                    self._say(failed, "bold red")
+                    self._leave()
+                    return 1
+                if self._game.result is not None:
+                    self._finish()
+                    return 0
+                self._show_turn()
+                while True:
+                    try:
+                        line = self._input("Your move (number, move text, or help): ")
+                    except EOFError:
+                        self._console.print()
+                        self._leave()
+                        return 0
+                    outcome = self._answer(line)
+                    if outcome == "quit":
+                        self._leave()
+                        return 0
+                    if outcome != "stay":
+                        break
+        except KeyboardInterrupt:
+            self._console.print()
+            self._leave()
+            return 0
+
+    def _print(self, *renderables: RenderableType) -> None:
+        self._console.print(*renderables, highlight=False)
+
+    def _say(self, text: str, style: str = "yellow") -> None:
+        """Print plain text (never markup: it may quote what the person typed)."""
+        self._console.print(text, style=style, markup=False, highlight=False)
+
+    def _intro(self) -> None:
+        game = self._game
+        others = ", ".join(escape(self._names[s]) for s in range(game.players) if s != self._seat)
+        seed = f" · seed {game.seed}" if game.seed is not None else ""
+        self._console.rule(f"Skitgubbe · {game.rules.describe()}{seed}")
+        self._print(
+            f"You are seat {self._seat}; playing against {others}. "
+            f"{'Casual game: undo is allowed. ' if self._casual else ''}"
+            "Type [bold]help[/] for the commands."
+        )
+
+    def _bots_play(self) -> str | None:
+        """Let the bots move until it is the person's turn or the game is over.
+
+        Returns a message when a bot fails (raises or answers an illegal move).
+        """
+        game = self._game
+        while (to_move := game.to_move) is not None and to_move != self._seat:
+            bot = self._bots[to_move]
+            assert bot is not None
+            try:
+                move = bot.choose(game.observation(to_move))
+                game.play(move)
+            except Exception as exc:  # a bot's failure ends the game, not the program
+                return f"The bot at seat {to_move} failed: {type(exc).__name__}: {exc}"
+        return None
+
+    def _events_since(self, observation: Observation) -> list[str]:
+        lines = _narration(observation.history[self._seen :], self._seat)
+        if len(lines) > _MAX_EVENT_LINES:
+            skipped = len(lines) - _MAX_EVENT_LINES
+            lines = [f"[dim]({skipped} earlier events not shown)[/]", *lines[-_MAX_EVENT_LINES:]]
+        return lines
+
+    def _show_turn(self) -> None:
+        game = self._game
+        observation = game.observation(self._seat)
+        self._console.rule(f"Move {game.moves_played + 1}")
+        lines = self._events_since(observation)
+        if lines:
+            self._print("[bold]Since your last turn:[/]")
+            for line in lines:
+                self._print(f"  {line}")
+        for part in _board(observation, self._names):
+            self._print(part)
+        self._print(_situation(observation))
+        moves = "  ".join(
+            f"[bold]{number})[/] {_move_text(move)}"
+            for number, move in enumerate(observation.legal_moves, 1)
+        )
+        self._print(f"Your moves: {moves}")
+
+    def _finish(self) -> None:
+        game = self._game
+        observation = game.observation(self._seat)
+        self._console.rule("Game over")
+        for line in self._events_since(observation):
+            self._print(f"  {line}")
+        self._seen = len(observation.history)
+        self._print(f"[bold]{_result_line(game, self._seat)}[/]")
+        if self._autosave:
+            self._save(self._save_path)
+
+    def _leave(self) -> None:
+        """Quit (or end of input): save if asked to, say where, and stop."""
+        if self._autosave and self._saved_at != self._game.moves_played:
+            self._save(self._save_path, leaving=True)
+        elif self._saved_at is not None:
+            self._say(
+                f"Left the game; it was last saved to {self._save_path} after move "
+                f"{self._saved_at}.",
+                "default",
+            )
+        else:
+            self._say("Left the game; it was not saved.", "default")
+
+    # -- answers ------------------------------------------------------------------
+
+    def _answer(self, line: str) -> _Outcome:
+        """Act on one line the person typed; every bad answer is explained."""
+        text = line.strip()
+        if not text:
+            count = len(self._game.legal_moves())
+            self._say(
+                f"Type the number of a move (1-{count}), the move itself (such as 7h, flip or "
+                "pick), or help."
+            )
+            return "stay"
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word in _QUIT_WORDS or word in _HELP_WORDS or word in ("hint", "undo"):
+            if rest:
+                self._say(f"{word} takes no argument (got {rest!r}).")
+                return "stay"
+            if word in _QUIT_WORDS:
+                return "quit"
+            if word in _HELP_WORDS:
+                self._help()
+                return "stay"
+            if word == "hint":
+                self._give_hint()
+                return "stay"
+            return self._undo()
+        if word == "save":
+            path = Path(os.path.expanduser(rest)) if rest else self._save_path
+            self._save(path)
+            return "stay"
+        legal = self._game.legal_moves()
+        if re.fullmatch(r"[+-]?[0-9]+", text):
+            number = int(text)
+            if not 1 <= number <= len(legal):
+                self._say(f"There is no move {number}: choose a number from 1 to {len(legal)}.")
+                return "stay"
+            return self._move(legal[number - 1])
+        try:
+            move = Move.parse(text)
+        except ParseError as exc:
+            if text.isalpha() and len(text) > 2:
+                self._say(
+                    f"Unknown command {text!r}. Commands: {', '.join(_COMMANDS)}; "
+                    "or answer with a move number or move text (help lists them)."
+                )
+            else:
+                self._say(f"{_capital(str(exc))}.")
+            return "stay"
+        if move.kind is MoveKind.PLAY and move not in legal:
+            # In a slough window, "7h" means "slough 7h".
+            slough = Move.slough(*move.cards)
+            if slough in legal:
+                move = slough
+        return self._move(move)
+
+    def _move(self, move: Move) -> _Outcome:
+        game = self._game
+        before = (game.moves_played, self._seen)
+        seen = len(game.observation(self._seat).history)
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:
+            self._say(f"You cannot play that: {exc.reason}.")
+            shown = ", ".join(f"{n}) {m}" for n, m in enumerate(exc.legal_moves, 1))
+            self._say(f"Legal now: {shown}.")
+            return "stay"
+        self._turns.append(before)
+        self._seen = seen
+        return "moved"
+
+    def _undo(self) -> _Outcome:
+        if not self._casual:
+            self._say("Undo is only for casual games: start one with skitgubbe play --casual.")
+            return "stay"
+        if not self._turns:
+            self._say("There is nothing to undo: you have not moved yet.")
+            return "stay"
+        moves, seen = self._turns.pop()
+        game = self._game
+        taken = game.moves_played - moves
+        while game.moves_played > moves:
+            game.undo()
+        self._seen = seen
+        bots = taken - 1
+        self._say(
+            f"Took back your move{f' and {bots} bot move' if bots else ''}"
+            f"{'s' if bots > 1 else ''}.",
+            "green",
+        )
+        return "undone"
+
+    def _give_hint(self) -> None:
+        observation = self._game.observation(self._seat)
+        legal = observation.legal_moves
+        if len(legal) == 1:
+            self._print(f"Hint: there is only one move: [bold]1)[/] {_move_text(legal[0])}")
+            return
+        move = self._hint.choose(observation)
+        name = type(self._hint).__name__.removesuffix("Bot").lower()
+        number = legal.index(move) + 1 if move in legal else "?"
+        self._print(f"Hint: {name} would play [bold]{number})[/] {_move_text(move)}")
+
+    def _save(self, path: Path, *, leaving: bool = False) -> None:
+        text = json.dumps(self._game.record(), ensure_ascii=False) + "\n"
+        temporary = path.with_name(path.name + ".tmp")
+        try:
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, path)  # never half a record
+        except OSError as exc:
+            goes_on = "" if self._game.result is not None or leaving else " The game goes on."
+            self._say(f"Cannot save to {path}: {exc.strerror or exc}.{goes_on}")
+            return
+        self._save_path = path
+        self._saved_at = self._game.moves_played
+        self._say(f"Saved the game to {path} (replay it with: skitgubbe replay {path}).", "green")
+
+    def _help(self) -> None:
+        lines = [
+            "[bold]Answer[/] with the number of a move from the list, or with the move itself:",
+            "  7h   one card        7h 8h 9h   several cards (where the rules allow)",
+            "  flip   try your luck: play the top stock card",
+            "  pick   pick up from the table (phase 2)",
+            "  slough 7h   throw cards of ranks in a won trick (7h alone works too)   pass",
+            "[bold]Commands[/]",
+            "  hint          what the ISMCTS bot would play in your place (it sees what you see)",
+            "  undo          take back your last move and the bots' moves after it"
+            + ("" if self._casual else " (casual games only: play --casual)"),
+            "  save \\[FILE]   write the game record as JSON "
+            f"(default {escape(str(self._save_path))})",
+            "  quit          leave the game" + (" (it is saved first)" if self._autosave else ""),
+            "  help          this text",
+        ]
+        for line in lines:
+            self._print(line)

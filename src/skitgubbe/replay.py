@@ -1,0 +1,382 @@
+"""Replay a saved game: ``skitgubbe replay FILE [--seat N]``.
+
+A :class:`Replay` steps through a game record (what :meth:`Game.record
+<skitgubbe.Game.record>` and the ``save`` command of ``skitgubbe play`` write)
+move by move. From one seat's view it shows only what that seat saw: its own
+cards, every count, the public events, its own draws but the others' draws as
+counts. It is drawn from that seat's :class:`~skitgubbe.Observation` at each
+step, never from the referee's state. The full view shows every hand, the
+collections, the stock and the face-down card.
+
+>>> import io
+>>> import skitgubbe as sg
+>>> from rich.console import Console
+>>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
+>>> for _ in range(4):
+...     _ = game.play(game.legal_moves()[0])
+>>> replay = Replay(game.record(), seat=1)
+>>> len(replay), replay.moves == game.moves
+(5, True)
+>>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+>>> replay.show(1, screen)
+>>> print(screen.file.getvalue().splitlines()[1])
+  Seat 0 plays 2♣
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from rich.console import Console, RenderableType
+from rich.markup import escape
+from rich.table import Table
+
+from .errors import RecordError, SkitgubbeError
+from .events import Event, EventKind
+from .game import Game
+from .moves import Move
+from .observation import Phase
+from .play import _board, _card, _cards, _count, _narration, _result_line
+
+__all__ = ["Replay", "load_record"]
+
+_PROMPT: Final = "Enter: next · b: back · a number: jump to that move · q: quit > "
+
+
+def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a game record from a JSON file, with a clear error when it cannot be read.
+
+    >>> load_record("no-such-file.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.SkitgubbeError: cannot read no-such-file.json: No such file or directory
+    """
+    try:
+        with open(path, encoding="utf-8") as file:
+            record: Any = json.load(file)
+    except OSError as exc:
+        raise SkitgubbeError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from exc
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{os.fspath(path)} is not a JSON game record: {exc}") from exc
+    if not isinstance(record, dict):
+        raise RecordError(f"{os.fspath(path)} holds {type(record).__name__}, not a game record")
+    return record
+
+
+class Replay:
+    """A saved game, ready to be stepped through from one ``seat``'s view or in full.
+
+    The record is checked move by move as it is read (:meth:`Game.from_record
+    <skitgubbe.Game.from_record>`). Frame ``k`` is the position after ``k``
+    moves (frame 0 is the deal); there are ``len(replay)`` frames.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=3)
+    >>> _ = game.play(game.legal_moves()[0])
+    >>> replay = Replay(game.record())
+    >>> len(replay), replay.seat, replay.game.moves_played
+    (2, None, 1)
+    """
+
+    def __init__(self, record: Mapping[str, Any], *, seat: int | None = None) -> None:
+        game = Game.from_record(record)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
+            raise SkitgubbeError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
+        self._seat = seat
+        self._game = game
+        # Every position, sharing history with the final game (copies are O(1)).
+        positions = [game.copy()]
+        walker = game.copy()
+        while walker.moves_played:
+            walker.undo()
+            positions.append(walker.copy())
+        positions.reverse()
+        self._positions = positions
+        self._moves = game.moves
+        self._names = ["you" if s == seat else f"seat {s}" for s in range(game.players)]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, seat: int | None = None) -> Replay:
+        """The replay of the record saved in the JSON file ``path``.
+
+        >>> Replay.load("no-such-file.json")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.SkitgubbeError: cannot read no-such-file.json: ...
+        """
+        return cls(load_record(path), seat=seat)
+
+    @property
+    def game(self) -> Game:
+        """The game at its last recorded move."""
+        return self._game
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view is shown; ``None`` for the full view."""
+        return self._seat
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The recorded moves, first to last."""
+        return self._moves
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    # -- frames ---------------------------------------------------------------------
+
+    def events(self, index: int) -> tuple[Event, ...]:
+        """The events of move ``index`` (frame 0: the deal) as the viewing seat saw them.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> _ = game.play("6H")
+        >>> [str(e) for e in Replay(game.record(), seat=1).events(1)]
+        ['seat 0 plays 6♥', 'seat 0 draws 1 card']
+        >>> [str(e) for e in Replay(game.record()).events(1)]
+        ['seat 0 plays 6♥', 'seat 0 draws 5♠']
+        """
+        position = self._position(index)
+        before = len(self._positions[index - 1].history) if index else 0
+        if self._seat is None:
+            return position.history[before:]
+        return position.observation(self._seat).history[before:]
+
+    def _position(self, index: int) -> Game:
+        if type(index) is not int or not 0 <= index < len(self._positions):
+            raise SkitgubbeError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
+        return self._positions[index]
+
+    def _heading(self, index: int) -> str:
+        last = len(self) - 1
+        if index == 0:
+            return f"The deal (move 0 of {last})"
+        mover = self._positions[index - 1].to_move
+        return f"Move {index} of {last} · {self._names[mover] if mover is not None else '?'}"
+
+    def frame(self, index: int) -> list[RenderableType]:
+        """What the viewer sees after move ``index``: its events, then the table.
+
+        >>> import skitgubbe as sg
+        >>> frame = Replay(sg.Game.new(seed=2).record(), seat=0).frame(0)
+        >>> "Your hand:" in frame, "Seat 1's hand:" in frame
+        (True, False)
+        """
+        position = self._position(index)
+        lines: list[RenderableType] = [
+            f"  {line}" for line in _narration(self.events(index), self._seat)
+        ]
+        if self._seat is None:
+            lines += _full_board(position)
+        else:
+            lines += _board(position.observation(self._seat), self._names)
+        if position.result is not None:
+            lines.append(f"[bold]{_result_line(position, self._seat)}[/]")
+        return lines
+
+    def show(self, index: int, console: Console) -> None:
+        """Print frame ``index`` under a heading.
+
+        >>> import io, skitgubbe as sg
+        >>> from rich.console import Console
+        >>> screen = Console(file=io.StringIO(), force_terminal=False, width=60)
+        >>> Replay(sg.Game.new(seed=2).record()).show(0, screen)
+        >>> screen.file.getvalue().splitlines()[0].strip("─ ")
+        'The deal (move 0 of 0)'
+        """
+        console.rule(self._heading(index))
+        for part in self.frame(index):
+            console.print(part, highlight=False)
+
+    def _title(self) -> str:
+        game = self._game
+        view = "every card face up" if self._seat is None else f"as seat {self._seat} saw it"
+        seed = f", seed {game.seed}" if game.seed is not None else ""
+        return f"Replay: {game.rules.describe()}{seed}, {len(self) - 1} moves; {view}"
+
+    def print_all(self, console: Console) -> None:
+        """Print the whole game at once: the deal, every move's events, phase 2, the end.
+
+        In a seat's view its cards are shown again after every move that brought it cards.
+
+        >>> import io, skitgubbe as sg
+        >>> from rich.console import Console
+        >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
+        >>> while game.result is None:
+        ...     _ = game.play(game.legal_moves()[0])
+        >>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+        >>> Replay(game.record(), seat=0).print_all(screen)
+        >>> screen.file.getvalue().count("Your hand:") >= 1
+        True
+        """
+        console.rule(escape(self._title()))
+        self.show(0, console)
+        seat = self._seat
+        hand = None if seat is None else self._positions[0].observation(seat).hand
+        shedding_shown = False
+        last = len(self) - 1
+        width = len(str(last))
+        if last:
+            console.rule("Moves")
+        for index in range(1, last + 1):
+            position = self._positions[index]
+            for number, line in enumerate(_narration(self.events(index), seat)):
+                label = f"{index:>{width}}." if number == 0 else " " * (width + 1)
+                console.print(f"{label} {line}", highlight=False)
+            if seat is not None:
+                now = position.observation(seat).hand
+                if hand is not None and now - hand and position.result is None:
+                    # Cards came in (a draw, a pick-up): show the whole hand again.
+                    console.print(f"{'':>{width}}  [dim]your cards:[/] {_cards(now)}")
+                hand = now
+            if (
+                not shedding_shown
+                and position.phase is Phase.SHEDDING
+                and self._positions[index - 1].phase is Phase.COLLECTING
+            ):
+                shedding_shown = True
+                console.rule("Phase 2 begins")
+                board = (
+                    _full_board(position)
+                    if seat is None
+                    else _board(position.observation(seat), self._names)
+                )
+                for part in board:
+                    console.print(part, highlight=False)
+                console.rule("Moves")
+        if last:
+            console.rule("The end" if self._game.result is not None else "Last recorded move")
+            for part in self.frame(last)[len(_narration(self.events(last), seat)) :]:
+                console.print(part, highlight=False)
+        if self._game.result is None:
+            console.print("The record stops before the end of the game.", highlight=False)
+
+    def step(self, console: Console, input: Callable[[str], str] | None = None) -> int:
+        """Step through the game interactively; returns the exit status.
+
+        Enter (or ``n``) shows the next move, ``b`` the one before, a number
+        jumps to that move, ``q`` quits; the end of input quits too.
+
+        >>> import io, skitgubbe as sg
+        >>> from rich.console import Console
+        >>> game = sg.Game.new(seed=2)
+        >>> _ = game.play("6H")
+        >>> keys = iter(["", "b", "7", "q"])
+        >>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
+        >>> Replay(game.record(), seat=2).step(screen, lambda prompt: next(keys))
+        0
+        >>> "There is no move 7: the game has moves 0 to 1." in screen.file.getvalue()
+        True
+        """
+        read = input if input is not None else console.input
+        last = len(self) - 1
+        console.rule(escape(self._title()))
+        index = 0
+        self.show(index, console)
+        while True:
+            try:
+                answer = read(_PROMPT).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                return 0
+            target = index
+            if answer in ("", "n", "next"):
+                target = index + 1
+            elif answer in ("b", "back"):
+                target = index - 1
+            elif answer in ("q", "quit", "exit"):
+                return 0
+            elif answer.isascii() and answer.isdigit():
+                target = int(answer)
+                if target > last:
+                    _say(console, f"There is no move {target}: the game has moves 0 to {last}.")
+                    continue
+            else:
+                _say(
+                    console,
+                    f"Not understood: {answer!r}. Enter: next, b: back, "
+                    f"a number 0 to {last}: jump to that move, q: quit.",
+                )
+                continue
+            if target > last:
+                _say(console, "That was the last move (b: back, a number: jump, q: quit).")
+                continue
+            if target < 0:
+                _say(console, "This is the deal: there is nothing before it.")
+                continue
+            index = target
+            self.show(index, console)
+
+
+def _say(console: Console, text: str) -> None:
+    console.print(text, style="yellow", markup=False, highlight=False)
+
+
+def _full_board(game: Game) -> list[RenderableType]:
+    """The referee's view: every hand and collection, the stock, the face-down card."""
+    phase = game.phase
+    collecting = phase is Phase.COLLECTING
+    title = {
+        Phase.COLLECTING: "Phase 1, collecting cards",
+        Phase.SHEDDING: "Phase 2, getting rid of the cards",
+        Phase.OVER: "Game over",
+    }[phase]
+    stock = game.stock
+    trump = game.trump
+    out = game.out_of_play
+    parts: list[RenderableType] = [
+        f"[bold]{title}[/] · stock: {_count(len(stock))}"
+        + (f" · out of play: {len(out)}" if out else "")
+        + (f" · trump: {trump.name.lower()}" if trump is not None else ""),
+    ]
+    if stock:
+        parts.append(f"Stock, top first: {_cards(stock)}")
+    hidden = game.hidden_card
+    table = Table(box=None, padding=(0, 2), show_edge=False, pad_edge=False)
+    table.add_column("seat")
+    table.add_column("hand" if collecting else "held")
+    if collecting:
+        table.add_column("collection")
+    finished = game.result.finish_order if game.result is not None else _finished(game)
+    for seat, hand in enumerate(game.hands):
+        note = ""
+        if seat == game.to_move:
+            note = "  [bold]to move[/]"
+        elif seat in finished and not hand:
+            note = "  out (safe)"
+        cells = [_cards(hand) + note]
+        if collecting:
+            collection = _cards(game.collections[seat])
+            if hidden is not None and seat == _hidden_holder(game):
+                collection += f" + face down: {_card(hidden)}"
+            cells.append(collection)
+        table.add_row(str(seat), *cells)
+    parts.append(table)
+    plays = game.table
+    if plays:
+        top = max(plays[-1].cards)
+        shown = ", ".join(
+            " ".join(_card(card, top=card == top) for card in play.cards) + f" (seat {play.seat})"
+            for play in plays
+        )
+        parts.append(f"Table: {shown}")
+    else:
+        parts.append("Table: empty")
+    return parts
+
+
+def _finished(game: Game) -> tuple[int, ...]:
+    return tuple(
+        event.seat
+        for event in game.history
+        if event.kind is EventKind.OUT and event.seat is not None
+    )
+
+
+def _hidden_holder(game: Game) -> int | None:
+    # The holder is public: any seat's observation names it.
+    return game.observation(0).hidden_holder
