@@ -49,7 +49,7 @@ from .events import Event
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
-from .players import Player
+from .players import Player, _table_game
 from .rules import Rules
 
 __all__ = [
@@ -442,15 +442,8 @@ async def play_game_async(
     >>> stand_in.loser in (0, 1, 2) or stand_in.truncated
     True
     """
-    if game is None:
-        if rules is None:
-            rules = Rules.classic(players=len(players))
-        game = Game.new(rules, seed=seed)
-    elif rules is not None or seed is not None:
-        raise SkitgubbeError("give rules and seed, or a game, not both")
+    game = _table_game(len(players), rules, seed, game)
     count = game.players
-    if len(players) != count:
-        raise SkitgubbeError(f"{count} players are needed, {len(players)} were given")
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):
         if policy not in _POLICIES:
             raise SkitgubbeError(f"{name} must be 'raise' or 'bot', not {policy!r}")

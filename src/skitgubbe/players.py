@@ -45,6 +45,21 @@ class Player(Protocol):
         ...
 
 
+def _table_game(players: int, rules: Rules | None, seed: int | None, game: Game | None) -> Game:
+    """The game a table of ``players`` plays: ``game``, or a new deal from ``rules`` and ``seed``.
+
+    >>> _table_game(3, None, 1, None).players
+    3
+    """
+    if game is None:
+        game = Game.new(Rules.classic(players=players) if rules is None else rules, seed=seed)
+    elif rules is not None or seed is not None:
+        raise SkitgubbeError("give rules and seed, or a game, not both")
+    if players != game.players:
+        raise SkitgubbeError(f"{game.players} players are needed, {players} were given")
+    return game
+
+
 def play_game(
     players: Sequence[Player],
     rules: Rules | None = None,
@@ -66,14 +81,7 @@ def play_game(
     >>> sorted(result.finish_order) == [0, 1, 2, 3] or result.truncated
     True
     """
-    if game is None:
-        if rules is None:
-            rules = Rules.classic(players=len(players))
-        game = Game.new(rules, seed=seed)
-    elif rules is not None or seed is not None:
-        raise SkitgubbeError("give rules and seed, or a game, not both")
-    if len(players) != game.players:
-        raise SkitgubbeError(f"{game.players} players are needed, {len(players)} were given")
+    game = _table_game(len(players), rules, seed, game)
     for seat, player in enumerate(players):
         started = getattr(player, "game_started", None)
         if started is not None:
