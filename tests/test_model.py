@@ -13,52 +13,28 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-try:
-    from tests.model import vectors
-    from tests.model.classic import (
-        ALL_CARDS,
-        COLLECTING,
-        FLIP_MOVE,
-        OVER,
-        PICK_UP_MOVE,
-        SHEDDING,
-        ModelGame,
-        parse_card,
-        play_move,
-        rank,
-        suit,
-    )
-    from tests.model.random_play import play_random, random_game
-    from tests.model.rng import (
-        Xoshiro256,
-        deck_from_seed,
-        game_seed,
-        shuffle,
-        splitmix64,
-    )
-except ImportError:  # pytest run without the repository root on sys.path
-    from model import vectors  # type: ignore[no-redef, import-not-found, unused-ignore]
-    from model.classic import (  # type: ignore[no-redef, import-not-found, unused-ignore]
-        ALL_CARDS,
-        COLLECTING,
-        FLIP_MOVE,
-        OVER,
-        PICK_UP_MOVE,
-        SHEDDING,
-        ModelGame,
-        parse_card,
-        play_move,
-        rank,
-        suit,
-    )
-    from model.random_play import play_random, random_game  # type: ignore[no-redef, import-not-found, unused-ignore]
-    from model.rng import (  # type: ignore[no-redef, import-not-found, unused-ignore]
-        Xoshiro256,
-        deck_from_seed,
-        game_seed,
-        shuffle,
-        splitmix64,
-    )
+from tests.model import vectors
+from tests.model.classic import (
+    ALL_CARDS,
+    COLLECTING,
+    FLIP_MOVE,
+    OVER,
+    PICK_UP_MOVE,
+    SHEDDING,
+    ModelGame,
+    parse_card,
+    play_move,
+    rank,
+    suit,
+)
+from tests.model.random_play import play_random, random_game
+from tests.model.rng import (
+    Xoshiro256,
+    deck_from_seed,
+    game_seed,
+    shuffle,
+    splitmix64,
+)
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 

@@ -13,52 +13,26 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-try:
-    from tests.model.classic import (
-        ALL_CARDS,
-        COLLECTING,
-        FLIP_MOVE,
-        OVER,
-        PASS_MOVE,
-        PICK_UP_MOVE,
-        SHEDDING,
-        VARIANT_FIELDS,
-        ModelGame,
-        Move,
-        VariantValue,
-        is_run,
-        mask,
-        parse_card,
-        rank,
-        suit,
-    )
-    from tests.model.random_play import play_random, random_game
-    from tests.model.rng import Xoshiro256, deck_from_seed, shuffle
-except ImportError:  # pytest run without the repository root on sys.path
-    from model.classic import (  # type: ignore[no-redef, import-not-found, unused-ignore]
-        ALL_CARDS,
-        COLLECTING,
-        FLIP_MOVE,
-        OVER,
-        PASS_MOVE,
-        PICK_UP_MOVE,
-        SHEDDING,
-        VARIANT_FIELDS,
-        ModelGame,
-        Move,
-        VariantValue,
-        is_run,
-        mask,
-        parse_card,
-        rank,
-        suit,
-    )
-    from model.random_play import play_random, random_game  # type: ignore[no-redef, import-not-found, unused-ignore]
-    from model.rng import (  # type: ignore[no-redef, import-not-found, unused-ignore]
-        Xoshiro256,
-        deck_from_seed,
-        shuffle,
-    )
+from tests.model.classic import (
+    ALL_CARDS,
+    COLLECTING,
+    FLIP_MOVE,
+    OVER,
+    PASS_MOVE,
+    PICK_UP_MOVE,
+    SHEDDING,
+    VARIANT_FIELDS,
+    ModelGame,
+    Move,
+    VariantValue,
+    is_run,
+    mask,
+    parse_card,
+    rank,
+    suit,
+)
+from tests.model.random_play import play_random, random_game
+from tests.model.rng import Xoshiro256, deck_from_seed, shuffle
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
