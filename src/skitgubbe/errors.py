@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .moves import Move
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "IllegalMoveError",
     "ParseError",
     "PlayerError",
@@ -42,7 +44,31 @@ class SkitgubbeError(Exception):
     """
 
 
-class RulesError(SkitgubbeError):
+class ArgumentError(SkitgubbeError, ValueError):
+    """An argument whose value is not allowed (a seat out of range, a negative count …).
+
+    Also a :class:`ValueError`, so code that catches the standard error keeps
+    working, as with python-chess's ``IllegalMoveError``.
+
+    >>> try:
+    ...     raise ArgumentError("seat must be 0..2, not 5")
+    ... except ValueError as error:
+    ...     print(error)
+    seat must be 0..2, not 5
+    """
+
+
+class ArgumentTypeError(SkitgubbeError, TypeError):
+    """An argument of the wrong type (a string where a :class:`~skitgubbe.Move` is needed …).
+
+    Also a :class:`TypeError`.
+
+    >>> isinstance(ArgumentTypeError("a seat is an int, not 'two'"), TypeError)
+    True
+    """
+
+
+class RulesError(SkitgubbeError, ValueError):
     """A :class:`~skitgubbe.rules.Rules` value or combination that is not allowed.
 
     ``field`` is the name of the offending field (or unknown keyword), or
@@ -63,7 +89,7 @@ class RulesError(SkitgubbeError):
         return (type(self), (self.args[0], self.field), self.__dict__)
 
 
-class ParseError(SkitgubbeError):
+class ParseError(SkitgubbeError, ValueError):
     """Text (or a numeric code) that does not describe a card, card set or move.
 
     ``text`` is the whole input that was rejected (for a code, its ``repr``).
@@ -83,7 +109,7 @@ class ParseError(SkitgubbeError):
         return (type(self), (self.args[0], self.text), self.__dict__)
 
 
-class IllegalMoveError(SkitgubbeError):
+class IllegalMoveError(SkitgubbeError, ValueError):
     """A move that is not legal in the position it was played in.
 
     Keeps the ``move``, the ``reason`` it is illegal and the ``legal_moves`` of
@@ -155,7 +181,7 @@ class PlayerError(SkitgubbeError):
         )
 
 
-class RecordError(SkitgubbeError):
+class RecordError(SkitgubbeError, ValueError):
     """A game record that fails validation.
 
     ``move_index`` is the 0-based index of the offending move in the record,
