@@ -36,8 +36,8 @@ def test_simulate(benchmark: BenchmarkFixture, figures: Figures, players: int) -
 
     assert result.games == SIMULATE_GAMES
     assert sum(result.losses) + result.no_loser + result.truncated == SIMULATE_GAMES
-    assert result.moves > SIMULATE_GAMES
-    benchmark.extra_info.update(players=players, games=result.games, moves=result.moves)
+    assert result.moves_played > SIMULATE_GAMES
+    benchmark.extra_info.update(players=players, games=result.games, moves=result.moves_played)
     seconds = fastest_seconds(benchmark)
     if seconds is None:
         return
@@ -48,7 +48,7 @@ def test_simulate(benchmark: BenchmarkFixture, figures: Figures, players: int) -
         Figure(
             "games_per_s", label, result.games / seconds, "games/s", GAMES_PER_S_TARGET.get(players)
         ),
-        Figure("ns_per_move", label, seconds * 1e9 / result.moves, "ns/move"),
+        Figure("ns_per_move", label, seconds * 1e9 / result.moves_played, "ns/move"),
     )
 
 
@@ -76,7 +76,7 @@ def test_simulate_variants(benchmark: BenchmarkFixture, figures: Figures, varian
 
     assert result.games == SIMULATE_GAMES
     assert sum(result.losses) + result.no_loser + result.truncated == SIMULATE_GAMES
-    benchmark.extra_info.update(rules=rules.describe(), games=result.games, moves=result.moves)
+    benchmark.extra_info.update(rules=rules.describe(), games=result.games, moves=result.moves_played)
     seconds = fastest_seconds(benchmark)
     if seconds is None:
         return
@@ -85,7 +85,7 @@ def test_simulate_variants(benchmark: BenchmarkFixture, figures: Figures, varian
         f"simulate-{variant}",
         benchmark,
         Figure("games_per_s", label, result.games / seconds, "games/s"),
-        Figure("ns_per_move", label, seconds * 1e9 / result.moves, "ns/move"),
+        Figure("ns_per_move", label, seconds * 1e9 / result.moves_played, "ns/move"),
     )
 
 
@@ -105,10 +105,10 @@ def test_tight_c_loop(
     result = pedantic(benchmark, run, rounds=TIGHT_LOOP_ROUNDS, warmup_rounds=1)
 
     assert result.games == TIGHT_LOOP_GAMES
-    assert result.moves > TIGHT_LOOP_GAMES
+    assert result.moves_played > TIGHT_LOOP_GAMES
     assert result.ns > 0
     benchmark.extra_info.update(
-        players=players, games=result.games, moves=result.moves, compiler=tight_loop.compiler
+        players=players, games=result.games, moves=result.moves_played, compiler=tight_loop.compiler
     )
     if fastest_seconds(benchmark) is None:
         return

@@ -363,7 +363,7 @@ def test_on_disconnect_bot_hands_the_seat_to_the_stand_in_for_the_rest_of_the_ga
     seat_moves = [u for u in updates if u.viewer is None and u.seat == 1]
     assert [u.stand_in for u in seat_moves[:3]] == [None, None, None]
     assert {u.stand_in for u in seat_moves[3:]} == {"disconnect"}
-    assert result.moves == updates[-1].moves_played
+    assert result.moves_played == updates[-1].moves_played
 
 
 def test_on_disconnect_bot_covers_a_drop_in_game_started() -> None:
@@ -373,7 +373,7 @@ def test_on_disconnect_bot_covers_a_drop_in_game_started() -> None:
 
     absent = GoneAtStart()
     result = run(sg.play_game_async([absent, FirstMove()], seed=1, on_disconnect="bot"))
-    assert absent.asked == [] and absent.ended == 0 and result.moves > 0
+    assert absent.asked == [] and absent.ended == 0 and result.moves_played > 0
     with pytest.raises(sg.PlayerDisconnectedError, match="game_started"):
         run(sg.play_game_async([absent, FirstMove()], seed=1))
 

@@ -106,7 +106,7 @@ def test_play_game_is_reproducible_and_continues_a_given_game() -> None:
     for _ in range(10):
         game.play(game.legal_moves()[0])
     result = sg.play_game(bots(), game=game)
-    assert game.result == result and result.moves > 10
+    assert game.result == result and result.moves_played > 10
     with pytest.raises(sg.SkitgubbeError, match="not both"):
         sg.play_game(bots(), seed=1, game=game)
 

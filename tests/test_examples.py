@@ -56,7 +56,7 @@ def test_embed_game_example_saves_a_record_that_replays(tmp_path: Path) -> None:
     out = run_example("examples/embed_game.py", str(path))
     assert "the record replays to the same result" in out
     game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
-    assert game.result is not None and game.result.moves == game.moves_played
+    assert game.result is not None and game.result.moves_played == game.moves_played
 
 
 def test_tournament_example() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe import _engine
-from skitgubbe.game import Game, _Node
+from skitgubbe.game import Events, Game
 from tests.rules_gen import random_rules
 
 
@@ -154,7 +154,7 @@ def test_an_observation_reaches_neither_the_game_nor_the_core() -> None:
     for _ in range(60):
         game.play(rng.choice(game.legal_moves()))
     view = game.observation(game.to_move or 0)
-    forbidden = (Game, _Node, _engine.Core)
+    forbidden = (Game, Events, _engine.Core)
     stack: list[object] = [view]
     visited: set[int] = set()
     while stack:

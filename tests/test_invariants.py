@@ -64,7 +64,7 @@ def play_checked(index: int, rules: sg.Rules | None = None) -> None:
     result = game.result
     assert result is not None and game.phase is sg.Phase.OVER and game.to_move is None
     if result.truncated:
-        assert result.loser is None and result.moves == cap
+        assert result.loser is None and result.moves_played == cap
     else:
         holding = [seat for seat, hand in enumerate(game.hands) if hand]
         assert len(holding) <= 1

@@ -112,8 +112,8 @@ def test_the_command_prints_the_whole_game(
     out = capsys.readouterr().out
     result = game.result
     assert result is not None and result.loser is not None
-    assert f"Seat {result.loser} is the skitgubbe after {result.moves} moves" in out
-    assert len(chunks_by_move(out)) == result.moves + 1  # checks the numbering too
+    assert f"Seat {result.loser} is the skitgubbe after {result.moves_played} moves" in out
+    assert len(chunks_by_move(out)) == result.moves_played + 1  # checks the numbering too
     for hand in sg.Game.new(game.rules, seed=11).hands:
         assert " ".join(map(str, hand)) in out  # the full view shows every dealt hand
 

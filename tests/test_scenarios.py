@@ -501,7 +501,7 @@ def test_s5_3_only_one_player_with_cards_is_the_skitgubbe_at_once() -> None:
     assert game.to_move is None
     assert game.legal_moves() == ()
     assert game.result == GameResult(
-        loser=2, finish_order=(*expected_out, 2), truncated=False, moves=0
+        loser=2, finish_order=(*expected_out, 2), truncated=False, moves_played=0
     )
 
 
@@ -664,7 +664,9 @@ def test_s6_7_going_out_and_the_game_ends_when_one_player_holds_cards() -> None:
     assert game.phase is Phase.OVER
     assert game.to_move is None
     assert game.legal_moves() == ()
-    assert game.result == GameResult(loser=1, finish_order=(0, 2, 1), truncated=False, moves=4)
+    assert game.result == GameResult(
+        loser=1, finish_order=(0, 2, 1), truncated=False, moves_played=4
+    )
 
 
 def test_s6_7_two_players_the_first_out_wins_at_once() -> None:
@@ -674,7 +676,7 @@ def test_s6_7_two_players_the_first_out_wins_at_once() -> None:
         ev(EventKind.OUT, 0),
         ev(EventKind.GAME_OVER, 1),
     ]
-    assert game.result == GameResult(loser=1, finish_order=(0, 1), truncated=False, moves=1)
+    assert game.result == GameResult(loser=1, finish_order=(0, 1), truncated=False, moves_played=1)
 
 
 def test_s6_8_the_move_cap_truncates_with_no_loser() -> None:
@@ -689,7 +691,7 @@ def test_s6_8_the_move_cap_truncates_with_no_loser() -> None:
     assert phase(game) is Phase.OVER
     assert game.to_move is None
     assert game.legal_moves() == ()
-    assert game.result == GameResult(loser=None, finish_order=(), truncated=True, moves=3)
+    assert game.result == GameResult(loser=None, finish_order=(), truncated=True, moves_played=3)
 
 
 def test_s6_8_the_move_cap_in_phase_2_keeps_who_went_out() -> None:
@@ -697,14 +699,14 @@ def test_s6_8_the_move_cap_in_phase_2_keeps_who_went_out() -> None:
     game = Game.from_shedding(rules, ["9D", "JD 2C", "KD 3C"], trump="S", leader=0)
     play(game, "9D")
     assert play(game, "JD")[-1] == ev(EventKind.TRUNCATED, None)
-    assert game.result == GameResult(loser=None, finish_order=(0,), truncated=True, moves=2)
+    assert game.result == GameResult(loser=None, finish_order=(0,), truncated=True, moves_played=2)
 
 
 def test_s6_8_a_game_that_ends_on_the_capped_move_is_not_truncated() -> None:
     # Interpretation: the cap ends a game still running; this one is already over.
     game = Game.from_shedding(Rules.classic(2, max_moves=1), ["9D", "JD"], trump="S", leader=0)
     play(game, "9D")
-    assert game.result == GameResult(loser=1, finish_order=(0, 1), truncated=False, moves=1)
+    assert game.result == GameResult(loser=1, finish_order=(0, 1), truncated=False, moves_played=1)
 
 
 # ---------------------------------------------------------------------------

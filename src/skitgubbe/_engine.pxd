@@ -143,5 +143,15 @@ cdef extern from "skitgubbe.h" nogil:
                       sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits, int *n_moves)
 
 
+cdef class Events:
+    cdef bytes raw
+    cdef tuple items
+    cdef tuple all(self)
+
+
 cdef class Core:
     cdef sg_state st
+    cdef readonly Core parent
+    cdef readonly object move
+    cdef readonly Events events
+    cdef public object views

@@ -7,6 +7,8 @@ codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcmp, memcpy
 
 from skitgubbe._engine cimport *
@@ -175,17 +177,128 @@ cdef inline int popcount(uint64_t x) noexcept nogil:
     return n
 
 
-cdef list events_list(sg_event *buf, int n):
+cdef list events_list(const sg_event *buf, int n):
     cdef int i
     return [(buf[i].kind, buf[i].seat, buf[i].arg, buf[i].cards) for i in range(n)]
 
 
+def events_from_bytes(bytes raw):
+    """The raw events (kind, seat, arg, cards) packed in `raw` by Core.play."""
+    if len(raw) % sizeof(sg_event):
+        raise CoreError(SG_ERR_POSITION, "not a packed event list")
+    return events_list(<const sg_event *><const char *>raw, len(raw) // sizeof(sg_event))
+
+
+# The typed layer's shared Move objects, by code, and the factory that makes a
+# missing one (skitgubbe.moves registers both): legal_move_objects hands out
+# these objects without a Python call per move.
+cdef dict MOVE_CACHE = {}
+cdef object MOVE_FACTORY = None
+
+
+def share_moves(dict cache, factory):
+    """Register the Move cache (code -> Move) and the factory for codes not in it."""
+    global MOVE_CACHE, MOVE_FACTORY
+    MOVE_CACHE = cache
+    MOVE_FACTORY = factory
+
+
+cdef Core core_from_snapshot(bytes snapshot):
+    cdef Core core = Core.__new__(Core)
+    if len(snapshot) != sizeof(sg_state):
+        raise CoreError(SG_ERR_POSITION, "not a state of this engine version")
+    memcpy(&core.st, <const char *>snapshot, sizeof(sg_state))
+    if sg_rules_check(&core.st.rules, NULL) != SG_RULES_OK or core.st.phase > 2 or (
+        core.st.phase < 2 and core.st.to_move >= core.st.rules.players
+    ):
+        raise CoreError(SG_ERR_POSITION, "not a state of a game")
+    return core
+
+
+def from_snapshot(bytes snapshot):
+    """A Core from Core.snapshot() bytes (pickling); raises CoreError on bytes that are not one."""
+    return core_from_snapshot(snapshot)
+
+
+cdef object EVENT_DECODER = None
+
+
+def share_event_decoder(decoder):
+    """Register the callable that turns packed raw events (bytes) into a tuple of Events."""
+    global EVENT_DECODER
+    EVENT_DECODER = decoder
+
+
+cdef class Events:
+    """The events one move caused, in order: an immutable sequence of Event objects.
+
+    Game.play returns one.  The engine hands a move's events over packed; they
+    become Event objects only when first read, so a loop that ignores them does
+    not pay for them.  Equal to a tuple (or another Events) of the same events.
+    """
+
+    @staticmethod
+    def of(tuple items):
+        """Events holding `items` (already decoded)."""
+        cdef Events events = Events.__new__(Events)
+        events.items = items
+        return events
+
+    cdef tuple all(self):
+        if self.items is None:
+            self.items = EVENT_DECODER(self.raw)
+            self.raw = None
+        return self.items
+
+    def __len__(self):
+        return len(self.all())
+
+    def __getitem__(self, index):
+        return self.all()[index]
+
+    def __iter__(self):
+        return iter(self.all())
+
+    def __contains__(self, item):
+        return item in self.all()
+
+    def __eq__(self, other):
+        if isinstance(other, Events):
+            return self.all() == (<Events>other).all()
+        if isinstance(other, tuple):
+            return self.all() == other
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.all())
+
+    def __repr__(self):
+        return f"Events({list(self.all())!r})"
+
+    def __reduce__(self):
+        return (Events.of, (self.all(),))
+
+
+cdef Events packed_events(const sg_event *buf, int n):
+    cdef Events events = Events.__new__(Events)
+    events.raw = (<const char *>buf)[:n * sizeof(sg_event)]
+    return events
+
+
+cdef EMPTY_EVENTS = Events.of(())
+
+
 cdef class Core:
-    """One game state of the C core.  Value semantics: copy() is a memcpy."""
+    """One game state of the C core.  Value semantics: copy() is a memcpy.
+
+    A Core made by play() is also a step of a game's history: it keeps the
+    position before (parent), the move that led here and that move's events.
+    Positions are never changed after they are made, so games share them.
+    """
 
     @staticmethod
     def deal(tuple rules, bytes deck, int dealer):
-        """(Core, deal events) for a new game; raises CoreError on bad input."""
+        """The Core of a new game, its events those of the deal; raises CoreError on bad input."""
         cdef sg_rules r
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
@@ -201,11 +314,12 @@ cdef class Core:
         code = sg_new(&core.st, &r, deck, <uint8_t>dealer, &ev)
         if code != SG_OK:
             raise CoreError(code, "cannot deal")
-        return core, events_list(buf, ev.len)
+        core.events = packed_events(buf, ev.len)
+        return core
 
     @staticmethod
     def shedding(tuple rules, tuple hands, int trump, int leader):
-        """(Core, events) for a phase-2 position; raises CoreError on bad input."""
+        """The Core of a phase-2 position, with its events; raises CoreError on bad input."""
         cdef sg_rules r
         cdef uint64_t h[4]
         cdef sg_event buf[SG_MAX_EVENTS]
@@ -224,9 +338,20 @@ cdef class Core:
         code = sg_new_shedding(&core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
         if code != SG_OK:
             raise CoreError(code, "cannot set up this position")
-        return core, events_list(buf, ev.len)
+        core.events = packed_events(buf, ev.len)
+        return core
+
+    def __cinit__(self):
+        self.events = EMPTY_EVENTS
+
+    def with_events(self, tuple events):
+        """This state alone (see copy), its events `events`: a game's start when unpickled."""
+        cdef Core other = self.copy()
+        other.events = Events.of(events)
+        return other
 
     def copy(self):
+        """This state alone: no parent, no move, no events."""
         cdef Core other = Core.__new__(Core)
         memcpy(&other.st, &self.st, sizeof(sg_state))
         return other
@@ -236,6 +361,50 @@ cdef class Core:
         cdef sg_move moves[SG_MAX_MOVES]
         cdef int n = sg_legal_moves(&self.st, moves)
         return [moves[i] for i in range(n)]
+
+    def legal_move_objects(self):
+        """The legal moves as the typed layer's shared Move objects (see share_moves)."""
+        cdef sg_move moves[SG_MAX_MOVES]
+        cdef int n = sg_legal_moves(&self.st, moves)
+        cdef int i
+        cdef dict cache = MOVE_CACHE
+        cdef tuple out = PyTuple_New(n)
+        for i in range(n):
+            code = moves[i]
+            move = cache.get(code)
+            if move is None:
+                move = MOVE_FACTORY(code)
+            Py_INCREF(move)
+            PyTuple_SET_ITEM(out, i, move)
+        return out
+
+    def play(self, object move, uint64_t code):
+        """The position after `move` (whose core code is `code`), linked back to this one.
+
+        The new Core records this Core as its parent, the move, and the move's
+        events (an Events sequence); this Core is unchanged.  Raises CoreError
+        when the move is not legal.
+        """
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        cdef Core child = Core.__new__(Core)
+        cdef Events events
+        memcpy(&child.st, &self.st, sizeof(sg_state))
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        result = sg_apply(&child.st, code, &ev)
+        if result != SG_OK:
+            raise CoreError(result, "illegal move" if result == SG_ERR_ILLEGAL else "game over")
+        if ev.len > ev.cap:
+            raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
+        child.parent = self
+        child.move = move
+        child.events = packed_events(buf, ev.len)
+        return child
+
+    def __reduce__(self):
+        return (from_snapshot, (self.snapshot(),))
 
     def apply(self, uint64_t move):
         """Plays `move` and returns its events; raises CoreError, unchanged, if illegal."""
@@ -442,3 +611,7 @@ cdef class Core:
     def known(self):
         n = self.st.rules.players
         return tuple(self.st.known[i] for i in range(n))
+
+
+import collections.abc
+collections.abc.Sequence.register(Events)

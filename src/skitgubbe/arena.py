@@ -756,7 +756,7 @@ def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
         loser=result.loser,
         finish_order=result.finish_order,
         truncated=result.truncated,
-        moves=result.moves,
+        moves=result.moves_played,
     )
 
 

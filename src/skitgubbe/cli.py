@@ -91,13 +91,13 @@ def demo(rules: Rules, seed: int, full: bool, out: TextIO) -> int:
     result = game.result
     assert result is not None
     if result.truncated:
-        write(f"\nThe move cap ended the game after {result.moves} moves: no loser.\n")
+        write(f"\nThe move cap ended the game after {result.moves_played} moves: no loser.\n")
     elif result.loser is None:
-        write(f"\nNobody is left holding cards after {result.moves} moves: no loser.\n")
+        write(f"\nNobody is left holding cards after {result.moves_played} moves: no loser.\n")
     else:
         order = ", ".join(f"seat {s}" for s in result.finish_order[:-1])
         write(
-            f"\nSeat {result.loser} is the skitgubbe after {result.moves} moves. "
+            f"\nSeat {result.loser} is the skitgubbe after {result.moves_played} moves. "
             f"Out before: {order}.\n"
         )
     return 0
@@ -237,7 +237,7 @@ def run_session(
             return
         result = game.result
         if result.truncated:
-            outcome = f"truncated after {result.moves} moves"
+            outcome = f"truncated after {result.moves_played} moves"
         elif result.loser is None:
             outcome = "nobody is left holding cards"
         else:

@@ -31,13 +31,21 @@ import attrs
 
 from . import _engine
 from .cards import Card, CardSet, Suit, _new_set
-from .errors import IllegalMoveError, ParseError, RecordError, RulesError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalMoveError,
+    ParseError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
 from .events import Event, from_raw, seen_by
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay, _HistoryNode
 from .rules import Rules, TrickMode
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Game", "GameResult"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Events", "Game", "GameResult"]
 
 RECORD_FORMAT: Final = "skitgubbe-record"
 """The ``format`` field of every game record."""
@@ -56,7 +64,7 @@ class GameResult:
     ``loser`` is the skitgubbe (``None`` when the game was truncated or nobody
     was left holding cards); ``finish_order`` lists the seats from the first
     to go out to the skitgubbe; ``truncated`` is true when the move cap ended
-    the game (RULES.md §6.8); ``moves`` is the number of moves played.
+    the game (RULES.md §6.8); ``moves_played`` is the number of moves played.
 
     >>> import skitgubbe as sg
     >>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
@@ -67,59 +75,68 @@ class GameResult:
     loser: int | None
     finish_order: tuple[int, ...]
     truncated: bool
-    moves: int
+    moves_played: int
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-able data.
 
-        >>> GameResult(loser=1, finish_order=(0, 2, 1), truncated=False, moves=9).to_dict()
+        The key ``moves`` keeps its name in records (record version 1).
+
+        >>> GameResult(loser=1, finish_order=(0, 2, 1), truncated=False, moves_played=9).to_dict()
         {'loser': 1, 'finish_order': [0, 2, 1], 'truncated': False, 'moves': 9}
         """
         return {
             "loser": self.loser,
             "finish_order": list(self.finish_order),
             "truncated": self.truncated,
-            "moves": self.moves,
+            "moves": self.moves_played,
         }
 
 
-class _Node:
-    """One step of a game's history: the state before a move, the move, its events.
+Events = _engine.Events
+"""The events one move caused, in order: an immutable sequence of :class:`Event`.
 
-    Nodes are immutable and shared between copies of a game, which makes
-    :meth:`Game.copy` O(1) and :meth:`Game.undo` a pointer move.
+:meth:`Game.play` returns one. The engine hands a move's events over packed; they
+become :class:`Event` objects only when first read, so a loop that ignores them does
+not pay for them. Compares equal to a tuple (or another ``Events``) of the same events.
+
+>>> import skitgubbe as sg
+>>> events = sg.Game.new(seed=2).play("6H")
+>>> len(events), [str(e) for e in events]
+(2, ['seat 0 plays 6♥', 'seat 0 draws 5♠'])
+>>> events[0].kind, events == tuple(events)
+(<EventKind.PLAY: 1>, True)
+"""
+
+
+def _decode_events(raw: bytes) -> tuple[Event, ...]:
+    return tuple([from_raw(r) for r in _engine.events_from_bytes(raw)])
+
+
+_engine.share_event_decoder(_decode_events)
+
+
+def _seat_view(position: _engine.Core, seat: int, players: int) -> _HistoryNode:
+    """The history up to ``position`` as ``seat`` saw it (each step built once, then shared).
+
+    Positions are the game's history steps: each keeps its parent, the move that
+    led to it and that move's events; ``views`` caches one history node per seat.
     """
-
-    __slots__ = ("core", "events", "move", "parent", "views")
-
-    def __init__(
-        self,
-        parent: _Node | None,
-        core: _engine.Core | None,
-        move: Move | None,
-        events: tuple[Event, ...],
-    ) -> None:
-        self.parent = parent
-        self.core = core
-        self.move = move
-        self.events = events
-        self.views: list[_HistoryNode | None] | None = None
-
-    def view(self, seat: int, players: int) -> _HistoryNode:
-        """This step's history as ``seat`` saw it (built once, then shared)."""
-        pending: list[_Node] = []
-        node: _Node | None = self
-        while node is not None and (node.views is None or node.views[seat] is None):
-            pending.append(node)
-            node = node.parent
-        below = node.views[seat] if node is not None and node.views is not None else None
-        for step in reversed(pending):
-            below = _HistoryNode(below, tuple([seen_by(e, seat) for e in step.events]))
-            if step.views is None:
-                step.views = [None] * players
-            step.views[seat] = below
-        assert below is not None
-        return below
+    pending: list[_engine.Core] = []
+    node: _engine.Core | None = position
+    while node is not None and (node.views is None or node.views[seat] is None):
+        pending.append(node)
+        node = node.parent
+    below: _HistoryNode | None = None
+    if node is not None and node.views is not None:
+        below = node.views[seat]
+    for step in reversed(pending):
+        below = _HistoryNode(below, tuple([seen_by(e, seat) for e in step.events]))
+        if step.views is None:
+            step.views = [None] * players
+        step.views[seat] = below
+    assert below is not None
+    return below
 
 
 def _check_supported(rules: Rules) -> None:
@@ -130,8 +147,12 @@ def _check_supported(rules: Rules) -> None:
 
 
 def _seat(value: object, players: int, what: str) -> int:
-    if type(value) is not int or not 0 <= value < players:
-        raise SkitgubbeError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
+    if type(value) is not int:
+        raise ArgumentTypeError(
+            f"{what} must be a seat (an int 0..{players - 1}), not {type(value).__name__} {value!r}"
+        )
+    if not 0 <= value < players:
+        raise ArgumentError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
     return value
 
 
@@ -156,7 +177,7 @@ def _hand_masks(
     hands: Sequence[CardSet | str | Iterable[Card | str]], players: int
 ) -> tuple[int, ...]:
     if len(hands) != players:
-        raise SkitgubbeError(f"expected {players} hands (one per seat), got {len(hands)}")
+        raise ArgumentError(f"expected {players} hands (one per seat), got {len(hands)}")
     masks: list[int] = []
     for hand in hands:
         if isinstance(hand, CardSet):
@@ -168,7 +189,7 @@ def _hand_masks(
     seen = 0
     for seat, mask in enumerate(masks):
         if mask & seen:
-            raise SkitgubbeError(
+            raise ArgumentError(
                 f"hand of seat {seat} repeats {_new_set(mask & seen)} from another hand"
             )
         seen |= mask
@@ -203,10 +224,10 @@ class Game:
     <EventKind.FLIP: 2>
     """
 
-    __slots__ = ("_core", "_node", "_rules", "_seed", "_start")
+    __slots__ = ("_core", "_rules", "_seed", "_start")
 
+    # The current position; through its parents, the whole history.
     _core: _engine.Core
-    _node: _Node
     _rules: Rules
     _seed: int | None
     _start: dict[str, Any]
@@ -241,19 +262,21 @@ class Game:
             raise RulesError(f"rules must be a Rules, not {type(rules).__name__}", None)
         _check_supported(rules)
         if deck is not None and seed is not None:
-            raise SkitgubbeError("give a seed or a deck, not both")
+            raise ArgumentError("give a seed or a deck, not both")
         if deck is None:
             if seed is None:
                 seed = secrets.randbits(64)
-            if type(seed) is not int or not 0 <= seed < 2**64:
-                raise SkitgubbeError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
+            if type(seed) is not int:
+                raise ArgumentTypeError(f"seed must be an int, not {type(seed).__name__} {seed!r}")
+            if not 0 <= seed < 2**64:
+                raise ArgumentError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
             raw_deck = _engine.deck_from_seed(seed)
         else:
             raw_deck = _deck_bytes(deck)
         dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
-        core, raw = _engine.Core.deal(rules.core_tuple(), raw_deck, dealer)
+        core = _engine.Core.deal(rules.core_tuple(), raw_deck, dealer)
         start = {"dealer": dealer, "deck": [str(Card.from_code(c)) for c in raw_deck]}
-        return cls._make(rules, core, raw, start, seed)
+        return cls._make(rules, core, start, seed)
 
     @classmethod
     def from_shedding(
@@ -280,32 +303,30 @@ class Game:
         masks = _hand_masks(hands, rules.players)
         leader = _seat(leader, rules.players, "leader")
         suit = _to_suit(trump)
-        core, raw = _engine.Core.shedding(rules.core_tuple(), masks, suit, leader)
+        core = _engine.Core.shedding(rules.core_tuple(), masks, suit, leader)
         start = {
             "hands": [str(_new_set(m)) for m in masks[: rules.players]],
             "trump": None if suit == _engine.NO_SUIT else Suit(suit).name.lower(),
             "leader": leader,
         }
-        return cls._make(rules, core, raw, start, None)
+        return cls._make(rules, core, start, None)
 
     @classmethod
     def _from_world(cls, rules: Rules, core: _engine.Core) -> Game:
         """A game at a sampled position (Observation.sample_world): no history, no record."""
-        return cls._make(rules, core, [], {}, None)
+        return cls._make(rules, core, {}, None)
 
     @classmethod
     def _make(
         cls,
         rules: Rules,
         core: _engine.Core,
-        raw: list[tuple[int, int, int, int]],
         start: dict[str, Any],
         seed: int | None,
     ) -> Game:
         game = object.__new__(cls)
         game._rules = rules
         game._core = core
-        game._node = _Node(None, None, None, tuple(from_raw(r) for r in raw))
         game._start = start
         game._seed = seed
         return game
@@ -379,7 +400,7 @@ class Game:
     def moves(self) -> tuple[Move, ...]:
         """The moves played so far, first to last."""
         moves: list[Move] = []
-        node: _Node | None = self._node
+        node: _engine.Core | None = self._core
         while node is not None and node.move is not None:
             moves.append(node.move)
             node = node.parent
@@ -393,8 +414,8 @@ class Game:
     @property
     def history(self) -> tuple[Event, ...]:
         """Every event so far, unredacted (referee's view)."""
-        chunks: list[tuple[Event, ...]] = []
-        node: _Node | None = self._node
+        chunks: list[Events] = []
+        node: _engine.Core | None = self._core
         while node is not None:
             chunks.append(node.events)
             node = node.parent
@@ -426,8 +447,7 @@ class Game:
         >>> [str(m) for m in sg.Game.new(seed=2).legal_moves()]
         ['4♥', '6♥', 'J♥', 'flip']
         """
-        from_code = Move.from_code
-        return tuple([from_code(code) for code in self._core.legal_moves()])
+        return self._core.legal_move_objects()
 
     def is_legal(self, move: Move) -> bool:
         """True when ``move`` is legal now.
@@ -437,12 +457,12 @@ class Game:
         >>> game.is_legal(sg.Move.flip()), game.is_legal(sg.Move.pick_up())
         (True, False)
         """
-        return isinstance(move, Move) and move.code in self._core.legal_moves()
+        return type(move) is Move and move.code in self._core.legal_moves()
 
-    def play(self, move: Move | str) -> tuple[Event, ...]:
+    def play(self, move: Move | str) -> Events:
         """Play ``move`` (a :class:`Move` or its text) for the player to move.
 
-        Returns the events it caused. An illegal move raises
+        Returns the :class:`Events` it caused. An illegal move raises
         :class:`~skitgubbe.IllegalMoveError` (naming the move, the reason and
         the legal moves) and leaves the game exactly as it was.
 
@@ -455,21 +475,10 @@ class Game:
             ...
         skitgubbe.errors.IllegalMoveError: illegal move pick: nobody picks up in phase 1; ...
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            legal = self.legal_moves()
-            shown = ", ".join(str(m) for m in legal) or "none"
-            raise IllegalMoveError(
-                f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text; "
-                f"legal moves: {shown}",
-                move,
-                "not a Move",
-                legal,
-            )
-        core = self._core.copy()
+        if type(move) is not Move:
+            move = self._to_move(move)
         try:
-            raw = core.apply(move.code)
+            self._core = self._core.play(move, move.code)
         except _engine.CoreError:
             legal = self.legal_moves()
             reason = self._why_illegal(move)
@@ -477,10 +486,23 @@ class Game:
             raise IllegalMoveError(
                 f"illegal move {move}: {reason}; legal moves: {shown}", move, reason, legal
             ) from None
-        events = tuple([from_raw(r) for r in raw])
-        self._node = _Node(self._node, self._core, move, events)
-        self._core = core
-        return events
+        return self._core.events
+
+    def _to_move(self, move: object) -> Move:
+        """``move`` as a Move: parsed from text, or an error naming what it is."""
+        if isinstance(move, str):
+            return Move.parse(move)
+        if isinstance(move, Move):  # a subclass: only the engine's own value counts
+            return Move.from_code(move.code)
+        legal = self.legal_moves()
+        shown = ", ".join(str(m) for m in legal) or "none"
+        raise IllegalMoveError(
+            f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text; "
+            f"legal moves: {shown}",
+            move,  # type: ignore[arg-type]
+            "not a Move",
+            legal,
+        )
 
     def _why_illegal(self, move: Move) -> str:
         core = self._core
@@ -538,13 +560,11 @@ class Game:
         >>> game.observation(0) == before
         True
         """
-        node = self._node
-        if node.move is None or node.core is None:
-            raise SkitgubbeError("there is no move to undo")
-        self._core = node.core
-        assert node.parent is not None
-        self._node = node.parent
-        return node.move
+        position = self._core
+        if position.move is None or position.parent is None:
+            raise ArgumentError("there is no move to undo")
+        self._core = position.parent
+        return position.move  # type: ignore[no-any-return]
 
     def copy(self) -> Game:
         """An independent copy of this game (constant time: history is shared).
@@ -559,10 +579,28 @@ class Game:
         twin = object.__new__(Game)
         twin._rules = self._rules
         twin._core = self._core
-        twin._node = self._node
         twin._start = self._start
         twin._seed = self._seed
         return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        # Positions and history nodes are immutable: sharing them is a deep copy.
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The start position, its events and the moves: unpickling replays them,
+        # so the history (and undo) survive, and pickles stay flat and small.
+        codes: list[int] = []
+        start = self._core
+        while start.move is not None and start.parent is not None:
+            codes.append(start.move.code)
+            start = start.parent
+        codes.reverse()
+        state = (self._rules, self._start, self._seed, start.copy(), tuple(start.events), codes)
+        return (_unpickle_game, state)
 
     # -- what players see ---------------------------------------------------------
 
@@ -625,8 +663,8 @@ class Game:
             legal_moves=tuple([from_code(code) for code in legal]),
             upcard=None if upcard == _engine.NO_CARD else Card.from_code(upcard),
             slough_winner=None if slough_winner == _NO_SEAT else slough_winner,
-            history=History(self._node.view(seat, players)),
-            view=self._core.view(seat),
+            history=History(_seat_view(self._core, seat, players)),
+            core_view=self._core.view(seat),
         )
 
     # -- records ----------------------------------------------------------------------
@@ -644,7 +682,7 @@ class Game:
         (Move.parse('6♥'),)
         """
         if not self._start:
-            raise SkitgubbeError("a sampled world starts mid-game and has no record")
+            raise ArgumentError("a sampled world starts mid-game and has no record")
         result = self.result
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
@@ -738,6 +776,21 @@ class Game:
             f"<Game {self._rules.players} players, {self.phase.name.lower()}, "
             f"{self._core.moves} moves, to move: {self.to_move}>"
         )
+
+
+def _unpickle_game(
+    rules: Rules,
+    start: dict[str, Any],
+    seed: int | None,
+    core: _engine.Core,
+    events: tuple[Event, ...],
+    codes: Sequence[int],
+) -> Game:
+    """The game :meth:`Game.__reduce__` describes: its start, replayed move by move."""
+    game = Game._make(rules, core.with_events(events), start, seed)
+    for code in codes:
+        game.play(Move.from_code(code))
+    return game
 
 
 _TABLE_PLAYS: dict[tuple[int, int], TablePlay] = {}

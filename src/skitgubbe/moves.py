@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import attrs
 
+from . import _engine
 from .cards import ALL_MASK, Card, CardSet
 from .errors import ParseError
 
@@ -294,3 +295,6 @@ _BY_WORD: Final[dict[str, Move]] = {
     "pick_up": _PICK_UP,
     "pass": _PASS,
 }
+
+# The engine hands out these shared objects for legal moves directly.
+_engine.share_moves(_BY_CODE, Move.from_code)

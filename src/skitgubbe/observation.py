@@ -138,6 +138,15 @@ class History(Sequence[Event]):
     def __repr__(self) -> str:
         return f"History({len(self)} events)"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Flat, so that a long history pickles without deep recursion.
+        return (_history_of, (self._all(),))
+
+
+def _history_of(events: tuple[Event, ...]) -> History:
+    """A History holding ``events`` (unpickling)."""
+    return History(_HistoryNode(None, tuple(events)) if events else None)
+
 
 @attrs.frozen(repr=False)
 class Observation:
@@ -208,9 +217,11 @@ class Observation:
     """While a slough window is open: the seat that won the trick, else ``None``."""
     history: History = attrs.field(eq=True)
     """Every event so far as this seat saw it (others' draws as counts)."""
-    _view: bytes = attrs.field(repr=False)
-    # The engine's state as this seat knows it (hidden cards blanked, see
-    # sg_view in the C core): what bots and sample_world compute from.
+    core_view: bytes = attrs.field(repr=False)
+    """The engine's state as this seat knows it: the C core's state with every card
+    this seat cannot place blanked (``sg_view`` in the C core). Opaque bytes of this
+    engine version, for the search bots and :meth:`sample_world`; it holds nothing
+    the other fields do not."""
 
     def sample_world(self, rng: random.Random | int | None = None) -> Game:
         """A game consistent with everything this seat knows (RULES.md §8).
@@ -245,7 +256,7 @@ class Observation:
             raise SkitgubbeError(
                 f"rng must be a random.Random, a seed 0 <= seed < 2**64 or None, not {rng!r}"
             )
-        return Game._from_world(self.rules, _engine.sample_world(self._view, seed))
+        return Game._from_world(self.rules, _engine.sample_world(self.core_view, seed))
 
     @property
     def players(self) -> int:

@@ -319,15 +319,15 @@ def _result_line(game: Game, me: int | None) -> str:
     result = game.result
     assert result is not None
     if result.truncated:
-        return f"The move cap ended the game after {result.moves} moves: nobody lost."
+        return f"The move cap ended the game after {result.moves_played} moves: nobody lost."
     if result.loser is None:
-        return f"Nobody is left holding cards after {result.moves} moves: nobody lost."
+        return f"Nobody is left holding cards after {result.moves_played} moves: nobody lost."
     if result.loser == me:
-        return f"You are the skitgubbe after {result.moves} moves."
+        return f"You are the skitgubbe after {result.moves_played} moves."
     finish = ", ".join(_name(seat, me) for seat in result.finish_order[:-1])
     verdict = " You won!" if me is not None else ""
     return (
-        f"{_capital(_name(result.loser, me))} is the skitgubbe after {result.moves} moves "
+        f"{_capital(_name(result.loser, me))} is the skitgubbe after {result.moves_played} moves "
         f"(out before: {finish}).{verdict}"
     )
 

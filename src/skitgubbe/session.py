@@ -108,7 +108,7 @@ class SessionGame:
     >>> session = sg.Session([sg.bots.RandomBot(seed=s) for s in range(2)], seed=3)
     >>> _ = session.play_game()
     >>> game = session.games[0]
-    >>> game.index, game.dealer == session.first_dealer, game.result.moves > 0
+    >>> game.index, game.dealer == session.first_dealer, game.result.moves_played > 0
     (0, True, True)
     """
 

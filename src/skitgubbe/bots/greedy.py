@@ -35,7 +35,7 @@ class GreedyBot:
     def choose(self, observation: Observation) -> Move:
         """The greedy move for this seat."""
         _check_turn(observation)
-        return Move.from_code(_engine.greedy_move(observation._view))
+        return Move.from_code(_engine.greedy_move(observation.core_view))
 
     def __repr__(self) -> str:
         return "GreedyBot()"

@@ -66,7 +66,7 @@ class PIMCBot:
     def scores(self, observation: Observation) -> dict[Move, float]:
         """Each legal move's mean reward (1 = not the skitgubbe) over the samples."""
         pairs = _engine.pimc(
-            observation._view,
+            observation.core_view,
             self.worlds,
             self.rollouts,
             self._policy,
@@ -138,7 +138,7 @@ class ISMCTSBot:
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
         _best, root, iterations, nodes, seconds = _engine.ismcts(
-            observation._view,
+            observation.core_view,
             self.iterations or 0,
             float(self.time or 0.0),
             self.exploration,
