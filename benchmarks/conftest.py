@@ -69,9 +69,8 @@ def tight_loop(tmp_path_factory: pytest.TempPathFactory) -> TightLoop:
 
 
 @pytest.fixture(scope="session")
-def crazy_eights() -> Any:
-    """OpenSpiel's crazy_eights game with its default parameters."""
-    pyspiel = pytest.importorskip(
+def openspiel() -> Any:
+    """The pyspiel module (OpenSpiel's Python API)."""
+    return pytest.importorskip(
         "pyspiel", reason="OpenSpiel is not installed (pip install open_spiel): no comparison"
     )
-    return pyspiel.load_game("crazy_eights")

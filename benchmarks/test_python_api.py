@@ -1,5 +1,5 @@
-"""The Python API: a random-play loop (against OpenSpiel's) and single calls on a
-mid-game position.
+"""The Python API: decisions of a random-play loop (against OpenSpiel's, deals
+excluded on both sides) and single calls on a mid-game position.
 
 Targets (issue): ``Game.copy()`` and ``Game.undo()`` under 1 µs each,
 ``Game.observation(seat)`` under 10 µs.
@@ -14,65 +14,90 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 from support import (
     MID_GAME_MOVES,
+    OPENSPIEL_GAMES,
     Figure,
     Figures,
+    deal_games,
+    deal_openspiel,
     fastest_seconds,
     pedantic,
     per_call,
-    play_openspiel_games,
-    play_random_games,
+    play_decisions,
+    play_openspiel_decisions,
 )
 
 import skitgubbe as sg
 
-API_LOOP_GAMES: Final = 10  # per round; about 2,500 moves
-OPENSPIEL_GAMES: Final = 30  # per round; about 2,500 player moves
+DECISION_GAMES: Final = 40  # per round; about 10,000 decisions
+OPENSPIEL_DECISION_GAMES: Final = 100  # per round; about 5,500 to 6,500 decisions
+DECISION_ROUNDS: Final = 15
 SINGLE_CALL_ROUNDS: Final = 20_000  # for the benchmarks that need a setup per call
 COPY_UNDO_TARGET_US: Final = 1.0
 OBSERVATION_TARGET_US: Final = 10.0
 
 
-# -- the random-play loop -----------------------------------------------------------------
+# -- decisions: the random-play loop, deals excluded ------------------------------------------
 
 
-@pytest.mark.benchmark(group="random-play loop in Python")
-def test_python_api_loop(benchmark: BenchmarkFixture, figures: Figures) -> None:
-    """Game.new, then legal_moves() + random.choice + play(move) until the game ends."""
+def _decisions_figure(
+    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, decisions: int
+) -> None:
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        figures.add(
+            name,
+            benchmark,
+            Figure("decisions_per_s", label, decisions / seconds, "decisions/s"),
+            Figure("us_per_decision", label, seconds / decisions * 1e6, "µs"),
+        )
+
+
+@pytest.mark.benchmark(group="decisions in Python, deals excluded")
+def test_python_api_decisions(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    """Per decision: game.legal_moves() + random.choice + game.play(move); the deals
+    (Game.new) are made untimed before each round."""
     rules = sg.Rules.classic(3)
-    moves = benchmark(play_random_games, rules, range(API_LOOP_GAMES), 1)
+    seeds = range(DECISION_GAMES)
 
-    assert moves > API_LOOP_GAMES
-    benchmark.extra_info.update(game="skitgubbe classic 3p", games=API_LOOP_GAMES, moves=moves)
-    seconds = fastest_seconds(benchmark)
-    if seconds is not None:
-        figures.add(
-            "python-api-loop",
-            benchmark,
-            Figure("moves_per_s", "Python API random loop, 3p", moves / seconds, "moves/s"),
-        )
+    def setup() -> tuple[tuple[list[sg.Game], int], dict[str, Any]]:
+        return (deal_games(rules, seeds), 1), {}
 
-
-@pytest.mark.benchmark(group="random-play loop in Python")
-def test_openspiel_loop(benchmark: BenchmarkFixture, figures: Figures, crazy_eights: Any) -> None:
-    """new_initial_state, then legal_actions() + random.choice + apply_action, with
-    chance nodes sampled from chance_outcomes(); moves/s counts player moves only."""
-    decisions, chance = benchmark(play_openspiel_games, crazy_eights, OPENSPIEL_GAMES, 1)
-
-    assert decisions > OPENSPIEL_GAMES
-    assert chance > 0
-    benchmark.extra_info.update(
-        game=f"crazy_eights {crazy_eights.get_parameters()}",
-        games=OPENSPIEL_GAMES,
-        moves=decisions,
-        chance_moves=chance,
+    decisions = pedantic(
+        benchmark, play_decisions, setup=setup, rounds=DECISION_ROUNDS, warmup_rounds=1
     )
-    seconds = fastest_seconds(benchmark)
-    if seconds is not None:
-        figures.add(
-            "openspiel-loop",
-            benchmark,
-            Figure("moves_per_s", "OpenSpiel crazy_eights loop", decisions / seconds, "moves/s"),
-        )
+    assert decisions > DECISION_GAMES
+    benchmark.extra_info.update(game="skitgubbe classic 3p", games=DECISION_GAMES)
+    benchmark.extra_info["decisions"] = decisions
+    _decisions_figure(
+        "python-api-decisions", "Python API, classic 3p", benchmark, figures, decisions
+    )
+
+
+@pytest.mark.benchmark(group="decisions in Python, deals excluded")
+@pytest.mark.parametrize("name", OPENSPIEL_GAMES)
+def test_openspiel_decisions(
+    benchmark: BenchmarkFixture, figures: Figures, openspiel: Any, name: str
+) -> None:
+    """Per decision: state.legal_actions() + random.choice + state.apply_action(action);
+    the deal's chance nodes are played untimed before each round."""
+    game = openspiel.load_game(name)
+
+    def setup() -> tuple[tuple[list[Any], int], dict[str, Any]]:
+        return (deal_openspiel(game, OPENSPIEL_DECISION_GAMES, 2), 1), {}
+
+    decisions = pedantic(
+        benchmark,
+        play_openspiel_decisions,
+        setup=setup,
+        rounds=DECISION_ROUNDS,
+        warmup_rounds=1,
+    )
+    assert decisions > OPENSPIEL_DECISION_GAMES
+    benchmark.extra_info.update(game=f"OpenSpiel {game}", games=OPENSPIEL_DECISION_GAMES)
+    benchmark.extra_info["decisions"] = decisions
+    _decisions_figure(
+        f"openspiel-decisions-{name}", f"OpenSpiel {name}", benchmark, figures, decisions
+    )
 
 
 # -- single calls on a mid-game position ----------------------------------------------------
