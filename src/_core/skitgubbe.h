@@ -45,14 +45,18 @@ extern "C" {
 
 /* ---- rules (RULES.md §9) ---------------------------------------------- */
 
-enum sg_trick_mode { SG_DUEL = 0, SG_ALL = 1 };
-enum sg_duel_tie { SG_REPLAY = 0, SG_BOUNCE = 1 };
-enum sg_all_tie { SG_POT = 0, SG_LOWER_OUT = 1 };
-enum sg_draw { SG_AFTER_PLAY = 0, SG_AFTER_TRICK = 1 };
-enum sg_last_card { SG_HIDDEN = 0, SG_REVEAL = 1 };
-enum sg_trump_rule { SG_TRUMP_LAST_CARD = 0, SG_TRUMP_NONE = 1, SG_TRUMP_UPCARD = 2 };
+enum sg_trick_mode { SG_TRICK_MODE_DUEL = 0, SG_TRICK_MODE_ALL = 1 };
+enum sg_duel_tie { SG_DUEL_TIE_REPLAY = 0, SG_DUEL_TIE_BOUNCE = 1 };
+enum sg_all_tie { SG_ALL_TIE_POT = 0, SG_ALL_TIE_LOWER_OUT = 1 };
+enum sg_draw { SG_DRAW_AFTER_PLAY = 0, SG_DRAW_AFTER_TRICK = 1 };
+enum sg_last_card { SG_LAST_CARD_HIDDEN = 0, SG_LAST_CARD_REVEAL = 1 };
+enum sg_trump_rule {
+    SG_TRUMP_RULE_LAST_CARD = 0,
+    SG_TRUMP_RULE_NONE = 1,
+    SG_TRUMP_RULE_UPCARD = 2
+};
 enum sg_pickup { SG_PICKUP_TOP = 0, SG_PICKUP_TOP_RUN = 1, SG_PICKUP_PILE = 2 };
-enum sg_trick_end { SG_COUNT = 0, SG_ROTATION = 1 };
+enum sg_trick_end { SG_TRICK_END_COUNT = 0, SG_TRICK_END_ROTATION = 1 };
 
 typedef struct sg_rules {
     uint8_t players;            /* 2..4 */
@@ -78,9 +82,9 @@ typedef struct sg_rules {
 void sg_rules_classic(sg_rules *r, uint8_t players);
 
 enum sg_rules_error {
-    SG_RULES_OK = 0,
-    SG_RULES_BAD_VALUE = 1, /* a field is outside its range */
-    SG_RULES_CONFLICT = 2   /* trump=UPCARD with multi_card_plays */
+    SG_RULES_ERROR_NONE = 0,
+    SG_RULES_ERROR_BAD_VALUE = 1, /* a field is outside its range */
+    SG_RULES_ERROR_CONFLICT = 2   /* trump=UPCARD with multi_card_plays */
 };
 /* Checks r.  On error, *field (if not NULL) receives the offending field's
  * name, a static string. */
@@ -114,20 +118,20 @@ uint64_t sg_game_seed(uint64_t seed, uint64_t index);
 typedef uint64_t sg_move;
 
 enum sg_move_kind {
-    SG_MOVE_PLAY = 0,    /* one hand card; a run or equal cards where allowed */
-    SG_MOVE_FLIP = 1,    /* try your luck: turn the top stock card and play it */
-    SG_MOVE_PICK_UP = 2, /* phase 2: take cards from the table */
-    SG_MOVE_SLOUGH = 3,  /* slough window: throw cards of ranks in the trick */
-    SG_MOVE_PASS = 4     /* slough window: throw nothing */
+    SG_MOVE_KIND_PLAY = 0,    /* one hand card; a run or equal cards where allowed */
+    SG_MOVE_KIND_FLIP = 1,    /* try your luck: turn the top stock card and play it */
+    SG_MOVE_KIND_PICK_UP = 2, /* phase 2: take cards from the table */
+    SG_MOVE_KIND_SLOUGH = 3,  /* slough window: throw cards of ranks in the trick */
+    SG_MOVE_KIND_PASS = 4     /* slough window: throw nothing */
 };
 
-#define SG_MOVE_KIND(m) ((unsigned)((m) >> 61))
+#define SG_MOVE_KIND_OF(m) ((unsigned)((m) >> 61))
 #define SG_MOVE_CARDS(m) ((m) & SG_ALL_CARDS)
 #define SG_MAKE_MOVE(kind, cards) ((((sg_move)(kind)) << 61) | ((cards) & SG_ALL_CARDS))
 
 /* ---- state ------------------------------------------------------------- */
 
-enum sg_phase { SG_COLLECTING = 0, SG_SHEDDING = 1, SG_OVER = 2 };
+enum sg_phase { SG_PHASE_COLLECTING = 0, SG_PHASE_SHEDDING = 1, SG_PHASE_OVER = 2 };
 
 /* The whole game.  Fixed size, no pointers: copy = memcpy.  The layout has room
  * for every variant of RULES.md §9 (4 players, 5-card hands, multi-card plays,
@@ -181,29 +185,32 @@ typedef struct sg_state {
 /* ---- events ------------------------------------------------------------ */
 
 enum sg_event_kind {
-    SG_EV_DEAL = 0,         /* seat was dealt `cards` (private to seat) */
-    SG_EV_PLAY = 1,         /* seat played `cards` from his hand */
-    SG_EV_FLIP = 2,         /* seat turned `cards` from the stock and played it */
-    SG_EV_DRAW = 3,         /* seat drew `cards` (private to seat) */
-    SG_EV_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
-    SG_EV_TIE = 5,          /* tie: arg = tied seats (bits), `cards` = the tied cards */
-    SG_EV_BOUNCE = 6,       /* tied `cards` go out of play */
-    SG_EV_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
-    SG_EV_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
-    SG_EV_REVEAL = 9,       /* seat's hidden card `cards` is turned up */
-    SG_EV_TRUMP = 10,       /* arg = trump suit (SG_NO_SUIT: no trump) */
-    SG_EV_SHEDDING = 11,    /* phase 2 begins; seat leads */
-    SG_EV_PICK_UP = 12,     /* seat took `cards` from the table */
-    SG_EV_DISCARD = 13,     /* trick complete: `cards` go out of play; seat made the last play */
-    SG_EV_OUT = 14,         /* seat has no cards left: out and safe */
-    SG_EV_GAME_OVER = 15,   /* seat is the skitgubbe (SG_NO_SEAT: nobody) */
-    SG_EV_TRUNCATED = 16,   /* the move cap ended the game */
-    SG_EV_SLOUGH = 17,      /* seat threw `cards` in the slough window */
-    SG_EV_PASS = 18,        /* seat passed in the slough window */
-    SG_EV_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
-    SG_EV_UPCARD = 20,      /* `cards` turned up at the deal, arg = its suit */
-    SG_EV_LOWER_OUT = 21,   /* tie replayed: `cards` of the players not tied go out of play */
-    SG_EV_TAKE_UPCARD = 22  /* seat draws the up-card `cards` into his hand, in view of all */
+    SG_EVENT_KIND_DEAL = 0,         /* seat was dealt `cards` (private to seat) */
+    SG_EVENT_KIND_PLAY = 1,         /* seat played `cards` from his hand */
+    SG_EVENT_KIND_FLIP = 2,         /* seat turned `cards` from the stock and played it */
+    SG_EVENT_KIND_DRAW = 3,         /* seat drew `cards` (private to seat) */
+    SG_EVENT_KIND_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
+    SG_EVENT_KIND_TIE = 5,          /* tie: arg = tied seats (bits), `cards` = the tied cards */
+    SG_EVENT_KIND_BOUNCE = 6,       /* tied `cards` go out of play */
+    SG_EVENT_KIND_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
+    SG_EVENT_KIND_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
+    SG_EVENT_KIND_REVEAL = 9,       /* seat's hidden card `cards` is turned up */
+    SG_EVENT_KIND_TRUMP = 10,       /* arg = trump suit (SG_NO_SUIT: no trump) */
+    SG_EVENT_KIND_SHEDDING = 11,    /* phase 2 begins; seat leads */
+    SG_EVENT_KIND_PICK_UP = 12,     /* seat took `cards` from the table */
+    /* trick complete: `cards` go out of play; seat made the last play */
+    SG_EVENT_KIND_DISCARD = 13,
+    SG_EVENT_KIND_OUT = 14,         /* seat has no cards left: out and safe */
+    SG_EVENT_KIND_GAME_OVER = 15,   /* seat is the skitgubbe (SG_NO_SEAT: nobody) */
+    SG_EVENT_KIND_TRUNCATED = 16,   /* the move cap ended the game */
+    SG_EVENT_KIND_SLOUGH = 17,      /* seat threw `cards` in the slough window */
+    SG_EVENT_KIND_PASS = 18,        /* seat passed in the slough window */
+    SG_EVENT_KIND_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
+    SG_EVENT_KIND_UPCARD = 20,      /* `cards` turned up at the deal, arg = its suit */
+    /* tie replayed: `cards` of the players not tied go out of play */
+    SG_EVENT_KIND_LOWER_OUT = 21,
+    /* seat draws the up-card `cards` into his hand, in view of all */
+    SG_EVENT_KIND_TAKE_UPCARD = 22
 };
 
 typedef struct sg_event {
@@ -224,13 +231,13 @@ typedef struct sg_events {
 /* ---- the game ---------------------------------------------------------- */
 
 enum sg_error {
-    SG_OK = 0,
-    SG_ERR_RULES = -1,
-    SG_ERR_DECK = -2,      /* not a permutation of the 52 cards */
-    SG_ERR_SEAT = -3,      /* seat out of range */
-    SG_ERR_ILLEGAL = -4,   /* move not legal here */
-    SG_ERR_OVER = -5,      /* the game is over */
-    SG_ERR_POSITION = -6   /* a phase-2 position that cannot be played */
+    SG_ERROR_NONE = 0,
+    SG_ERROR_RULES = -1,
+    SG_ERROR_DECK = -2,      /* not a permutation of the 52 cards */
+    SG_ERROR_SEAT = -3,      /* seat out of range */
+    SG_ERROR_ILLEGAL = -4,   /* move not legal here */
+    SG_ERROR_OVER = -5,      /* the game is over */
+    SG_ERROR_POSITION = -6   /* a phase-2 position that cannot be played */
 };
 
 /* Deals a new game from a deck (deck[0] = top) with the given dealer. */
@@ -250,7 +257,7 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
 int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
 
 /* Applies a move after checking it is legal; the state is untouched when it
- * is not.  Returns SG_OK or a negative sg_error. */
+ * is not.  Returns SG_ERROR_NONE or a negative sg_error. */
 int sg_apply(sg_state *st, sg_move move, sg_events *ev);
 
 /* Applies a move known to be legal (from sg_legal_moves). */
@@ -262,9 +269,6 @@ void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
  * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
  * hidden card (slots[5]).  Returns the unknown mask. */
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
-
-/* Number of seats still holding cards (phase 2) / in the game. */
-int sg_holding_count(const sg_state *st);
 
 /* ---- hidden information and search ------------------------------------------ */
 
@@ -320,7 +324,7 @@ typedef struct sg_ismcts_stats {
 
 /* Single-observer information-set MCTS from the point of view of the player
  * to move in `view`, with per-player rewards; returns the most visited move
- * (0 with no legal move; SG_ERR_* never).  Writes the root's moves and their
+ * (0 with no legal move; SG_ERROR_* never).  Writes the root's moves and their
  * visit counts when `moves`/`visits` are not NULL, and returns their number in
  * *n_moves. */
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
@@ -336,13 +340,10 @@ typedef struct sg_sim_result {
     uint64_t truncated;
 } sg_sim_result;
 
-/* Plays one game with uniformly random legal moves from `seed` (deck and
- * moves both come from sg_rng_seed(seed)); dealer = players - 1.  Adds to
- * *out. */
-void sg_play_random(const sg_rules *rules, uint64_t seed, sg_sim_result *out);
-
-/* Plays games first .. first+count-1 of the batch `seed` (game i uses
- * sg_game_seed(seed, i)) and adds the totals to *out. */
+/* Plays games first .. first+count-1 of the batch `seed` with uniformly
+ * random legal moves and adds the totals to *out.  Game i uses
+ * sg_game_seed(seed, i) as its own seed: its deck and moves both come from
+ * sg_rng_seed of it, and its dealer is players - 1. */
 void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first,
                  uint64_t count, sg_sim_result *out);
 

@@ -13,16 +13,16 @@ cdef extern from "skitgubbe.h" nogil:
         SG_MAX_EVENTS
         SG_RNG_VERSION
         SG_API_VERSION
-        SG_OK
-        SG_ERR_RULES
-        SG_ERR_DECK
-        SG_ERR_SEAT
-        SG_ERR_ILLEGAL
-        SG_ERR_OVER
-        SG_ERR_POSITION
-        SG_RULES_OK
-        SG_RULES_BAD_VALUE
-        SG_RULES_CONFLICT
+        SG_ERROR_NONE
+        SG_ERROR_RULES
+        SG_ERROR_DECK
+        SG_ERROR_SEAT
+        SG_ERROR_ILLEGAL
+        SG_ERROR_OVER
+        SG_ERROR_POSITION
+        SG_RULES_ERROR_NONE
+        SG_RULES_ERROR_BAD_VALUE
+        SG_RULES_ERROR_CONFLICT
 
     ctypedef struct sg_rules:
         uint8_t players

@@ -18,9 +18,9 @@ NO_CARD = SG_NO_CARD
 RNG_VERSION = SG_RNG_VERSION
 API_VERSION = SG_API_VERSION
 
-ERR_ILLEGAL = SG_ERR_ILLEGAL
-ERR_OVER = SG_ERR_OVER
-RULES_CONFLICT = SG_RULES_CONFLICT
+ERR_ILLEGAL = SG_ERROR_ILLEGAL
+ERR_OVER = SG_ERROR_OVER
+RULES_CONFLICT = SG_RULES_ERROR_CONFLICT
 
 
 class CoreError(Exception):
@@ -95,8 +95,8 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
     cdef sg_rules r
     cdef sg_sim_result res
     fill_rules(&r, rules)
-    if sg_rules_check(&r, NULL) != SG_RULES_OK:
-        raise CoreError(SG_ERR_RULES, "bad rules")
+    if sg_rules_check(&r, NULL) != SG_RULES_ERROR_NONE:
+        raise CoreError(SG_ERROR_RULES, "bad rules")
     res.games = res.moves = res.no_loser = res.truncated = 0
     res.losses[0] = res.losses[1] = res.losses[2] = res.losses[3] = 0
     with nogil:
@@ -107,10 +107,10 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
 
 cdef int load_view(sg_state *st, bytes view) except -1:
     if len(view) != sizeof(sg_state):
-        raise CoreError(SG_ERR_POSITION, "not a view of this engine version")
+        raise CoreError(SG_ERROR_POSITION, "not a view of this engine version")
     memcpy(st, <const char *>view, sizeof(sg_state))
-    if sg_rules_check(&st.rules, NULL) != SG_RULES_OK or st.to_move >= st.rules.players:
-        raise CoreError(SG_ERR_POSITION, "not a view of a position with a player to move")
+    if sg_rules_check(&st.rules, NULL) != SG_RULES_ERROR_NONE or st.to_move >= st.rules.players:
+        raise CoreError(SG_ERROR_POSITION, "not a view of a position with a player to move")
     return 0
 
 
@@ -192,14 +192,14 @@ cdef class Core:
         cdef Core core = Core.__new__(Core)
         fill_rules(&r, rules)
         if len(deck) != 52:
-            raise CoreError(SG_ERR_DECK, "a deck has 52 cards")
+            raise CoreError(SG_ERROR_DECK, "a deck has 52 cards")
         if not 0 <= dealer < r.players:
-            raise CoreError(SG_ERR_SEAT, "dealer out of range")
+            raise CoreError(SG_ERROR_SEAT, "dealer out of range")
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_new(&core.st, &r, deck, <uint8_t>dealer, &ev)
-        if code != SG_OK:
+        if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot deal")
         return core, events_list(buf, ev.len)
 
@@ -213,16 +213,16 @@ cdef class Core:
         cdef Core core = Core.__new__(Core)
         fill_rules(&r, rules)
         if len(hands) != 4:
-            raise CoreError(SG_ERR_POSITION, "four hand masks expected")
+            raise CoreError(SG_ERROR_POSITION, "four hand masks expected")
         if not 0 <= leader < r.players or not 0 <= trump <= SG_NO_SUIT:
-            raise CoreError(SG_ERR_SEAT, "leader or trump out of range")
+            raise CoreError(SG_ERROR_SEAT, "leader or trump out of range")
         for i in range(4):
             h[i] = hands[i]
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_new_shedding(&core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
-        if code != SG_OK:
+        if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot set up this position")
         return core, events_list(buf, ev.len)
 
@@ -245,8 +245,8 @@ cdef class Core:
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_apply(&self.st, move, &ev)
-        if code != SG_OK:
-            raise CoreError(code, "illegal move" if code == SG_ERR_ILLEGAL else "game over")
+        if code != SG_ERROR_NONE:
+            raise CoreError(code, "illegal move" if code == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         return events_list(buf, ev.len)
@@ -255,7 +255,7 @@ cdef class Core:
         """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
         cdef uint8_t slots[6]
         if not 0 <= seat < self.st.rules.players:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         mask = sg_unknown(&self.st, <uint8_t>seat, slots)
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
 
@@ -275,7 +275,7 @@ cdef class Core:
         cdef int i
         cdef int nmoves = 0
         if not 0 <= seat < n:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         unknown = sg_unknown(st, <uint8_t>seat, slots)
         known = [st.known[i] for i in range(n)]
         known[seat] = st.hand[seat] | st.coll[seat]
@@ -308,7 +308,7 @@ cdef class Core:
         """What `seat` knows, as the raw bytes of a view state (see sg_view)."""
         cdef sg_state view
         if not 0 <= seat < self.st.rules.players:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         sg_view(&self.st, <uint8_t>seat, &view)
         return (<char *>&view)[:sizeof(sg_state)]
 
