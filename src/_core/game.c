@@ -8,6 +8,7 @@ static void init_state(sg_state *st, const sg_rules *rules, uint8_t dealer)
 {
     memset(st, 0, sizeof *st);
     st->rules = *rules;
+    memset(st->rules.reserved, 0, sizeof st->rules.reserved);
     st->dealer = dealer;
     st->trump = SG_NO_SUIT;
     st->hidden_card = SG_NO_CARD;

@@ -43,51 +43,220 @@ extern "C" {
 #define SG_SUIT_OF(c) ((c) >> 4)
 #define SG_RANK_OF(c) ((c) & 15)
 
+/* A compile-time check that C99 and MSVC both accept: an array of negative
+ * size when `cond` is false.  `name` says what is checked. */
+#define SG_STATIC_ASSERT(cond, name) typedef char sg_static_assert_##name[(cond) ? 1 : -1]
+
+/* Size of a struct member, usable in constant expressions. */
+#define SG_MEMBER_SIZE(type, member) sizeof(((type *)0)->member)
+
 /* ---- rules (RULES.md §9) ---------------------------------------------- */
 
-enum sg_trick_mode { SG_TRICK_MODE_DUEL = 0, SG_TRICK_MODE_ALL = 1 };
-enum sg_duel_tie { SG_DUEL_TIE_REPLAY = 0, SG_DUEL_TIE_BOUNCE = 1 };
-enum sg_all_tie { SG_ALL_TIE_POT = 0, SG_ALL_TIE_LOWER_OUT = 1 };
-enum sg_draw { SG_DRAW_AFTER_PLAY = 0, SG_DRAW_AFTER_TRICK = 1 };
-enum sg_last_card { SG_LAST_CARD_HIDDEN = 0, SG_LAST_CARD_REVEAL = 1 };
-enum sg_trump_rule {
-    SG_TRUMP_RULE_LAST_CARD = 0,
-    SG_TRUMP_RULE_NONE = 1,
-    SG_TRUMP_RULE_UPCARD = 2
-};
-enum sg_pickup { SG_PICKUP_TOP = 0, SG_PICKUP_TOP_RUN = 1, SG_PICKUP_PILE = 2 };
-enum sg_trick_end { SG_TRICK_END_COUNT = 0, SG_TRICK_END_ROTATION = 1 };
+/* The values of each enumerated rule field, as V(constant, number, name):
+ * `name` is the value's lower-case name in Python and in game records.  The
+ * numbers are part of the API (saved games and bindings use them): never
+ * renumber a value, only add new ones after the last. */
+#define SG_TRICK_MODE_VALUES(V)                                                \
+    V(SG_TRICK_MODE_DUEL, 0, "duel")                                           \
+    V(SG_TRICK_MODE_ALL, 1, "all")
+#define SG_DUEL_TIE_VALUES(V)                                                  \
+    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                         \
+    V(SG_DUEL_TIE_BOUNCE, 1, "bounce")
+#define SG_ALL_TIE_VALUES(V)                                                   \
+    V(SG_ALL_TIE_POT, 0, "pot")                                                \
+    V(SG_ALL_TIE_LOWER_OUT, 1, "lower_out")
+#define SG_DRAW_VALUES(V)                                                      \
+    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                     \
+    V(SG_DRAW_AFTER_TRICK, 1, "after_trick")
+#define SG_LAST_CARD_VALUES(V)                                                 \
+    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                        \
+    V(SG_LAST_CARD_REVEAL, 1, "reveal")
+#define SG_TRUMP_RULE_VALUES(V)                                                \
+    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                 \
+    V(SG_TRUMP_RULE_NONE, 1, "none")                                           \
+    V(SG_TRUMP_RULE_UPCARD, 2, "upcard")
+#define SG_PICKUP_VALUES(V)                                                    \
+    V(SG_PICKUP_TOP, 0, "top")                                                 \
+    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                         \
+    V(SG_PICKUP_PILE, 2, "pile")
+#define SG_TRICK_END_VALUES(V)                                                 \
+    V(SG_TRICK_END_COUNT, 0, "count")                                          \
+    V(SG_TRICK_END_ROTATION, 1, "rotation")
+/* The value list of a field that is not an enum. */
+#define SG_NO_VALUES(V)
 
+#define SG_ENUM_CONSTANT(constant, number, name) constant = number,
+enum sg_trick_mode { SG_TRICK_MODE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_duel_tie { SG_DUEL_TIE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_all_tie { SG_ALL_TIE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_draw { SG_DRAW_VALUES(SG_ENUM_CONSTANT) };
+enum sg_last_card { SG_LAST_CARD_VALUES(SG_ENUM_CONSTANT) };
+enum sg_trump_rule { SG_TRUMP_RULE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_pickup { SG_PICKUP_VALUES(SG_ENUM_CONSTANT) };
+enum sg_trick_end { SG_TRICK_END_VALUES(SG_ENUM_CONSTANT) };
+
+/* What values a rule field takes. */
+enum sg_rule_kind {
+    SG_RULE_KIND_INT = 0,         /* an integer min..max, in steps of `step` from min */
+    SG_RULE_KIND_BOOL = 1,        /* 0 (false) or 1 (true) */
+    SG_RULE_KIND_ENUM = 2,        /* 0..max, value v named values[v] */
+    SG_RULE_KIND_OPTIONAL_INT = 3 /* 0 = off (Python: None), else an integer min..max */
+};
+
+/* THE TABLE OF RULE FIELDS: every field of sg_rules, declared once.  The
+ * struct below, the descriptors of sg_rule_fields(), sg_rules_get/set, the
+ * classic preset and sg_rules_check are all generated from it, and so are the
+ * binding's conversions and Python's Rules.
+ *
+ *   X(name, storage, kind, min, max, step, classic, values, doc)
+ *
+ * name     the field (in sg_rules, Python's Rules, records and the CLI)
+ * storage  U8 or U32: its C type in sg_rules
+ * kind     INT, BOOL, ENUM or OPTIONAL_INT (enum sg_rule_kind)
+ * min, max, step   the allowed values (see enum sg_rule_kind); an ENUM has
+ *          min 0 and max its last constant
+ * classic  the classic default (RULES.md §9), used by sg_rules_classic
+ * values   an ENUM's value list (above), else SG_NO_VALUES
+ * doc      one line, as in Python's Rules
+ *
+ * Adding a rule field:
+ *   1. a line here, where the field belongs in Rules' field order (indices
+ *      are table positions, stable within one build only: bindings go by
+ *      name) and, for an enum, its SG_<NAME>_VALUES list and enum above;
+ *   2. the rule itself: the move generator and the legality check
+ *      (sg_why_illegal) of the phase it changes, and apply -- collecting.c or
+ *      shedding.c; sg_rules_modern (rules.c) if the modern preset sets it, and
+ *      sg_rules_check if it conflicts with another field;
+ *   3. the docs: RULES.md §9 and docs/rules.md;
+ *   4. the tests: the Python model (tests/model/) and the rule generators
+ *      (tests/rules_gen.py, random_rules in tests/c/core_check.c) must know it;
+ *      core_check's table tests cover the field's get/set/check by themselves.
+ * The layout adapts itself (see `reserved`); bump SG_API_VERSION. */
+#define SG_RULE_FIELDS(X)                                                                    \
+    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                               \
+      "Number of players: 2, 3 or 4.")                                                       \
+    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")      \
+    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES, \
+      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")               \
+    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,  \
+      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")              \
+    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,      \
+      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                 \
+    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                  \
+      "Under ``ALL``, several hand cards of one rank may be played as one.")                \
+    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                            \
+      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                  \
+    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                     \
+      "A player may turn and play the top stock card instead of a hand card.")              \
+    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,         \
+      "Refill after each play (``AFTER_PLAY``) or after each trick.")                        \
+    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES, \
+      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")             \
+    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                  \
+      SG_TRUMP_RULE_VALUES,                                                                  \
+      "How trump is chosen: last stock card, none, or an up-card at the deal.")             \
+    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                       \
+      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")  \
+    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                              \
+      "Phase 2: a run of consecutive cards of one suit may be played as one.")              \
+    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,               \
+      "Phase 2: what a pick-up takes from the table.")                                       \
+    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                  \
+      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                             \
+    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                            \
+      "Move cap after which a game ends truncated, with no loser.")
+
+/* Helpers that turn table lines into code (X-macro callbacks). */
+#define SG_RULE_SIZE_U8 1
+#define SG_RULE_SIZE_U32 4
+#define SG_RULE_TYPE_U8 uint8_t
+#define SG_RULE_TYPE_U32 uint32_t
+#define SG_RULE_IF_U8_U8(code) code
+#define SG_RULE_IF_U8_U32(code)
+#define SG_RULE_IF_U32_U8(code)
+#define SG_RULE_IF_U32_U32(code) code
+#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)         \
+    SG_RULE_IF_U8_##storage(uint8_t name;)
+#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)        \
+    SG_RULE_IF_U32_##storage(uint32_t name;)
+#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)         \
+    +SG_RULE_SIZE_##storage
+#define SG_RULE_PLUS_ONE(name, storage, kind, min, max, step, classic, values, doc) +1
+
+/* Number of rule fields. */
+#define SG_RULE_COUNT (0 SG_RULE_FIELDS(SG_RULE_PLUS_ONE))
+/* Bytes the rule fields take in sg_rules. */
+#define SG_RULE_BYTES (0 SG_RULE_FIELDS(SG_RULE_PLUS_SIZE))
+
+/* The rules of one game: the fields of the table above, the 32-bit ones
+ * first, then the 8-bit ones, then `reserved` up to a multiple of 8 bytes (no
+ * hidden padding, and sg_state's next member stays aligned). */
 typedef struct sg_rules {
-    uint8_t players;            /* 2..4 */
-    uint8_t hand_size;          /* 3 or 5 */
-    uint8_t trick_mode;         /* enum sg_trick_mode */
-    uint8_t duel_tie;           /* enum sg_duel_tie */
-    uint8_t all_tie;            /* enum sg_all_tie */
-    uint8_t multi_card_plays;   /* 0/1 */
-    uint8_t slough;             /* 0/1 */
-    uint8_t try_your_luck;      /* 0/1 */
-    uint8_t draw;               /* enum sg_draw */
-    uint8_t last_card;          /* enum sg_last_card */
-    uint8_t trump;              /* enum sg_trump_rule */
-    uint8_t low_card_threshold; /* 0 = off, else 1..13 */
-    uint8_t runs;               /* 0/1 */
-    uint8_t pickup;             /* enum sg_pickup */
-    uint8_t trick_end;          /* enum sg_trick_end */
-    uint8_t reserved;
-    uint32_t max_moves;         /* > 0 */
+    SG_RULE_FIELDS(SG_RULE_MEMBER_U32)
+    SG_RULE_FIELDS(SG_RULE_MEMBER_U8)
+    uint8_t reserved[8 - SG_RULE_BYTES % 8]; /* always zero */
 } sg_rules;
 
-/* Fills r with the classic rules (every default of RULES.md §9). */
-void sg_rules_classic(sg_rules *r, uint8_t players);
+SG_STATIC_ASSERT(sizeof(sg_rules) == SG_RULE_BYTES + SG_MEMBER_SIZE(sg_rules, reserved),
+                 sg_rules_has_no_hidden_padding);
+SG_STATIC_ASSERT(sizeof(sg_rules) % 8 == 0, sg_rules_size_is_a_multiple_of_8);
+
+/* A rule field as data: what sg_rule_fields() lists, in table order. */
+typedef struct sg_rule_field {
+    uint32_t min;
+    uint32_t max;
+    uint32_t step;
+    uint32_t classic;           /* the classic default */
+    uint32_t kind;              /* enum sg_rule_kind */
+    uint32_t n_values;          /* ENUM: number of values (max + 1); else 0 */
+    const char *name;           /* "trick_mode" */
+    const char *doc;            /* one line */
+    const char *const *values;  /* ENUM: values[v] names value v ("duel"); NULL-terminated
+                                   (an empty list for other kinds) */
+} sg_rule_field;
+
+SG_STATIC_ASSERT(sizeof(sg_rule_field) == 6 * sizeof(uint32_t) + 3 * sizeof(const char *),
+                 sg_rule_field_has_no_hidden_padding);
+
+/* The rule fields in table order; *count (if not NULL) receives their number,
+ * SG_RULE_COUNT.  A static table: never freed, never changed. */
+const sg_rule_field *sg_rule_fields(int *count);
+
+/* The index of the field called `name`, or -1. */
+int sg_rule_index(const char *name);
+
+/* Field `index` of r (as uint32_t whatever its storage); 0 for an index out of
+ * range. */
+uint32_t sg_rules_get(const sg_rules *r, int index);
 
 enum sg_rules_error {
     SG_RULES_ERROR_NONE = 0,
     SG_RULES_ERROR_BAD_VALUE = 1, /* a field is outside its range */
-    SG_RULES_ERROR_CONFLICT = 2   /* trump=UPCARD with multi_card_plays */
+    SG_RULES_ERROR_CONFLICT = 2,  /* trump=UPCARD with multi_card_plays */
+    SG_RULES_ERROR_NO_FIELD = 3   /* sg_rules_set: no field has this index */
 };
-/* Checks r.  On error, *field (if not NULL) receives the offending field's
- * name, a static string. */
+
+/* Sets field `index` of r to `value` if the field allows that value (its
+ * range only: combinations are sg_rules_check's); returns
+ * SG_RULES_ERROR_NONE, or SG_RULES_ERROR_BAD_VALUE / SG_RULES_ERROR_NO_FIELD
+ * with r untouched. */
+int sg_rules_set(sg_rules *r, int index, uint32_t value);
+
+/* Fills r with the classic rules (every default of RULES.md §9: the table's
+ * `classic` column) for `players` players. */
+void sg_rules_classic(sg_rules *r, uint8_t players);
+
+/* Fills r with the modern (French/Dutch) rules of RULES.md §9: with 3 or 4
+ * players trick_mode=ALL, all_tie=LOWER_OUT, slough, no try_your_luck,
+ * draw=AFTER_TRICK, last_card=REVEAL, runs, pickup=TOP_RUN,
+ * trick_end=ROTATION; with 2 players the same but trick_mode=DUEL and
+ * duel_tie=BOUNCE.  Other fields are classic. */
+void sg_rules_modern(sg_rules *r, uint8_t players);
+
+/* Checks every field's range and the one refused combination (trump=UPCARD
+ * with multi_card_plays).  Returns SG_RULES_ERROR_NONE, or an error with
+ * *field (if not NULL) set to the offending field's name (a static string;
+ * "trump" for the conflict).  `reserved` is not checked. */
 int sg_rules_check(const sg_rules *r, const char **field);
 
 /* ---- random numbers (RULES.md §2) -------------------------------------- */

@@ -23,6 +23,12 @@ cdef extern from "skitgubbe.h" nogil:
         SG_RULES_ERROR_NONE
         SG_RULES_ERROR_BAD_VALUE
         SG_RULES_ERROR_CONFLICT
+        SG_RULES_ERROR_NO_FIELD
+        SG_RULE_COUNT
+        SG_RULE_KIND_INT
+        SG_RULE_KIND_BOOL
+        SG_RULE_KIND_ENUM
+        SG_RULE_KIND_OPTIONAL_INT
 
     ctypedef struct sg_rules:
         uint8_t players
@@ -40,8 +46,27 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t runs
         uint8_t pickup
         uint8_t trick_end
-        uint8_t reserved
         uint32_t max_moves
+        # and reserved bytes, always zero: clear a whole sg_rules before filling it
+
+    # The table of rule fields (SG_RULE_FIELDS in skitgubbe.h), as data.
+    ctypedef struct sg_rule_field:
+        uint32_t min
+        uint32_t max
+        uint32_t step
+        uint32_t classic
+        uint32_t kind
+        uint32_t n_values
+        const char *name
+        const char *doc
+        const char *const *values
+
+    const sg_rule_field *sg_rule_fields(int *count)
+    int sg_rule_index(const char *name)
+    uint32_t sg_rules_get(const sg_rules *r, int index)
+    int sg_rules_set(sg_rules *r, int index, uint32_t value)
+    void sg_rules_classic(sg_rules *r, uint8_t players)
+    void sg_rules_modern(sg_rules *r, uint8_t players)
 
     ctypedef struct sg_rng:
         uint64_t s[4]

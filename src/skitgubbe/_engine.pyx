@@ -7,7 +7,7 @@ codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 
 from skitgubbe._engine cimport *
 
@@ -30,6 +30,7 @@ class CoreError(Exception):
 cdef int fill_rules(sg_rules *r, tuple values) except -1:
     if len(values) != 16:
         raise ValueError("rules must have 16 fields")
+    memset(r, 0, sizeof(sg_rules))
     r.players = values[0]
     r.hand_size = values[1]
     r.trick_mode = values[2]
@@ -45,7 +46,6 @@ cdef int fill_rules(sg_rules *r, tuple values) except -1:
     r.runs = values[12]
     r.pickup = values[13]
     r.trick_end = values[14]
-    r.reserved = 0
     r.max_moves = values[15]
     return 0
 
