@@ -266,6 +266,8 @@ typedef struct sg_rng {
     uint64_t s[4];
 } sg_rng;
 
+SG_STATIC_ASSERT(sizeof(sg_rng) == 32, sg_rng_size);
+
 void sg_rng_seed(sg_rng *rng, uint64_t seed);
 uint64_t sg_rng_next(sg_rng *rng);
 /* Unbiased draw in [0, bound), bound >= 1 (Lemire's multiply-and-reject on
@@ -304,7 +306,8 @@ enum sg_phase { SG_PHASE_COLLECTING = 0, SG_PHASE_SHEDDING = 1, SG_PHASE_OVER = 
 
 /* The whole game.  Fixed size, no pointers: copy = memcpy.  The layout has room
  * for every variant of RULES.md §9 (4 players, 5-card hands, multi-card plays,
- * runs, the slough window, both trick ends). */
+ * runs, the slough window, both trick ends).  No hidden padding (the
+ * assertion below): equal states are equal bytes, and `reserved` is zero. */
 typedef struct sg_state {
     sg_rules rules;
     uint64_t hand[SG_MAX_PLAYERS];  /* phase 1 hand; phase 2 all cards held */
@@ -348,8 +351,23 @@ typedef struct sg_state {
     uint8_t truncated;
     /* a view (sg_view): how many cards of each hand are not named in it */
     uint8_t unseen[SG_MAX_PLAYERS];
+    uint8_t reserved[3];   /* always zero */
     uint32_t moves;        /* moves played so far (the cap counts these) */
 } sg_state;
+
+#define SG_STATE_MEMBER_BYTES(m) SG_MEMBER_SIZE(sg_state, m)
+SG_STATIC_ASSERT(sizeof(sg_state) ==
+                     SG_STATE_MEMBER_BYTES(rules) + SG_STATE_MEMBER_BYTES(hand) +
+                         SG_STATE_MEMBER_BYTES(coll) + SG_STATE_MEMBER_BYTES(known) +
+                         SG_STATE_MEMBER_BYTES(out) + SG_STATE_MEMBER_BYTES(stock) +
+                         SG_STATE_MEMBER_BYTES(table) + SG_STATE_MEMBER_BYTES(table_seat) +
+                         SG_STATE_MEMBER_BYTES(table_play) + 23 /* stock_top .. n_finished */ +
+                         SG_STATE_MEMBER_BYTES(finished) + 2 /* loser, truncated */ +
+                         SG_STATE_MEMBER_BYTES(unseen) + SG_STATE_MEMBER_BYTES(reserved) +
+                         SG_STATE_MEMBER_BYTES(moves),
+                 sg_state_has_no_hidden_padding);
+SG_STATIC_ASSERT(offsetof(sg_state, stock_top) + 23 == offsetof(sg_state, finished),
+                 sg_state_byte_members_are_counted);
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -383,19 +401,23 @@ enum sg_event_kind {
 };
 
 typedef struct sg_event {
-    uint8_t kind;
+    uint8_t kind;        /* enum sg_event_kind */
     uint8_t seat;
     uint8_t arg;
-    uint8_t reserved[5];
+    uint8_t reserved[5]; /* always zero */
     uint64_t cards;
 } sg_event;
+
+SG_STATIC_ASSERT(sizeof(sg_event) == 16 && offsetof(sg_event, cards) == 8, sg_event_layout);
 
 /* Where a caller wants events; NULL buffer = don't record. */
 typedef struct sg_events {
     sg_event *buf;
-    int cap;
-    int len;
+    int32_t cap;
+    int32_t len;
 } sg_events;
+
+SG_STATIC_ASSERT(sizeof(sg_events) == sizeof(sg_event *) + 8, sg_events_has_no_hidden_padding);
 
 /* ---- the game ---------------------------------------------------------- */
 
@@ -477,19 +499,24 @@ int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
 
 typedef struct sg_ismcts_params {
-    uint32_t iterations;  /* stop after this many (0: no limit) */
     double seconds;       /* stop after this much processor time (0: no limit) */
     double exploration;   /* UCB constant */
-    int policy;           /* rollout policy */
-    uint32_t rollout_cap; /* rollout length cap (0: none) */
     uint64_t seed;
+    uint32_t iterations;  /* stop after this many (0: no limit) */
+    uint32_t rollout_cap; /* rollout length cap (0: none) */
+    int32_t policy;       /* rollout policy, enum sg_policy */
+    uint32_t reserved;    /* zero */
 } sg_ismcts_params;
+
+SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 40, sg_ismcts_params_has_no_hidden_padding);
 
 typedef struct sg_ismcts_stats {
     uint32_t iterations;
     uint32_t nodes;
     double seconds;
 } sg_ismcts_stats;
+
+SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_padding);
 
 /* Single-observer information-set MCTS from the point of view of the player
  * to move in `view`, with per-player rewards; returns the most visited move
@@ -508,6 +535,8 @@ typedef struct sg_sim_result {
     uint64_t no_loser;   /* games over with nobody left holding cards */
     uint64_t truncated;
 } sg_sim_result;
+
+SG_STATIC_ASSERT(sizeof(sg_sim_result) == 8 * 8, sg_sim_result_has_no_hidden_padding);
 
 /* Plays games first .. first+count-1 of the batch `seed` with uniformly
  * random legal moves and adds the totals to *out.  Game i uses

@@ -1,5 +1,5 @@
 # Declarations of the C core's public header (src/_core/skitgubbe.h).
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "skitgubbe.h" nogil:
@@ -120,8 +120,8 @@ cdef extern from "skitgubbe.h" nogil:
 
     ctypedef struct sg_events:
         sg_event *buf
-        int cap
-        int len
+        int32_t cap
+        int32_t len
 
     ctypedef struct sg_sim_result:
         uint64_t games
@@ -147,12 +147,13 @@ cdef extern from "skitgubbe.h" nogil:
                      sg_sim_result *out)
 
     ctypedef struct sg_ismcts_params:
-        uint32_t iterations
         double seconds
         double exploration
-        int policy
-        uint32_t rollout_cap
         uint64_t seed
+        uint32_t iterations
+        uint32_t rollout_cap
+        int32_t policy
+        uint32_t reserved
 
     ctypedef struct sg_ismcts_stats:
         uint32_t iterations

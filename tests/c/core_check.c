@@ -448,7 +448,13 @@ int main(int argc, char **argv)
             continue;
         sg_state view;
         sg_view(&st, st.to_move, &view);
-        sg_ismcts_params params = {300, 0.0, 0.7, SG_POLICY_MIXED, 200, g};
+        sg_ismcts_params params;
+        memset(&params, 0, sizeof params);
+        params.iterations = 300;
+        params.exploration = 0.7;
+        params.policy = SG_POLICY_MIXED;
+        params.rollout_cap = 200;
+        params.seed = g;
         sg_ismcts_stats stats;
         sg_move root[SG_MAX_MOVES];
         uint32_t visits[SG_MAX_MOVES];
