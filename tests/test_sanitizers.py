@@ -10,6 +10,7 @@ CI variable is set), where that is a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,3 +81,20 @@ def test_the_public_header_needs_nothing_but_itself(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stderr
     assert run([str(tmp_path / "probe")]).returncode == 0
+
+
+def test_every_enum_constant_is_named_after_its_enum(tmp_path: Path) -> None:
+    # The naming scheme of the public header: enum sg_<type> { SG_<TYPE>_<VALUE>, ... },
+    # checked on the preprocessed header so that generated enums count too.
+    probe = tmp_path / "probe.c"
+    probe.write_text('#include "skitgubbe.h"\n')
+    done = run([compiler(), "-E", "-P", f"-I{CORE}", str(probe)])
+    assert done.returncode == 0, done.stderr
+    enums = re.findall(r"enum\s+sg_(\w+)\s*\{([^}]*)\}", done.stdout)
+    assert len(enums) >= 10
+    for tag, body in enums:
+        prefix = f"SG_{tag.upper()}_"
+        names = re.findall(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?(?:,|$)", body.strip())
+        assert names, tag
+        for name in names:
+            assert name.startswith(prefix), f"enum sg_{tag}: {name} should start with {prefix}"

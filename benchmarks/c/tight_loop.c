@@ -62,11 +62,11 @@ int main(int argc, char **argv)
     const uint64_t start = now_ns();
     for (uint64_t g = 0; g < games; g++) {
         sg_shuffle(&rng, deck);
-        if (sg_new(&st, &rules, deck, (uint8_t)(players - 1), NULL) != SG_OK) {
+        if (sg_new(&st, &rules, deck, (uint8_t)(players - 1), NULL) != SG_ERROR_NONE) {
             fprintf(stderr, "tight_loop: sg_new failed\n");
             return 1;
         }
-        while (st.phase != SG_OVER) {
+        while (st.phase != SG_PHASE_OVER) {
             const int n = sg_legal_moves(&st, moves);
             sg_apply_unchecked(&st, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
         }

@@ -1,9 +1,6 @@
 /* Phase 1, collecting: two-card duels or everyone playing to each trick
  * (RULES.md §3, §4; the variant decisions are in docs/rules.md). */
-#include "engine.h"
-
-/* Every card of the ranks set in the 13-bit `ranks`, in all four suits. */
-#define RANK_CARDS(ranks) ((uint64_t)(ranks) * UINT64_C(0x0001000100010001))
+#include "internal.h"
 
 static int stock_count(const sg_state *st)
 {
@@ -47,24 +44,24 @@ static void drew_last(sg_state *st, uint8_t seat, uint8_t card, sg_events *ev)
         /* The up-card is public: its drawer takes it into his hand in view of all. */
         st->hand[seat] |= bit;
         st->known[seat] |= bit;
-        sg_emit(ev, SG_EV_TAKE_UPCARD, seat, 0, bit);
-        if (st->rules.last_card == SG_REVEAL)
+        sg_emit(ev, SG_EVENT_KIND_TAKE_UPCARD, seat, 0, bit);
+        if (st->rules.last_card == SG_LAST_CARD_REVEAL)
             st->end_pending = 1;
         return;
     }
-    if (st->rules.trump == SG_TRUMP_LAST_CARD)
+    if (st->rules.trump == SG_TRUMP_RULE_LAST_CARD)
         st->trump = (uint8_t)SG_SUIT_OF(card);
-    if (st->rules.last_card == SG_HIDDEN) {
+    if (st->rules.last_card == SG_LAST_CARD_HIDDEN) {
         st->hidden_card = card;
         st->hidden_holder = seat;
-        sg_emit(ev, SG_EV_DRAW_HIDDEN, seat, 0, 0);
+        sg_emit(ev, SG_EVENT_KIND_DRAW_HIDDEN, seat, 0, 0);
         return;
     }
     st->hand[seat] |= bit;
     st->known[seat] |= bit;
-    sg_emit(ev, SG_EV_REVEAL, seat, 0, bit);
+    sg_emit(ev, SG_EVENT_KIND_REVEAL, seat, 0, bit);
     st->trump_public = 1;
-    sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, st->trump, 0);
+    sg_emit(ev, SG_EVENT_KIND_TRUMP, SG_NO_SEAT, st->trump, 0);
     st->end_pending = 1;
 }
 
@@ -77,7 +74,7 @@ static void draw(sg_state *st, uint8_t seat, int count, sg_events *ev)
         if (stock_count(st) == 0) {
             if (drawn) {
                 st->hand[seat] |= drawn;
-                sg_emit(ev, SG_EV_DRAW, seat, 0, drawn);
+                sg_emit(ev, SG_EVENT_KIND_DRAW, seat, 0, drawn);
             }
             drew_last(st, seat, card, ev);
             return;
@@ -86,7 +83,7 @@ static void draw(sg_state *st, uint8_t seat, int count, sg_events *ev)
     }
     if (drawn) {
         st->hand[seat] |= drawn;
-        sg_emit(ev, SG_EV_DRAW, seat, 0, drawn);
+        sg_emit(ev, SG_EVENT_KIND_DRAW, seat, 0, drawn);
     }
 }
 
@@ -110,7 +107,7 @@ static void end_collecting(sg_state *st, sg_events *ev)
         if (back) {
             st->hand[p] |= back;
             st->known[p] |= back;
-            sg_emit(ev, SG_EV_TAKE_BACK, (uint8_t)p, 0, back);
+            sg_emit(ev, SG_EVENT_KIND_TAKE_BACK, (uint8_t)p, 0, back);
         }
     }
     st->table_len = 0;
@@ -122,12 +119,12 @@ static void end_collecting(sg_state *st, sg_events *ev)
         const uint64_t bit = SG_CARD_BIT(st->hidden_card);
         st->coll[st->hidden_holder] |= bit;
         st->known[st->hidden_holder] |= bit;
-        sg_emit(ev, SG_EV_REVEAL, st->hidden_holder, 0, bit);
+        sg_emit(ev, SG_EVENT_KIND_REVEAL, st->hidden_holder, 0, bit);
         st->hidden_card = SG_NO_CARD;
     }
     if (!st->trump_public) {
         st->trump_public = 1;
-        sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, st->trump, 0);
+        sg_emit(ev, SG_EVENT_KIND_TRUMP, SG_NO_SEAT, st->trump, 0);
     }
     for (int p = 0; p < n; p++) {
         st->hand[p] |= st->coll[p];
@@ -154,14 +151,14 @@ static void start_trick(sg_state *st, uint8_t leader, sg_events *ev)
     st->follower = sg_left_of(st, leader);
     st->round_first = leader;
     st->round_start = 0;
-    st->round_pending = st->rules.trick_mode == SG_ALL ? all_seats(st) : 0;
+    st->round_pending = st->rules.trick_mode == SG_TRICK_MODE_ALL ? all_seats(st) : 0;
     turn(st, leader, ev);
 }
 
 /* A trick was won or bounced: refill after the trick, then the next one. */
 static void trick_decided(sg_state *st, uint8_t next_leader, sg_events *ev)
 {
-    if (st->rules.draw == SG_AFTER_TRICK)
+    if (st->rules.draw == SG_DRAW_AFTER_TRICK)
         for (int k = 0; k < st->rules.players && !st->end_pending; k++)
             refill(st, (uint8_t)((next_leader + k) % st->rules.players), ev);
     if (st->end_pending) {
@@ -178,7 +175,7 @@ static void collect(sg_state *st, uint8_t winner, sg_events *ev)
     st->known[winner] |= won;
     st->table_len = 0;
     st->window = 0;
-    sg_emit(ev, SG_EV_TRICK_WON, winner, 0, won);
+    sg_emit(ev, SG_EVENT_KIND_TRICK_WON, winner, 0, won);
     trick_decided(st, winner, ev);
 }
 
@@ -187,7 +184,7 @@ static void collect(sg_state *st, uint8_t winner, sg_events *ev)
  * 0 if not, -1 on a tie. */
 static int beats(const sg_state *st, uint8_t card, uint8_t best)
 {
-    if (st->rules.trump == SG_TRUMP_UPCARD) {
+    if (st->rules.trump == SG_TRUMP_RULE_UPCARD) {
         if (SG_SUIT_OF(card) == SG_SUIT_OF(best))
             return SG_RANK_OF(card) > SG_RANK_OF(best);
         return SG_SUIT_OF(card) == st->trump;
@@ -203,7 +200,7 @@ static uint64_t slough_cards(const sg_state *st)
     uint32_t ranks = 0;
     for (int i = 0; i < st->table_len; i++)
         ranks |= 1u << SG_RANK_OF(st->table[i]);
-    return RANK_CARDS(ranks);
+    return SG_RANK_CARDS(ranks);
 }
 
 /* The next seat of the window after `seat` that can throw something; the
@@ -226,7 +223,7 @@ static void window_next(sg_state *st, uint8_t seat, sg_events *ev)
 
 static void won_by(sg_state *st, uint8_t winner, sg_events *ev)
 {
-    if (st->rules.trick_mode == SG_ALL && st->rules.slough && !st->end_pending) {
+    if (st->rules.trick_mode == SG_TRICK_MODE_ALL && st->rules.slough && !st->end_pending) {
         st->winner = winner;
         st->window = all_seats(st);
         window_next(st, winner, ev); /* starts with the winner's left neighbour */
@@ -247,14 +244,14 @@ static void resolve_duel(sg_state *st, sg_events *ev)
     }
     const uint64_t tied = SG_CARD_BIT(lead) | SG_CARD_BIT(answer);
     const uint8_t seats = (uint8_t)((1u << st->leader) | (1u << st->follower));
-    sg_emit(ev, SG_EV_TIE, st->leader, seats, tied);
-    if (st->rules.duel_tie == SG_REPLAY) {
+    sg_emit(ev, SG_EVENT_KIND_TIE, st->leader, seats, tied);
+    if (st->rules.duel_tie == SG_DUEL_TIE_REPLAY) {
         turn(st, st->leader, ev);
         return;
     }
     st->out |= tied;
     st->table_len = 0;
-    sg_emit(ev, SG_EV_BOUNCE, SG_NO_SEAT, 0, tied);
+    sg_emit(ev, SG_EVENT_KIND_BOUNCE, SG_NO_SEAT, 0, tied);
     trick_decided(st, st->follower, ev);
 }
 
@@ -283,12 +280,12 @@ static void resolve_round(sg_state *st, sg_events *ev)
         if ((tied & (1u << st->table_seat[i])) && SG_RANK_OF(st->table[i]) == SG_RANK_OF(best))
             tied_cards |= SG_CARD_BIT(st->table[i]);
     const uint8_t first = first_from(st, tied, st->round_first);
-    sg_emit(ev, SG_EV_TIE, first, tied, tied_cards);
+    sg_emit(ev, SG_EVENT_KIND_TIE, first, tied, tied_cards);
     if (st->end_pending) {
         end_collecting(st, ev); /* no replay begins: everything is taken back */
         return;
     }
-    if (st->rules.all_tie == SG_LOWER_OUT) {
+    if (st->rules.all_tie == SG_ALL_TIE_LOWER_OUT) {
         uint64_t gone = 0;
         int kept = 0;
         for (int i = 0; i < st->table_len; i++) {
@@ -304,7 +301,7 @@ static void resolve_round(sg_state *st, sg_events *ev)
         st->table_len = (uint8_t)kept;
         if (gone) {
             st->out |= gone;
-            sg_emit(ev, SG_EV_LOWER_OUT, SG_NO_SEAT, 0, gone);
+            sg_emit(ev, SG_EVENT_KIND_LOWER_OUT, SG_NO_SEAT, 0, gone);
         }
     }
     st->round_first = first;
@@ -330,17 +327,18 @@ int sg_collecting_moves(const sg_state *st, sg_move *moves)
             for (int b = 0; b < count; b++)
                 if (i & (1u << b))
                     mask |= card_bits[b];
-            moves[n++] = SG_MAKE_MOVE(SG_MOVE_SLOUGH, mask);
+            moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, mask);
         }
-        moves[n++] = SG_MAKE_MOVE(SG_MOVE_PASS, 0);
+        moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PASS, 0);
         return n;
     }
-    if (st->rules.trick_mode == SG_ALL && st->rules.multi_card_plays) {
+    if (st->rules.trick_mode == SG_TRICK_MODE_ALL && st->rules.multi_card_plays) {
         /* Singles and every set of two or more equal cards, by ascending mask:
          * a set's highest card decides its place, then the lower cards. */
         for (uint64_t h = hand; h; h &= h - 1) {
             const uint64_t top = h & (~h + 1);
-            const uint64_t below = hand & (top - 1) & RANK_CARDS(1u << SG_RANK_OF(sg_lowest(top)));
+            const uint64_t same_rank = SG_RANK_CARDS(1u << SG_RANK_OF(sg_lowest(top)));
+            const uint64_t below = hand & (top - 1) & same_rank;
             uint64_t lower[3];
             int count = 0;
             for (uint64_t c = below; c; c &= c - 1)
@@ -350,15 +348,15 @@ int sg_collecting_moves(const sg_state *st, sg_move *moves)
                 for (int b = 0; b < count; b++)
                     if (i & (1u << b))
                         mask |= lower[b];
-                moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, mask);
+                moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, mask);
             }
         }
     } else {
         for (uint64_t h = hand; h; h &= h - 1)
-            moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, h & (~h + 1));
+            moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, h & (~h + 1));
     }
     if (st->rules.try_your_luck && stock_count(st) >= 2)
-        moves[n++] = SG_MAKE_MOVE(SG_MOVE_FLIP, 0);
+        moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_FLIP, 0);
     return n;
 }
 
@@ -370,17 +368,17 @@ static void lay(sg_state *st, uint8_t seat, uint64_t cards, uint8_t event, sg_ev
     st->known[seat] &= ~cards;
     push_play(st, cards, seat);
     sg_emit(ev, event, seat, 0, cards);
-    if (st->rules.draw == SG_AFTER_PLAY)
+    if (st->rules.draw == SG_DRAW_AFTER_PLAY)
         refill(st, seat, ev);
 }
 
 static void apply_slough(sg_state *st, uint8_t seat, sg_move move, sg_events *ev)
 {
     st->window &= (uint8_t)~(1u << seat);
-    if (SG_MOVE_KIND(move) == SG_MOVE_PASS) {
-        sg_emit(ev, SG_EV_PASS, seat, 0, 0);
+    if (SG_MOVE_KIND_OF(move) == SG_MOVE_KIND_PASS) {
+        sg_emit(ev, SG_EVENT_KIND_PASS, seat, 0, 0);
     } else {
-        lay(st, seat, SG_MOVE_CARDS(move), SG_EV_SLOUGH, ev);
+        lay(st, seat, SG_MOVE_CARDS(move), SG_EVENT_KIND_SLOUGH, ev);
         if (st->end_pending) {
             /* The trick is decided: the winner collects before phase 1 ends. */
             collect(st, st->winner, ev);
@@ -397,17 +395,17 @@ void sg_collecting_apply(sg_state *st, sg_move move, sg_events *ev)
         apply_slough(st, seat, move, ev);
         return;
     }
-    if (SG_MOVE_KIND(move) == SG_MOVE_FLIP) {
+    if (SG_MOVE_KIND_OF(move) == SG_MOVE_KIND_FLIP) {
         const uint8_t card = st->stock[st->stock_top++];
         push_play(st, SG_CARD_BIT(card), seat);
-        sg_emit(ev, SG_EV_FLIP, seat, 0, SG_CARD_BIT(card));
+        sg_emit(ev, SG_EVENT_KIND_FLIP, seat, 0, SG_CARD_BIT(card));
     } else {
-        lay(st, seat, SG_MOVE_CARDS(move), SG_EV_PLAY, ev);
+        lay(st, seat, SG_MOVE_CARDS(move), SG_EVENT_KIND_PLAY, ev);
     }
     /* A revealed last card (end_pending) ends phase 1 once this play has
      * settled what it decides: a complete duel or round is won or bounced,
      * anything else is taken back (every path below checks end_pending). */
-    if (st->rules.trick_mode == SG_DUEL) {
+    if (st->rules.trick_mode == SG_TRICK_MODE_DUEL) {
         if (st->table_len % 2)
             turn(st, st->follower, ev);
         else

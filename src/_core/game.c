@@ -2,12 +2,13 @@
  * and what an observer can know. */
 #include <string.h>
 
-#include "engine.h"
+#include "internal.h"
 
 static void init_state(sg_state *st, const sg_rules *rules, uint8_t dealer)
 {
     memset(st, 0, sizeof *st);
     st->rules = *rules;
+    memset(st->rules.reserved, 0, sizeof st->rules.reserved);
     st->dealer = dealer;
     st->trump = SG_NO_SUIT;
     st->hidden_card = SG_NO_CARD;
@@ -24,15 +25,15 @@ static void init_state(sg_state *st, const sg_rules *rules, uint8_t dealer)
 int sg_new(sg_state *st, const sg_rules *rules, const uint8_t deck[SG_NCARDS],
            uint8_t dealer, sg_events *ev)
 {
-    if (sg_rules_check(rules, NULL) != SG_RULES_OK)
-        return SG_ERR_RULES;
+    if (sg_rules_check(rules, NULL) != SG_RULES_ERROR_NONE)
+        return SG_ERROR_RULES;
     if (dealer >= rules->players)
-        return SG_ERR_SEAT;
+        return SG_ERROR_SEAT;
     uint64_t seen = 0;
     for (int i = 0; i < SG_NCARDS; i++) {
         const uint8_t c = deck[i];
         if (c >= 64 || !(SG_CARD_BIT(c) & SG_ALL_CARDS) || (seen & SG_CARD_BIT(c)))
-            return SG_ERR_DECK;
+            return SG_ERROR_DECK;
         seen |= SG_CARD_BIT(c);
     }
 
@@ -44,42 +45,42 @@ int sg_new(sg_state *st, const sg_rules *rules, const uint8_t deck[SG_NCARDS],
             st->hand[(dealer + k) % n] |= SG_CARD_BIT(deck[next++]);
     for (int k = 1; k <= n; k++) {
         const uint8_t seat = (uint8_t)((dealer + k) % n);
-        sg_emit(ev, SG_EV_DEAL, seat, 0, st->hand[seat]);
+        sg_emit(ev, SG_EVENT_KIND_DEAL, seat, 0, st->hand[seat]);
     }
     st->stock_len = (uint8_t)(SG_NCARDS - next);
-    if (rules->trump == SG_TRUMP_UPCARD) {
+    if (rules->trump == SG_TRUMP_RULE_UPCARD) {
         /* The next card is turned up and goes to the bottom of the stock (§2). */
         st->upcard = deck[next];
         memcpy(st->stock, deck + next + 1, (size_t)st->stock_len - 1);
         st->stock[st->stock_len - 1] = st->upcard;
         st->trump = (uint8_t)SG_SUIT_OF(st->upcard);
         st->trump_public = 1;
-        sg_emit(ev, SG_EV_UPCARD, SG_NO_SEAT, st->trump, SG_CARD_BIT(st->upcard));
-        sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, st->trump, 0);
+        sg_emit(ev, SG_EVENT_KIND_UPCARD, SG_NO_SEAT, st->trump, SG_CARD_BIT(st->upcard));
+        sg_emit(ev, SG_EVENT_KIND_TRUMP, SG_NO_SEAT, st->trump, 0);
     } else {
         memcpy(st->stock, deck + next, st->stock_len);
     }
 
-    st->phase = SG_COLLECTING;
+    st->phase = SG_PHASE_COLLECTING;
     sg_collecting_begin(st, ev);
-    return SG_OK;
+    return SG_ERROR_NONE;
 }
 
 int sg_new_shedding(sg_state *st, const sg_rules *rules,
                     const uint64_t hands[SG_MAX_PLAYERS], uint8_t trump,
                     uint8_t leader, sg_events *ev)
 {
-    if (sg_rules_check(rules, NULL) != SG_RULES_OK)
-        return SG_ERR_RULES;
+    if (sg_rules_check(rules, NULL) != SG_RULES_ERROR_NONE)
+        return SG_ERROR_RULES;
     const int n = rules->players;
     if (leader >= n)
-        return SG_ERR_SEAT;
+        return SG_ERROR_SEAT;
     if (trump > SG_NO_SUIT)
-        return SG_ERR_POSITION;
+        return SG_ERROR_POSITION;
     uint64_t seen = 0;
     for (int p = 0; p < SG_MAX_PLAYERS; p++) {
         if ((hands[p] & ~SG_ALL_CARDS) || (hands[p] & seen) || (p >= n && hands[p]))
-            return SG_ERR_POSITION;
+            return SG_ERROR_POSITION;
         seen |= hands[p];
     }
 
@@ -89,17 +90,17 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
     st->out = SG_ALL_CARDS & ~seen;
     st->trump = trump;
     st->trump_public = 1;
-    sg_emit(ev, SG_EV_TRUMP, SG_NO_SEAT, trump, 0);
+    sg_emit(ev, SG_EVENT_KIND_TRUMP, SG_NO_SEAT, trump, 0);
     sg_shedding_start(st, leader, leader, 0, ev);
-    return SG_OK;
+    return SG_ERROR_NONE;
 }
 
 int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES])
 {
     switch (st->phase) {
-    case SG_COLLECTING:
+    case SG_PHASE_COLLECTING:
         return sg_collecting_moves(st, moves);
-    case SG_SHEDDING:
+    case SG_PHASE_SHEDDING:
         return sg_shedding_moves(st, moves);
     default:
         return 0;
@@ -108,32 +109,32 @@ int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES])
 
 void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev)
 {
-    if (st->phase == SG_COLLECTING)
+    if (st->phase == SG_PHASE_COLLECTING)
         sg_collecting_apply(st, move, ev);
     else
         sg_shedding_apply(st, move, ev);
     st->moves++;
-    if (st->phase != SG_OVER && st->moves >= st->rules.max_moves) {
-        st->phase = SG_OVER;
+    if (st->phase != SG_PHASE_OVER && st->moves >= st->rules.max_moves) {
+        st->phase = SG_PHASE_OVER;
         st->truncated = 1;
         st->to_move = SG_NO_SEAT;
-        sg_emit(ev, SG_EV_TRUNCATED, SG_NO_SEAT, 0, 0);
+        sg_emit(ev, SG_EVENT_KIND_TRUNCATED, SG_NO_SEAT, 0, 0);
     }
 }
 
 int sg_apply(sg_state *st, sg_move move, sg_events *ev)
 {
-    if (st->phase == SG_OVER)
-        return SG_ERR_OVER;
+    if (st->phase == SG_PHASE_OVER)
+        return SG_ERROR_OVER;
     sg_move moves[SG_MAX_MOVES];
     const int n = sg_legal_moves(st, moves);
     for (int i = 0; i < n; i++) {
         if (moves[i] == move) {
             sg_apply_unchecked(st, move, ev);
-            return SG_OK;
+            return SG_ERROR_NONE;
         }
     }
-    return SG_ERR_ILLEGAL;
+    return SG_ERROR_ILLEGAL;
 }
 
 uint64_t sg_table_mask(const sg_state *st)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "engine.h"
+#include "internal.h"
 
 #define NO_NODE UINT32_MAX
 
@@ -70,7 +70,7 @@ static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng 
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
     uint32_t current = 0;
-    while (world->phase != SG_OVER) {
+    while (world->phase != SG_PHASE_OVER) {
         const int n = sg_legal_moves(world, moves);
         for (int i = 0; i < n; i++)
             tried[i] = 0;

@@ -2,7 +2,7 @@
  * rollouts and perfect-information Monte Carlo. */
 #include <string.h>
 
-#include "engine.h"
+#include "internal.h"
 
 void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
 {
@@ -60,14 +60,12 @@ void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
             world->stock[i] = pool[next++];
     if (view->hidden_card == SG_UNKNOWN_CARD) {
         world->hidden_card = pool[next++];
-        if (world->rules.trump == SG_TRUMP_LAST_CARD)
+        if (world->rules.trump == SG_TRUMP_RULE_LAST_CARD)
             world->trump = (uint8_t)SG_SUIT_OF(world->hidden_card);
     }
 }
 
 /* ---- the greedy policy ---------------------------------------------------- */
-
-#define RANK_CARDS(ranks) ((uint64_t)(ranks) * UINT64_C(0x0001000100010001))
 
 static int lowest_rank_card(uint64_t cards)
 {
@@ -93,7 +91,7 @@ static int max_rank(uint64_t cards)
 /* Phase 1: does `card` beat `best` (the strongest card so far, `led` the suit led)? */
 static int p1_beats(const sg_state *st, int card, int best)
 {
-    if (st->rules.trump == SG_TRUMP_UPCARD) {
+    if (st->rules.trump == SG_TRUMP_RULE_UPCARD) {
         if (SG_SUIT_OF(card) == SG_SUIT_OF(best))
             return SG_RANK_OF(card) > SG_RANK_OF(best);
         return SG_SUIT_OF(card) == st->trump;
@@ -113,21 +111,21 @@ static sg_move greedy_collecting(const sg_state *st, const sg_move *moves, int n
 {
     const uint8_t seat = st->to_move;
     const uint64_t hand = st->hand[seat];
-    const sg_move flip = SG_MAKE_MOVE(SG_MOVE_FLIP, 0);
+    const sg_move flip = SG_MAKE_MOVE(SG_MOVE_KIND_FLIP, 0);
     if (st->window) {
         /* Dump low cards of the trick's ranks on someone else's trick. */
         uint32_t ranks = 0;
         for (int i = 0; i < st->table_len; i++)
             ranks |= 1u << SG_RANK_OF(st->table[i]);
-        const uint64_t low = hand & RANK_CARDS(ranks) & RANK_CARDS(0xFFu); /* two .. nine */
-        if (seat != st->winner && low && has_move(moves, n, SG_MAKE_MOVE(SG_MOVE_SLOUGH, low)))
-            return SG_MAKE_MOVE(SG_MOVE_SLOUGH, low);
-        return SG_MAKE_MOVE(SG_MOVE_PASS, 0);
+        const uint64_t low = hand & SG_RANK_CARDS(ranks) & SG_RANK_CARDS(0xFFu); /* two .. nine */
+        if (seat != st->winner && low && has_move(moves, n, SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, low)))
+            return SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, low);
+        return SG_MAKE_MOVE(SG_MOVE_KIND_PASS, 0);
     }
     const int weak = max_rank(hand) < 6; /* nothing above an eight */
     /* The strongest card of this round so far, if any. */
     int best = -1;
-    const int start = st->rules.trick_mode == SG_ALL ? st->round_start
+    const int start = st->rules.trick_mode == SG_TRICK_MODE_ALL ? st->round_start
                                                     : st->table_len - st->table_len % 2;
     for (int i = start; i < st->table_len; i++)
         if (best < 0 || p1_beats(st, st->table[i], best))
@@ -135,7 +133,7 @@ static sg_move greedy_collecting(const sg_state *st, const sg_move *moves, int n
     if (best < 0) {
         if (weak && has_move(moves, n, flip))
             return flip;
-        return SG_MAKE_MOVE(SG_MOVE_PLAY, SG_CARD_BIT(lowest_rank_card(hand)));
+        return SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, SG_CARD_BIT(lowest_rank_card(hand)));
     }
     /* Win cheaply: the lowest card that beats the best so far, if it is worth it. */
     int cheapest = -1;
@@ -149,10 +147,10 @@ static sg_move greedy_collecting(const sg_state *st, const sg_move *moves, int n
         if ((int)SG_RANK_OF(st->table[i]) > table_top)
             table_top = SG_RANK_OF(st->table[i]);
     if (cheapest >= 0 && (SG_RANK_OF(cheapest) <= 10 || table_top >= 9))
-        return SG_MAKE_MOVE(SG_MOVE_PLAY, SG_CARD_BIT(cheapest));
+        return SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, SG_CARD_BIT(cheapest));
     if (weak && has_move(moves, n, flip))
         return flip;
-    return SG_MAKE_MOVE(SG_MOVE_PLAY, SG_CARD_BIT(lowest_rank_card(hand)));
+    return SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, SG_CARD_BIT(lowest_rank_card(hand)));
 }
 
 /* Phase 2: what a play costs to give away (high cards and trumps are dear). */
@@ -173,7 +171,7 @@ static sg_move greedy_shedding(const sg_state *st, const sg_move *moves, int n)
     sg_move best = 0;
     int best_cost = 1 << 30;
     for (int i = 0; i < n; i++) {
-        if (SG_MOVE_KIND(moves[i]) != SG_MOVE_PLAY)
+        if (SG_MOVE_KIND_OF(moves[i]) != SG_MOVE_KIND_PLAY)
             continue;
         const int cost = play_cost(st, SG_MOVE_CARDS(moves[i]));
         if (cost < best_cost) {
@@ -183,7 +181,7 @@ static sg_move greedy_shedding(const sg_state *st, const sg_move *moves, int n)
     }
     if (!st->table_len)
         return best;
-    const sg_move pick = SG_MAKE_MOVE(SG_MOVE_PICK_UP, 0);
+    const sg_move pick = SG_MAKE_MOVE(SG_MOVE_KIND_PICK_UP, 0);
     if (!best)
         return pick;
     /* Keep a high trump rather than spend it on a low card. */
@@ -199,7 +197,7 @@ sg_move sg_greedy_move(const sg_state *st)
     const int n = sg_legal_moves(st, moves);
     if (n == 0)
         return 0;
-    const sg_move move = st->phase == SG_COLLECTING ? greedy_collecting(st, moves, n)
+    const sg_move move = st->phase == SG_PHASE_COLLECTING ? greedy_collecting(st, moves, n)
                                                     : greedy_shedding(st, moves, n);
     return has_move(moves, n, move) ? move : moves[0];
 }
@@ -210,7 +208,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
                 double reward[SG_MAX_PLAYERS])
 {
     sg_move moves[SG_MAX_MOVES];
-    for (uint32_t done = 0; st->phase != SG_OVER && (!cap || done < cap); done++) {
+    for (uint32_t done = 0; st->phase != SG_PHASE_OVER && (!cap || done < cap); done++) {
         sg_move move;
         if (policy == SG_POLICY_GREEDY ||
             (policy == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
@@ -223,7 +221,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
     }
     for (int p = 0; p < SG_MAX_PLAYERS; p++)
         reward[p] = 1.0;
-    if (st->phase == SG_OVER) {
+    if (st->phase == SG_PHASE_OVER) {
         if (st->loser != SG_NO_SEAT)
             reward[st->loser] = 0.0;
         return;

@@ -1,6 +1,6 @@
 /* Phase 2, shedding: beat the top card or pick up (RULES.md §5, §6; the
  * variant decisions are in docs/rules.md). */
-#include "engine.h"
+#include "internal.h"
 
 /* Cards of rank 2..5 in every suit (§5.4). */
 #define LOW_CARDS UINT64_C(0x000F000F000F000F)
@@ -19,7 +19,7 @@ static uint8_t next_holding(const sg_state *st, uint8_t seat)
 static void go_out(sg_state *st, uint8_t seat, sg_events *ev)
 {
     st->finished[st->n_finished++] = seat;
-    sg_emit(ev, SG_EV_OUT, seat, 0, 0);
+    sg_emit(ev, SG_EVENT_KIND_OUT, seat, 0, 0);
 }
 
 /* Puts out, in seat order from `first`, every player who has no cards and is
@@ -48,10 +48,10 @@ static int check_over(sg_state *st, sg_events *ev)
             return 0;
         holder = (uint8_t)p;
     }
-    st->phase = SG_OVER;
+    st->phase = SG_PHASE_OVER;
     st->to_move = SG_NO_SEAT;
     st->loser = holder;
-    sg_emit(ev, SG_EV_GAME_OVER, holder, 0, 0);
+    sg_emit(ev, SG_EVENT_KIND_GAME_OVER, holder, 0, 0);
     return 1;
 }
 
@@ -95,7 +95,7 @@ static void give_low_cards(sg_state *st, sg_events *ev)
             st->known[from] &= ~bit;
             st->hand[to] |= bit;
             st->known[to] |= bit;
-            sg_emit(ev, SG_EV_GIVE, from, to, bit);
+            sg_emit(ev, SG_EVENT_KIND_GIVE, from, to, bit);
         }
     }
 }
@@ -103,7 +103,7 @@ static void give_low_cards(sg_state *st, sg_events *ev)
 void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
                        sg_events *ev)
 {
-    st->phase = SG_SHEDDING;
+    st->phase = SG_PHASE_SHEDDING;
     outs_from(st, first_out, ev);
     if (check_over(st, ev))
         return;
@@ -116,7 +116,7 @@ void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_
     if (!st->hand[leader])
         leader = next_holding(st, leader);
     lead_by(st, leader);
-    sg_emit(ev, SG_EV_SHEDDING, leader, 0, 0);
+    sg_emit(ev, SG_EVENT_KIND_SHEDDING, leader, 0, 0);
 }
 
 int sg_shedding_moves(const sg_state *st, sg_move *moves)
@@ -133,7 +133,7 @@ int sg_shedding_moves(const sg_state *st, sg_move *moves)
     int n = 0;
     if (!st->rules.runs) {
         for (; singles; singles &= singles - 1)
-            moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, singles & (~singles + 1));
+            moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, singles & (~singles + 1));
     } else {
         /* A run is legal when its lowest card is: the cards that can top one
          * are those reached upwards from a legal card through held cards (a
@@ -148,7 +148,7 @@ int sg_shedding_moves(const sg_state *st, sg_move *moves)
             uint8_t low = (uint8_t)sg_lowest(run);
             for (;;) {
                 if (singles & SG_CARD_BIT(low))
-                    moves[n++] = SG_MAKE_MOVE(SG_MOVE_PLAY, run);
+                    moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, run);
                 if (SG_RANK_OF(low) == 0 || !(hand & SG_CARD_BIT(low - 1)))
                     break;
                 low--;
@@ -157,7 +157,7 @@ int sg_shedding_moves(const sg_state *st, sg_move *moves)
         }
     }
     if (!leading)
-        moves[n++] = SG_MAKE_MOVE(SG_MOVE_PICK_UP, 0);
+        moves[n++] = SG_MAKE_MOVE(SG_MOVE_KIND_PICK_UP, 0);
     return n;
 }
 
@@ -168,7 +168,7 @@ static void discard(sg_state *st, uint8_t seat, sg_events *ev)
     const uint64_t done = sg_table_mask(st);
     st->out |= done;
     st->table_len = 0;
-    sg_emit(ev, SG_EV_DISCARD, seat, 0, done);
+    sg_emit(ev, SG_EVENT_KIND_DISCARD, seat, 0, done);
     lead_by(st, st->hand[seat] ? seat : next_holding(st, seat));
 }
 
@@ -186,12 +186,12 @@ static void play(sg_state *st, uint8_t seat, uint64_t cards, sg_events *ev)
     }
     st->hand[seat] &= ~cards;
     st->known[seat] &= ~cards;
-    sg_emit(ev, SG_EV_PLAY, seat, 0, cards);
+    sg_emit(ev, SG_EVENT_KIND_PLAY, seat, 0, cards);
     if (!st->hand[seat])
         go_out(st, seat, ev);
     if (check_over(st, ev))
         return;
-    const int done = st->rules.trick_end == SG_COUNT ? play_no + 1 >= st->trick_target
+    const int done = st->rules.trick_end == SG_TRICK_END_COUNT ? play_no + 1 >= st->trick_target
                                                      : st->trick_turns >= st->trick_target;
     if (done)
         discard(st, seat, ev);
@@ -217,12 +217,12 @@ static void pick_up(sg_state *st, uint8_t seat, sg_events *ev)
     st->hand[seat] |= taken;
     st->known[seat] |= taken;
     st->trick_turns++;
-    sg_emit(ev, SG_EV_PICK_UP, seat, 0, taken);
+    sg_emit(ev, SG_EVENT_KIND_PICK_UP, seat, 0, taken);
     if (!st->table_len) {
         lead_by(st, next_holding(st, seat)); /* §6.6 */
         return;
     }
-    if (st->rules.trick_end == SG_ROTATION && st->trick_turns >= st->trick_target) {
+    if (st->rules.trick_end == SG_TRICK_END_ROTATION && st->trick_turns >= st->trick_target) {
         discard(st, st->table_seat[st->table_len - 1], ev);
         return;
     }
@@ -232,7 +232,7 @@ static void pick_up(sg_state *st, uint8_t seat, sg_events *ev)
 void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev)
 {
     const uint8_t seat = st->to_move;
-    if (SG_MOVE_KIND(move) == SG_MOVE_PICK_UP)
+    if (SG_MOVE_KIND_OF(move) == SG_MOVE_KIND_PICK_UP)
         pick_up(st, seat, ev);
     else
         play(st, seat, SG_MOVE_CARDS(move), ev);

@@ -43,47 +43,220 @@ extern "C" {
 #define SG_SUIT_OF(c) ((c) >> 4)
 #define SG_RANK_OF(c) ((c) & 15)
 
+/* A compile-time check that C99 and MSVC both accept: an array of negative
+ * size when `cond` is false.  `name` says what is checked. */
+#define SG_STATIC_ASSERT(cond, name) typedef char sg_static_assert_##name[(cond) ? 1 : -1]
+
+/* Size of a struct member, usable in constant expressions. */
+#define SG_MEMBER_SIZE(type, member) sizeof(((type *)0)->member)
+
 /* ---- rules (RULES.md §9) ---------------------------------------------- */
 
-enum sg_trick_mode { SG_DUEL = 0, SG_ALL = 1 };
-enum sg_duel_tie { SG_REPLAY = 0, SG_BOUNCE = 1 };
-enum sg_all_tie { SG_POT = 0, SG_LOWER_OUT = 1 };
-enum sg_draw { SG_AFTER_PLAY = 0, SG_AFTER_TRICK = 1 };
-enum sg_last_card { SG_HIDDEN = 0, SG_REVEAL = 1 };
-enum sg_trump_rule { SG_TRUMP_LAST_CARD = 0, SG_TRUMP_NONE = 1, SG_TRUMP_UPCARD = 2 };
-enum sg_pickup { SG_PICKUP_TOP = 0, SG_PICKUP_TOP_RUN = 1, SG_PICKUP_PILE = 2 };
-enum sg_trick_end { SG_COUNT = 0, SG_ROTATION = 1 };
+/* The values of each enumerated rule field, as V(constant, number, name):
+ * `name` is the value's lower-case name in Python and in game records.  The
+ * numbers are part of the API (saved games and bindings use them): never
+ * renumber a value, only add new ones after the last. */
+#define SG_TRICK_MODE_VALUES(V)                                                \
+    V(SG_TRICK_MODE_DUEL, 0, "duel")                                           \
+    V(SG_TRICK_MODE_ALL, 1, "all")
+#define SG_DUEL_TIE_VALUES(V)                                                  \
+    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                         \
+    V(SG_DUEL_TIE_BOUNCE, 1, "bounce")
+#define SG_ALL_TIE_VALUES(V)                                                   \
+    V(SG_ALL_TIE_POT, 0, "pot")                                                \
+    V(SG_ALL_TIE_LOWER_OUT, 1, "lower_out")
+#define SG_DRAW_VALUES(V)                                                      \
+    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                     \
+    V(SG_DRAW_AFTER_TRICK, 1, "after_trick")
+#define SG_LAST_CARD_VALUES(V)                                                 \
+    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                        \
+    V(SG_LAST_CARD_REVEAL, 1, "reveal")
+#define SG_TRUMP_RULE_VALUES(V)                                                \
+    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                 \
+    V(SG_TRUMP_RULE_NONE, 1, "none")                                           \
+    V(SG_TRUMP_RULE_UPCARD, 2, "upcard")
+#define SG_PICKUP_VALUES(V)                                                    \
+    V(SG_PICKUP_TOP, 0, "top")                                                 \
+    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                         \
+    V(SG_PICKUP_PILE, 2, "pile")
+#define SG_TRICK_END_VALUES(V)                                                 \
+    V(SG_TRICK_END_COUNT, 0, "count")                                          \
+    V(SG_TRICK_END_ROTATION, 1, "rotation")
+/* The value list of a field that is not an enum. */
+#define SG_NO_VALUES(V)
 
+#define SG_ENUM_CONSTANT(constant, number, name) constant = number,
+enum sg_trick_mode { SG_TRICK_MODE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_duel_tie { SG_DUEL_TIE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_all_tie { SG_ALL_TIE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_draw { SG_DRAW_VALUES(SG_ENUM_CONSTANT) };
+enum sg_last_card { SG_LAST_CARD_VALUES(SG_ENUM_CONSTANT) };
+enum sg_trump_rule { SG_TRUMP_RULE_VALUES(SG_ENUM_CONSTANT) };
+enum sg_pickup { SG_PICKUP_VALUES(SG_ENUM_CONSTANT) };
+enum sg_trick_end { SG_TRICK_END_VALUES(SG_ENUM_CONSTANT) };
+
+/* What values a rule field takes. */
+enum sg_rule_kind {
+    SG_RULE_KIND_INT = 0,         /* an integer min..max, in steps of `step` from min */
+    SG_RULE_KIND_BOOL = 1,        /* 0 (false) or 1 (true) */
+    SG_RULE_KIND_ENUM = 2,        /* 0..max, value v named values[v] */
+    SG_RULE_KIND_OPTIONAL_INT = 3 /* 0 = off (Python: None), else an integer min..max */
+};
+
+/* THE TABLE OF RULE FIELDS: every field of sg_rules, declared once.  The
+ * struct below, the descriptors of sg_rule_fields(), sg_rules_get/set, the
+ * classic preset and sg_rules_check are all generated from it, and so are the
+ * binding's conversions and Python's Rules.
+ *
+ *   X(name, storage, kind, min, max, step, classic, values, doc)
+ *
+ * name     the field (in sg_rules, Python's Rules, records and the CLI)
+ * storage  U8 or U32: its C type in sg_rules
+ * kind     INT, BOOL, ENUM or OPTIONAL_INT (enum sg_rule_kind)
+ * min, max, step   the allowed values (see enum sg_rule_kind); an ENUM has
+ *          min 0 and max its last constant
+ * classic  the classic default (RULES.md §9), used by sg_rules_classic
+ * values   an ENUM's value list (above), else SG_NO_VALUES
+ * doc      one line, as in Python's Rules
+ *
+ * Adding a rule field:
+ *   1. a line here, where the field belongs in Rules' field order (indices
+ *      are table positions, stable within one build only: bindings go by
+ *      name) and, for an enum, its SG_<NAME>_VALUES list and enum above;
+ *   2. the rule itself: the move generator and the legality check
+ *      (sg_why_illegal) of the phase it changes, and apply -- collecting.c or
+ *      shedding.c; sg_rules_modern (rules.c) if the modern preset sets it, and
+ *      sg_rules_check if it conflicts with another field;
+ *   3. the docs: RULES.md §9 and docs/rules.md;
+ *   4. the tests: the Python model (tests/model/) and the rule generators
+ *      (tests/rules_gen.py, random_rules in tests/c/core_check.c) must know it;
+ *      core_check's table tests cover the field's get/set/check by themselves.
+ * The layout adapts itself (see `reserved`); bump SG_API_VERSION. */
+#define SG_RULE_FIELDS(X)                                                                    \
+    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                               \
+      "Number of players: 2, 3 or 4.")                                                       \
+    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")      \
+    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES, \
+      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")               \
+    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,  \
+      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")              \
+    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,      \
+      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                 \
+    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                  \
+      "Under ``ALL``, several hand cards of one rank may be played as one.")                \
+    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                            \
+      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                  \
+    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                     \
+      "A player may turn and play the top stock card instead of a hand card.")              \
+    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,         \
+      "Refill after each play (``AFTER_PLAY``) or after each trick.")                        \
+    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES, \
+      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")             \
+    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                  \
+      SG_TRUMP_RULE_VALUES,                                                                  \
+      "How trump is chosen: last stock card, none, or an up-card at the deal.")             \
+    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                       \
+      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")  \
+    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                              \
+      "Phase 2: a run of consecutive cards of one suit may be played as one.")              \
+    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,               \
+      "Phase 2: what a pick-up takes from the table.")                                       \
+    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                  \
+      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                             \
+    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                            \
+      "Move cap after which a game ends truncated, with no loser.")
+
+/* Helpers that turn table lines into code (X-macro callbacks). */
+#define SG_RULE_SIZE_U8 1
+#define SG_RULE_SIZE_U32 4
+#define SG_RULE_TYPE_U8 uint8_t
+#define SG_RULE_TYPE_U32 uint32_t
+#define SG_RULE_IF_U8_U8(code) code
+#define SG_RULE_IF_U8_U32(code)
+#define SG_RULE_IF_U32_U8(code)
+#define SG_RULE_IF_U32_U32(code) code
+#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)         \
+    SG_RULE_IF_U8_##storage(uint8_t name;)
+#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)        \
+    SG_RULE_IF_U32_##storage(uint32_t name;)
+#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)         \
+    +SG_RULE_SIZE_##storage
+#define SG_RULE_PLUS_ONE(name, storage, kind, min, max, step, classic, values, doc) +1
+
+/* Number of rule fields. */
+#define SG_RULE_COUNT (0 SG_RULE_FIELDS(SG_RULE_PLUS_ONE))
+/* Bytes the rule fields take in sg_rules. */
+#define SG_RULE_BYTES (0 SG_RULE_FIELDS(SG_RULE_PLUS_SIZE))
+
+/* The rules of one game: the fields of the table above, the 32-bit ones
+ * first, then the 8-bit ones, then `reserved` up to a multiple of 8 bytes (no
+ * hidden padding, and sg_state's next member stays aligned). */
 typedef struct sg_rules {
-    uint8_t players;            /* 2..4 */
-    uint8_t hand_size;          /* 3 or 5 */
-    uint8_t trick_mode;         /* enum sg_trick_mode */
-    uint8_t duel_tie;           /* enum sg_duel_tie */
-    uint8_t all_tie;            /* enum sg_all_tie */
-    uint8_t multi_card_plays;   /* 0/1 */
-    uint8_t slough;             /* 0/1 */
-    uint8_t try_your_luck;      /* 0/1 */
-    uint8_t draw;               /* enum sg_draw */
-    uint8_t last_card;          /* enum sg_last_card */
-    uint8_t trump;              /* enum sg_trump_rule */
-    uint8_t low_card_threshold; /* 0 = off, else 1..13 */
-    uint8_t runs;               /* 0/1 */
-    uint8_t pickup;             /* enum sg_pickup */
-    uint8_t trick_end;          /* enum sg_trick_end */
-    uint8_t reserved;
-    uint32_t max_moves;         /* > 0 */
+    SG_RULE_FIELDS(SG_RULE_MEMBER_U32)
+    SG_RULE_FIELDS(SG_RULE_MEMBER_U8)
+    uint8_t reserved[8 - SG_RULE_BYTES % 8]; /* always zero */
 } sg_rules;
 
-/* Fills r with the classic rules (every default of RULES.md §9). */
-void sg_rules_classic(sg_rules *r, uint8_t players);
+SG_STATIC_ASSERT(sizeof(sg_rules) == SG_RULE_BYTES + SG_MEMBER_SIZE(sg_rules, reserved),
+                 sg_rules_has_no_hidden_padding);
+SG_STATIC_ASSERT(sizeof(sg_rules) % 8 == 0, sg_rules_size_is_a_multiple_of_8);
+
+/* A rule field as data: what sg_rule_fields() lists, in table order. */
+typedef struct sg_rule_field {
+    uint32_t min;
+    uint32_t max;
+    uint32_t step;
+    uint32_t classic;           /* the classic default */
+    uint32_t kind;              /* enum sg_rule_kind */
+    uint32_t n_values;          /* ENUM: number of values (max + 1); else 0 */
+    const char *name;           /* "trick_mode" */
+    const char *doc;            /* one line */
+    const char *const *values;  /* ENUM: values[v] names value v ("duel"); NULL-terminated
+                                   (an empty list for other kinds) */
+} sg_rule_field;
+
+SG_STATIC_ASSERT(sizeof(sg_rule_field) == 6 * sizeof(uint32_t) + 3 * sizeof(const char *),
+                 sg_rule_field_has_no_hidden_padding);
+
+/* The rule fields in table order; *count (if not NULL) receives their number,
+ * SG_RULE_COUNT.  A static table: never freed, never changed. */
+const sg_rule_field *sg_rule_fields(int *count);
+
+/* The index of the field called `name`, or -1. */
+int sg_rule_index(const char *name);
+
+/* Field `index` of r (as uint32_t whatever its storage); 0 for an index out of
+ * range. */
+uint32_t sg_rules_get(const sg_rules *r, int index);
 
 enum sg_rules_error {
-    SG_RULES_OK = 0,
-    SG_RULES_BAD_VALUE = 1, /* a field is outside its range */
-    SG_RULES_CONFLICT = 2   /* trump=UPCARD with multi_card_plays */
+    SG_RULES_ERROR_NONE = 0,
+    SG_RULES_ERROR_BAD_VALUE = 1, /* a field is outside its range */
+    SG_RULES_ERROR_CONFLICT = 2,  /* trump=UPCARD with multi_card_plays */
+    SG_RULES_ERROR_NO_FIELD = 3   /* sg_rules_set: no field has this index */
 };
-/* Checks r.  On error, *field (if not NULL) receives the offending field's
- * name, a static string. */
+
+/* Sets field `index` of r to `value` if the field allows that value (its
+ * range only: combinations are sg_rules_check's); returns
+ * SG_RULES_ERROR_NONE, or SG_RULES_ERROR_BAD_VALUE / SG_RULES_ERROR_NO_FIELD
+ * with r untouched. */
+int sg_rules_set(sg_rules *r, int index, uint32_t value);
+
+/* Fills r with the classic rules (every default of RULES.md §9: the table's
+ * `classic` column) for `players` players. */
+void sg_rules_classic(sg_rules *r, uint8_t players);
+
+/* Fills r with the modern (French/Dutch) rules of RULES.md §9: with 3 or 4
+ * players trick_mode=ALL, all_tie=LOWER_OUT, slough, no try_your_luck,
+ * draw=AFTER_TRICK, last_card=REVEAL, runs, pickup=TOP_RUN,
+ * trick_end=ROTATION; with 2 players the same but trick_mode=DUEL and
+ * duel_tie=BOUNCE.  Other fields are classic. */
+void sg_rules_modern(sg_rules *r, uint8_t players);
+
+/* Checks every field's range and the one refused combination (trump=UPCARD
+ * with multi_card_plays).  Returns SG_RULES_ERROR_NONE, or an error with
+ * *field (if not NULL) set to the offending field's name (a static string;
+ * "trump" for the conflict).  `reserved` is not checked. */
 int sg_rules_check(const sg_rules *r, const char **field);
 
 /* ---- random numbers (RULES.md §2) -------------------------------------- */
@@ -92,6 +265,8 @@ int sg_rules_check(const sg_rules *r, const char **field);
 typedef struct sg_rng {
     uint64_t s[4];
 } sg_rng;
+
+SG_STATIC_ASSERT(sizeof(sg_rng) == 32, sg_rng_size);
 
 void sg_rng_seed(sg_rng *rng, uint64_t seed);
 uint64_t sg_rng_next(sg_rng *rng);
@@ -114,24 +289,25 @@ uint64_t sg_game_seed(uint64_t seed, uint64_t index);
 typedef uint64_t sg_move;
 
 enum sg_move_kind {
-    SG_MOVE_PLAY = 0,    /* one hand card; a run or equal cards where allowed */
-    SG_MOVE_FLIP = 1,    /* try your luck: turn the top stock card and play it */
-    SG_MOVE_PICK_UP = 2, /* phase 2: take cards from the table */
-    SG_MOVE_SLOUGH = 3,  /* slough window: throw cards of ranks in the trick */
-    SG_MOVE_PASS = 4     /* slough window: throw nothing */
+    SG_MOVE_KIND_PLAY = 0,    /* one hand card; a run or equal cards where allowed */
+    SG_MOVE_KIND_FLIP = 1,    /* try your luck: turn the top stock card and play it */
+    SG_MOVE_KIND_PICK_UP = 2, /* phase 2: take cards from the table */
+    SG_MOVE_KIND_SLOUGH = 3,  /* slough window: throw cards of ranks in the trick */
+    SG_MOVE_KIND_PASS = 4     /* slough window: throw nothing */
 };
 
-#define SG_MOVE_KIND(m) ((unsigned)((m) >> 61))
+#define SG_MOVE_KIND_OF(m) ((unsigned)((m) >> 61))
 #define SG_MOVE_CARDS(m) ((m) & SG_ALL_CARDS)
 #define SG_MAKE_MOVE(kind, cards) ((((sg_move)(kind)) << 61) | ((cards) & SG_ALL_CARDS))
 
 /* ---- state ------------------------------------------------------------- */
 
-enum sg_phase { SG_COLLECTING = 0, SG_SHEDDING = 1, SG_OVER = 2 };
+enum sg_phase { SG_PHASE_COLLECTING = 0, SG_PHASE_SHEDDING = 1, SG_PHASE_OVER = 2 };
 
 /* The whole game.  Fixed size, no pointers: copy = memcpy.  The layout has room
  * for every variant of RULES.md §9 (4 players, 5-card hands, multi-card plays,
- * runs, the slough window, both trick ends). */
+ * runs, the slough window, both trick ends).  No hidden padding (the
+ * assertion below): equal states are equal bytes, and `reserved` is zero. */
 typedef struct sg_state {
     sg_rules rules;
     uint64_t hand[SG_MAX_PLAYERS];  /* phase 1 hand; phase 2 all cards held */
@@ -175,62 +351,84 @@ typedef struct sg_state {
     uint8_t truncated;
     /* a view (sg_view): how many cards of each hand are not named in it */
     uint8_t unseen[SG_MAX_PLAYERS];
+    uint8_t reserved[3];   /* always zero */
     uint32_t moves;        /* moves played so far (the cap counts these) */
 } sg_state;
+
+#define SG_STATE_MEMBER_BYTES(m) SG_MEMBER_SIZE(sg_state, m)
+SG_STATIC_ASSERT(sizeof(sg_state) ==
+                     SG_STATE_MEMBER_BYTES(rules) + SG_STATE_MEMBER_BYTES(hand) +
+                         SG_STATE_MEMBER_BYTES(coll) + SG_STATE_MEMBER_BYTES(known) +
+                         SG_STATE_MEMBER_BYTES(out) + SG_STATE_MEMBER_BYTES(stock) +
+                         SG_STATE_MEMBER_BYTES(table) + SG_STATE_MEMBER_BYTES(table_seat) +
+                         SG_STATE_MEMBER_BYTES(table_play) + 23 /* stock_top .. n_finished */ +
+                         SG_STATE_MEMBER_BYTES(finished) + 2 /* loser, truncated */ +
+                         SG_STATE_MEMBER_BYTES(unseen) + SG_STATE_MEMBER_BYTES(reserved) +
+                         SG_STATE_MEMBER_BYTES(moves),
+                 sg_state_has_no_hidden_padding);
+SG_STATIC_ASSERT(offsetof(sg_state, stock_top) + 23 == offsetof(sg_state, finished),
+                 sg_state_byte_members_are_counted);
 
 /* ---- events ------------------------------------------------------------ */
 
 enum sg_event_kind {
-    SG_EV_DEAL = 0,         /* seat was dealt `cards` (private to seat) */
-    SG_EV_PLAY = 1,         /* seat played `cards` from his hand */
-    SG_EV_FLIP = 2,         /* seat turned `cards` from the stock and played it */
-    SG_EV_DRAW = 3,         /* seat drew `cards` (private to seat) */
-    SG_EV_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
-    SG_EV_TIE = 5,          /* tie: arg = tied seats (bits), `cards` = the tied cards */
-    SG_EV_BOUNCE = 6,       /* tied `cards` go out of play */
-    SG_EV_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
-    SG_EV_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
-    SG_EV_REVEAL = 9,       /* seat's hidden card `cards` is turned up */
-    SG_EV_TRUMP = 10,       /* arg = trump suit (SG_NO_SUIT: no trump) */
-    SG_EV_SHEDDING = 11,    /* phase 2 begins; seat leads */
-    SG_EV_PICK_UP = 12,     /* seat took `cards` from the table */
-    SG_EV_DISCARD = 13,     /* trick complete: `cards` go out of play; seat made the last play */
-    SG_EV_OUT = 14,         /* seat has no cards left: out and safe */
-    SG_EV_GAME_OVER = 15,   /* seat is the skitgubbe (SG_NO_SEAT: nobody) */
-    SG_EV_TRUNCATED = 16,   /* the move cap ended the game */
-    SG_EV_SLOUGH = 17,      /* seat threw `cards` in the slough window */
-    SG_EV_PASS = 18,        /* seat passed in the slough window */
-    SG_EV_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
-    SG_EV_UPCARD = 20,      /* `cards` turned up at the deal, arg = its suit */
-    SG_EV_LOWER_OUT = 21,   /* tie replayed: `cards` of the players not tied go out of play */
-    SG_EV_TAKE_UPCARD = 22  /* seat draws the up-card `cards` into his hand, in view of all */
+    SG_EVENT_KIND_DEAL = 0,         /* seat was dealt `cards` (private to seat) */
+    SG_EVENT_KIND_PLAY = 1,         /* seat played `cards` from his hand */
+    SG_EVENT_KIND_FLIP = 2,         /* seat turned `cards` from the stock and played it */
+    SG_EVENT_KIND_DRAW = 3,         /* seat drew `cards` (private to seat) */
+    SG_EVENT_KIND_DRAW_HIDDEN = 4,  /* seat drew the last stock card face down */
+    SG_EVENT_KIND_TIE = 5,          /* tie: arg = tied seats (bits), `cards` = the tied cards */
+    SG_EVENT_KIND_BOUNCE = 6,       /* tied `cards` go out of play */
+    SG_EVENT_KIND_TRICK_WON = 7,    /* seat collects `cards` (phase 1) */
+    SG_EVENT_KIND_TAKE_BACK = 8,    /* seat takes his `cards` back from the table */
+    SG_EVENT_KIND_REVEAL = 9,       /* seat's hidden card `cards` is turned up */
+    SG_EVENT_KIND_TRUMP = 10,       /* arg = trump suit (SG_NO_SUIT: no trump) */
+    SG_EVENT_KIND_SHEDDING = 11,    /* phase 2 begins; seat leads */
+    SG_EVENT_KIND_PICK_UP = 12,     /* seat took `cards` from the table */
+    /* trick complete: `cards` go out of play; seat made the last play */
+    SG_EVENT_KIND_DISCARD = 13,
+    SG_EVENT_KIND_OUT = 14,         /* seat has no cards left: out and safe */
+    SG_EVENT_KIND_GAME_OVER = 15,   /* seat is the skitgubbe (SG_NO_SEAT: nobody) */
+    SG_EVENT_KIND_TRUNCATED = 16,   /* the move cap ended the game */
+    SG_EVENT_KIND_SLOUGH = 17,      /* seat threw `cards` in the slough window */
+    SG_EVENT_KIND_PASS = 18,        /* seat passed in the slough window */
+    SG_EVENT_KIND_GIVE = 19,        /* low cards: seat gives `cards` to seat `arg` */
+    SG_EVENT_KIND_UPCARD = 20,      /* `cards` turned up at the deal, arg = its suit */
+    /* tie replayed: `cards` of the players not tied go out of play */
+    SG_EVENT_KIND_LOWER_OUT = 21,
+    /* seat draws the up-card `cards` into his hand, in view of all */
+    SG_EVENT_KIND_TAKE_UPCARD = 22
 };
 
 typedef struct sg_event {
-    uint8_t kind;
+    uint8_t kind;        /* enum sg_event_kind */
     uint8_t seat;
     uint8_t arg;
-    uint8_t reserved[5];
+    uint8_t reserved[5]; /* always zero */
     uint64_t cards;
 } sg_event;
+
+SG_STATIC_ASSERT(sizeof(sg_event) == 16 && offsetof(sg_event, cards) == 8, sg_event_layout);
 
 /* Where a caller wants events; NULL buffer = don't record. */
 typedef struct sg_events {
     sg_event *buf;
-    int cap;
-    int len;
+    int32_t cap;
+    int32_t len;
 } sg_events;
+
+SG_STATIC_ASSERT(sizeof(sg_events) == sizeof(sg_event *) + 8, sg_events_has_no_hidden_padding);
 
 /* ---- the game ---------------------------------------------------------- */
 
 enum sg_error {
-    SG_OK = 0,
-    SG_ERR_RULES = -1,
-    SG_ERR_DECK = -2,      /* not a permutation of the 52 cards */
-    SG_ERR_SEAT = -3,      /* seat out of range */
-    SG_ERR_ILLEGAL = -4,   /* move not legal here */
-    SG_ERR_OVER = -5,      /* the game is over */
-    SG_ERR_POSITION = -6   /* a phase-2 position that cannot be played */
+    SG_ERROR_NONE = 0,
+    SG_ERROR_RULES = -1,
+    SG_ERROR_DECK = -2,      /* not a permutation of the 52 cards */
+    SG_ERROR_SEAT = -3,      /* seat out of range */
+    SG_ERROR_ILLEGAL = -4,   /* move not legal here */
+    SG_ERROR_OVER = -5,      /* the game is over */
+    SG_ERROR_POSITION = -6   /* a phase-2 position that cannot be played */
 };
 
 /* Deals a new game from a deck (deck[0] = top) with the given dealer. */
@@ -250,7 +448,7 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
 int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
 
 /* Applies a move after checking it is legal; the state is untouched when it
- * is not.  Returns SG_OK or a negative sg_error. */
+ * is not.  Returns SG_ERROR_NONE or a negative sg_error. */
 int sg_apply(sg_state *st, sg_move move, sg_events *ev);
 
 /* Applies a move known to be legal (from sg_legal_moves). */
@@ -262,9 +460,6 @@ void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
  * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
  * hidden card (slots[5]).  Returns the unknown mask. */
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
-
-/* Number of seats still holding cards (phase 2) / in the game. */
-int sg_holding_count(const sg_state *st);
 
 /* ---- hidden information and search ------------------------------------------ */
 
@@ -304,13 +499,16 @@ int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
 
 typedef struct sg_ismcts_params {
-    uint32_t iterations;  /* stop after this many (0: no limit) */
     double seconds;       /* stop after this much processor time (0: no limit) */
     double exploration;   /* UCB constant */
-    int policy;           /* rollout policy */
-    uint32_t rollout_cap; /* rollout length cap (0: none) */
     uint64_t seed;
+    uint32_t iterations;  /* stop after this many (0: no limit) */
+    uint32_t rollout_cap; /* rollout length cap (0: none) */
+    int32_t policy;       /* rollout policy, enum sg_policy */
+    uint32_t reserved;    /* zero */
 } sg_ismcts_params;
+
+SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 40, sg_ismcts_params_has_no_hidden_padding);
 
 typedef struct sg_ismcts_stats {
     uint32_t iterations;
@@ -318,9 +516,11 @@ typedef struct sg_ismcts_stats {
     double seconds;
 } sg_ismcts_stats;
 
+SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_padding);
+
 /* Single-observer information-set MCTS from the point of view of the player
  * to move in `view`, with per-player rewards; returns the most visited move
- * (0 with no legal move; SG_ERR_* never).  Writes the root's moves and their
+ * (0 with no legal move; SG_ERROR_* never).  Writes the root's moves and their
  * visit counts when `moves`/`visits` are not NULL, and returns their number in
  * *n_moves. */
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
@@ -336,13 +536,12 @@ typedef struct sg_sim_result {
     uint64_t truncated;
 } sg_sim_result;
 
-/* Plays one game with uniformly random legal moves from `seed` (deck and
- * moves both come from sg_rng_seed(seed)); dealer = players - 1.  Adds to
- * *out. */
-void sg_play_random(const sg_rules *rules, uint64_t seed, sg_sim_result *out);
+SG_STATIC_ASSERT(sizeof(sg_sim_result) == 8 * 8, sg_sim_result_has_no_hidden_padding);
 
-/* Plays games first .. first+count-1 of the batch `seed` (game i uses
- * sg_game_seed(seed, i)) and adds the totals to *out. */
+/* Plays games first .. first+count-1 of the batch `seed` with uniformly
+ * random legal moves and adds the totals to *out.  Game i uses
+ * sg_game_seed(seed, i) as its own seed: its deck and moves both come from
+ * sg_rng_seed of it, and its dealer is players - 1. */
 void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first,
                  uint64_t count, sg_sim_result *out);
 

@@ -1,5 +1,5 @@
 # Declarations of the C core's public header (src/_core/skitgubbe.h).
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "skitgubbe.h" nogil:
@@ -13,16 +13,22 @@ cdef extern from "skitgubbe.h" nogil:
         SG_MAX_EVENTS
         SG_RNG_VERSION
         SG_API_VERSION
-        SG_OK
-        SG_ERR_RULES
-        SG_ERR_DECK
-        SG_ERR_SEAT
-        SG_ERR_ILLEGAL
-        SG_ERR_OVER
-        SG_ERR_POSITION
-        SG_RULES_OK
-        SG_RULES_BAD_VALUE
-        SG_RULES_CONFLICT
+        SG_ERROR_NONE
+        SG_ERROR_RULES
+        SG_ERROR_DECK
+        SG_ERROR_SEAT
+        SG_ERROR_ILLEGAL
+        SG_ERROR_OVER
+        SG_ERROR_POSITION
+        SG_RULES_ERROR_NONE
+        SG_RULES_ERROR_BAD_VALUE
+        SG_RULES_ERROR_CONFLICT
+        SG_RULES_ERROR_NO_FIELD
+        SG_RULE_COUNT
+        SG_RULE_KIND_INT
+        SG_RULE_KIND_BOOL
+        SG_RULE_KIND_ENUM
+        SG_RULE_KIND_OPTIONAL_INT
 
     ctypedef struct sg_rules:
         uint8_t players
@@ -40,8 +46,27 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t runs
         uint8_t pickup
         uint8_t trick_end
-        uint8_t reserved
         uint32_t max_moves
+        # and reserved bytes, always zero: clear a whole sg_rules before filling it
+
+    # The table of rule fields (SG_RULE_FIELDS in skitgubbe.h), as data.
+    ctypedef struct sg_rule_field:
+        uint32_t min
+        uint32_t max
+        uint32_t step
+        uint32_t classic
+        uint32_t kind
+        uint32_t n_values
+        const char *name
+        const char *doc
+        const char *const *values
+
+    const sg_rule_field *sg_rule_fields(int *count)
+    int sg_rule_index(const char *name)
+    uint32_t sg_rules_get(const sg_rules *r, int index)
+    int sg_rules_set(sg_rules *r, int index, uint32_t value)
+    void sg_rules_classic(sg_rules *r, uint8_t players)
+    void sg_rules_modern(sg_rules *r, uint8_t players)
 
     ctypedef struct sg_rng:
         uint64_t s[4]
@@ -95,8 +120,8 @@ cdef extern from "skitgubbe.h" nogil:
 
     ctypedef struct sg_events:
         sg_event *buf
-        int cap
-        int len
+        int32_t cap
+        int32_t len
 
     ctypedef struct sg_sim_result:
         uint64_t games
@@ -122,12 +147,13 @@ cdef extern from "skitgubbe.h" nogil:
                      sg_sim_result *out)
 
     ctypedef struct sg_ismcts_params:
-        uint32_t iterations
         double seconds
         double exploration
-        int policy
-        uint32_t rollout_cap
         uint64_t seed
+        uint32_t iterations
+        uint32_t rollout_cap
+        int32_t policy
+        uint32_t reserved
 
     ctypedef struct sg_ismcts_stats:
         uint32_t iterations

@@ -9,7 +9,7 @@ skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 
 from skitgubbe._engine cimport *
 
@@ -20,9 +20,9 @@ NO_CARD = SG_NO_CARD
 RNG_VERSION = SG_RNG_VERSION
 API_VERSION = SG_API_VERSION
 
-ERR_ILLEGAL = SG_ERR_ILLEGAL
-ERR_OVER = SG_ERR_OVER
-RULES_CONFLICT = SG_RULES_CONFLICT
+ERR_ILLEGAL = SG_ERROR_ILLEGAL
+ERR_OVER = SG_ERROR_OVER
+RULES_CONFLICT = SG_RULES_ERROR_CONFLICT
 
 
 class CoreError(Exception):
@@ -32,6 +32,7 @@ class CoreError(Exception):
 cdef int fill_rules(sg_rules *r, tuple values) except -1:
     if len(values) != 16:
         raise ValueError("rules must have 16 fields")
+    memset(r, 0, sizeof(sg_rules))
     r.players = values[0]
     r.hand_size = values[1]
     r.trick_mode = values[2]
@@ -47,7 +48,6 @@ cdef int fill_rules(sg_rules *r, tuple values) except -1:
     r.runs = values[12]
     r.pickup = values[13]
     r.trick_end = values[14]
-    r.reserved = 0
     r.max_moves = values[15]
     return 0
 
@@ -97,8 +97,8 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
     cdef sg_rules r
     cdef sg_sim_result res
     fill_rules(&r, rules)
-    if sg_rules_check(&r, NULL) != SG_RULES_OK:
-        raise CoreError(SG_ERR_RULES, "bad rules")
+    if sg_rules_check(&r, NULL) != SG_RULES_ERROR_NONE:
+        raise CoreError(SG_ERROR_RULES, "bad rules")
     res.games = res.moves = res.no_loser = res.truncated = 0
     res.losses[0] = res.losses[1] = res.losses[2] = res.losses[3] = 0
     with nogil:
@@ -109,10 +109,10 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
 
 cdef int load_view(sg_state *st, bytes view) except -1:
     if len(view) != sizeof(sg_state):
-        raise CoreError(SG_ERR_POSITION, "not a view of this engine version")
+        raise CoreError(SG_ERROR_POSITION, "not a view of this engine version")
     memcpy(st, <const char *>view, sizeof(sg_state))
-    if sg_rules_check(&st.rules, NULL) != SG_RULES_OK or st.to_move >= st.rules.players:
-        raise CoreError(SG_ERR_POSITION, "not a view of a position with a player to move")
+    if sg_rules_check(&st.rules, NULL) != SG_RULES_ERROR_NONE or st.to_move >= st.rules.players:
+        raise CoreError(SG_ERROR_POSITION, "not a view of a position with a player to move")
     return 0
 
 
@@ -185,7 +185,7 @@ cdef list events_list(const sg_event *buf, int n):
 def events_from_bytes(bytes raw):
     """The raw events (kind, seat, arg, cards) packed in `raw` by Core.play."""
     if len(raw) % sizeof(sg_event):
-        raise CoreError(SG_ERR_POSITION, "not a packed event list")
+        raise CoreError(SG_ERROR_POSITION, "not a packed event list")
     return events_list(<const sg_event *><const char *>raw, len(raw) // sizeof(sg_event))
 
 
@@ -206,12 +206,12 @@ def share_moves(dict cache, factory):
 cdef Core core_from_snapshot(bytes snapshot):
     cdef Core core = Core.__new__(Core)
     if len(snapshot) != sizeof(sg_state):
-        raise CoreError(SG_ERR_POSITION, "not a state of this engine version")
+        raise CoreError(SG_ERROR_POSITION, "not a state of this engine version")
     memcpy(&core.st, <const char *>snapshot, sizeof(sg_state))
-    if sg_rules_check(&core.st.rules, NULL) != SG_RULES_OK or core.st.phase > 2 or (
+    if sg_rules_check(&core.st.rules, NULL) != SG_RULES_ERROR_NONE or core.st.phase > 2 or (
         core.st.phase < 2 and core.st.to_move >= core.st.rules.players
     ):
-        raise CoreError(SG_ERR_POSITION, "not a state of a game")
+        raise CoreError(SG_ERROR_POSITION, "not a state of a game")
     return core
 
 
@@ -305,14 +305,14 @@ cdef class Core:
         cdef Core core = Core.__new__(Core)
         fill_rules(&r, rules)
         if len(deck) != 52:
-            raise CoreError(SG_ERR_DECK, "a deck has 52 cards")
+            raise CoreError(SG_ERROR_DECK, "a deck has 52 cards")
         if not 0 <= dealer < r.players:
-            raise CoreError(SG_ERR_SEAT, "dealer out of range")
+            raise CoreError(SG_ERROR_SEAT, "dealer out of range")
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_new(&core.st, &r, deck, <uint8_t>dealer, &ev)
-        if code != SG_OK:
+        if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot deal")
         core.events = packed_events(buf, ev.len)
         return core
@@ -327,16 +327,16 @@ cdef class Core:
         cdef Core core = Core.__new__(Core)
         fill_rules(&r, rules)
         if len(hands) != 4:
-            raise CoreError(SG_ERR_POSITION, "four hand masks expected")
+            raise CoreError(SG_ERROR_POSITION, "four hand masks expected")
         if not 0 <= leader < r.players or not 0 <= trump <= SG_NO_SUIT:
-            raise CoreError(SG_ERR_SEAT, "leader or trump out of range")
+            raise CoreError(SG_ERROR_SEAT, "leader or trump out of range")
         for i in range(4):
             h[i] = hands[i]
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_new_shedding(&core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
-        if code != SG_OK:
+        if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot set up this position")
         core.events = packed_events(buf, ev.len)
         return core
@@ -394,8 +394,8 @@ cdef class Core:
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         result = sg_apply(&child.st, code, &ev)
-        if result != SG_OK:
-            raise CoreError(result, "illegal move" if result == SG_ERR_ILLEGAL else "game over")
+        if result != SG_ERROR_NONE:
+            raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         child.parent = self
@@ -414,8 +414,8 @@ cdef class Core:
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         code = sg_apply(&self.st, move, &ev)
-        if code != SG_OK:
-            raise CoreError(code, "illegal move" if code == SG_ERR_ILLEGAL else "game over")
+        if code != SG_ERROR_NONE:
+            raise CoreError(code, "illegal move" if code == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         return events_list(buf, ev.len)
@@ -424,7 +424,7 @@ cdef class Core:
         """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
         cdef uint8_t slots[6]
         if not 0 <= seat < self.st.rules.players:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         mask = sg_unknown(&self.st, <uint8_t>seat, slots)
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
 
@@ -444,7 +444,7 @@ cdef class Core:
         cdef int i
         cdef int nmoves = 0
         if not 0 <= seat < n:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         unknown = sg_unknown(st, <uint8_t>seat, slots)
         known = [st.known[i] for i in range(n)]
         known[seat] = st.hand[seat] | st.coll[seat]
@@ -477,7 +477,7 @@ cdef class Core:
         """What `seat` knows, as the raw bytes of a view state (see sg_view)."""
         cdef sg_state view
         if not 0 <= seat < self.st.rules.players:
-            raise CoreError(SG_ERR_SEAT, "seat out of range")
+            raise CoreError(SG_ERROR_SEAT, "seat out of range")
         sg_view(&self.st, <uint8_t>seat, &view)
         return (<char *>&view)[:sizeof(sg_state)]
 

@@ -129,9 +129,9 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
     sg_rng_seed(&rng, seed);
     sg_shuffle(&rng, deck);
     const uint8_t dealer = (uint8_t)sg_rng_below(&rng, rules->players);
-    EXPECT(sg_new(&st, rules, deck, dealer, &ev) == SG_OK, "sg_new failed");
+    EXPECT(sg_new(&st, rules, deck, dealer, &ev) == SG_ERROR_NONE, "sg_new failed");
     EXPECT(ev.len <= ev.cap, "deal events overflow");
-    while (st.phase != SG_OVER) {
+    while (st.phase != SG_PHASE_OVER) {
         check_cards(&st, game);
         check_knowledge(&st, game);
         const int n = sg_legal_moves(&st, moves);
@@ -141,17 +141,19 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
         EXPECT(st.to_move < rules->players, "game %" PRIu64 ": bad seat to move", game);
         /* An illegal move changes nothing. */
         before = st;
-        const sg_move bogus = SG_MAKE_MOVE(SG_MOVE_PLAY, SG_ALL_CARDS & ~st.hand[st.to_move]);
-        EXPECT(sg_apply(&st, bogus, NULL) == SG_ERR_ILLEGAL, "bogus move accepted");
+        const sg_move bogus = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, SG_ALL_CARDS & ~st.hand[st.to_move]);
+        EXPECT(sg_apply(&st, bogus, NULL) == SG_ERROR_ILLEGAL, "bogus move accepted");
         EXPECT(memcmp(&st, &before, sizeof st) == 0, "illegal move changed the state");
         ev.len = 0;
-        EXPECT(sg_apply(&st, moves[sg_rng_below(&rng, (uint32_t)n)], &ev) == SG_OK,
+        EXPECT(sg_apply(&st, moves[sg_rng_below(&rng, (uint32_t)n)], &ev) == SG_ERROR_NONE,
                "legal move refused");
         EXPECT(ev.len <= ev.cap, "event overflow: %d", ev.len);
         EXPECT(st.moves <= rules->max_moves, "cap exceeded");
     }
     check_cards(&st, game);
-    const int holding = sg_holding_count(&st);
+    int holding = 0;
+    for (int p = 0; p < rules->players; p++)
+        holding += (st.hand[p] | st.coll[p]) != 0;
     if (st.truncated)
         EXPECT(st.loser == SG_NO_SEAT, "truncated game with a loser");
     else
@@ -159,33 +161,237 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
                "game %" PRIu64 ": over with %d holders", game, holding);
 }
 
-/* Rules with every field drawn at random (the one refused combination excepted). */
+/* Rules with every field of the table drawn at random among its allowed
+ * values (the one refused combination excepted), and a short move cap. */
 static void random_rules(sg_rng *rng, sg_rules *r)
 {
-    sg_rules_classic(r, (uint8_t)(2 + sg_rng_below(rng, 3)));
-    r->hand_size = sg_rng_below(rng, 2) ? 5 : 3;
-    r->trick_mode = (uint8_t)sg_rng_below(rng, 2);
-    r->duel_tie = (uint8_t)sg_rng_below(rng, 2);
-    r->all_tie = (uint8_t)sg_rng_below(rng, 2);
-    r->multi_card_plays = (uint8_t)sg_rng_below(rng, 2);
-    r->slough = (uint8_t)sg_rng_below(rng, 2);
-    r->try_your_luck = (uint8_t)sg_rng_below(rng, 2);
-    r->draw = (uint8_t)sg_rng_below(rng, 2);
-    r->last_card = (uint8_t)sg_rng_below(rng, 2);
-    r->trump = (uint8_t)sg_rng_below(rng, 3);
-    if (r->trump == SG_TRUMP_UPCARD)
+    int count;
+    const sg_rule_field *fields = sg_rule_fields(&count);
+    sg_rules_classic(r, 3);
+    for (int i = 0; i < count; i++) {
+        const sg_rule_field *f = &fields[i];
+        uint32_t value = f->min + f->step * sg_rng_below(rng, (f->max - f->min) / f->step + 1);
+        if (f->kind == SG_RULE_KIND_OPTIONAL_INT && sg_rng_below(rng, 2))
+            value = 0;
+        if (sg_rules_set(r, i, value) != SG_RULES_ERROR_NONE)
+            fprintf(stderr, "core_check: random value %u of %s refused\n", value, f->name);
+    }
+    if (r->trump == SG_TRUMP_RULE_UPCARD)
         r->multi_card_plays = 0;
-    r->low_card_threshold = sg_rng_below(rng, 2) ? (uint8_t)sg_rng_below(rng, 14) : 0;
-    r->runs = (uint8_t)sg_rng_below(rng, 2);
-    r->pickup = (uint8_t)sg_rng_below(rng, 3);
-    r->trick_end = (uint8_t)sg_rng_below(rng, 2);
     r->max_moves = 2000;
+}
+
+/* ---- the table of rule fields ----------------------------------------------- */
+
+/* What the table must say, written out independently: each field's name, kind,
+ * classic default and, for enums, the value names (those of Python's Rules). */
+static const struct {
+    const char *name;
+    uint32_t kind;
+    uint32_t classic;
+    const char *values[4];
+} expected_fields[] = {
+    {"players", SG_RULE_KIND_INT, 3, {NULL}},
+    {"hand_size", SG_RULE_KIND_INT, 3, {NULL}},
+    {"trick_mode", SG_RULE_KIND_ENUM, 0, {"duel", "all", NULL}},
+    {"duel_tie", SG_RULE_KIND_ENUM, 0, {"replay", "bounce", NULL}},
+    {"all_tie", SG_RULE_KIND_ENUM, 0, {"pot", "lower_out", NULL}},
+    {"multi_card_plays", SG_RULE_KIND_BOOL, 0, {NULL}},
+    {"slough", SG_RULE_KIND_BOOL, 1, {NULL}},
+    {"try_your_luck", SG_RULE_KIND_BOOL, 1, {NULL}},
+    {"draw", SG_RULE_KIND_ENUM, 0, {"after_play", "after_trick", NULL}},
+    {"last_card", SG_RULE_KIND_ENUM, 0, {"hidden", "reveal", NULL}},
+    {"trump", SG_RULE_KIND_ENUM, 0, {"last_card", "none", "upcard", NULL}},
+    {"low_card_threshold", SG_RULE_KIND_OPTIONAL_INT, 0, {NULL}},
+    {"runs", SG_RULE_KIND_BOOL, 0, {NULL}},
+    {"pickup", SG_RULE_KIND_ENUM, 0, {"top", "top_run", "pile", NULL}},
+    {"trick_end", SG_RULE_KIND_ENUM, 0, {"count", "rotation", NULL}},
+    {"max_moves", SG_RULE_KIND_INT, 10000, {NULL}},
+};
+
+/* Whether field f allows `value`, by the definition of its kind. */
+static int field_allows(const sg_rule_field *f, uint32_t value)
+{
+    switch (f->kind) {
+    case SG_RULE_KIND_BOOL:
+        return value <= 1;
+    case SG_RULE_KIND_ENUM:
+        return value < f->n_values;
+    case SG_RULE_KIND_OPTIONAL_INT:
+        if (value == 0)
+            return 1;
+        /* fall through */
+    default:
+        return value >= f->min && value <= f->max && (value - f->min) % f->step == 0;
+    }
+}
+
+static uint32_t get_by_name(const sg_rules *r, const char *name)
+{
+    return sg_rules_get(r, sg_rule_index(name));
+}
+
+/* Writes `value` into field `index` directly, bypassing sg_rules_set's checks
+ * (with the table itself, so that every field is covered). */
+static void poke(sg_rules *r, int index, uint32_t value)
+{
+    int i = 0;
+#define POKE(name, storage, kind, lo, hi, step, classic, values, doc)                        \
+    if (i++ == index)                                                                        \
+        r->name = (SG_RULE_TYPE_##storage)value;
+    SG_RULE_FIELDS(POKE)
+#undef POKE
+}
+
+static void check_rule_table(void)
+{
+    int count = -1;
+    const sg_rule_field *fields = sg_rule_fields(&count);
+    const int n_expected = (int)(sizeof expected_fields / sizeof expected_fields[0]);
+    EXPECT(count == SG_RULE_COUNT && count == n_expected, "%d rule fields", count);
+    EXPECT(sg_rule_fields(NULL) == fields, "one table");
+    EXPECT(sg_rule_index("colour") == -1 && sg_rule_index(NULL) == -1, "unknown field found");
+    EXPECT(sg_rules_get(&(sg_rules){0}, -1) == 0 && sg_rules_get(&(sg_rules){0}, count) == 0,
+           "get out of range");
+
+    for (int i = 0; i < count; i++) {
+        const sg_rule_field *f = &fields[i];
+        EXPECT(f->name && strcmp(f->name, expected_fields[i].name) == 0, "field %d: %s", i,
+               f->name);
+        EXPECT(sg_rule_index(f->name) == i, "index of %s", f->name);
+        EXPECT(f->doc && strlen(f->doc) > 10 && !strchr(f->doc, '\n'), "doc of %s", f->name);
+        EXPECT(f->kind == expected_fields[i].kind, "kind of %s", f->name);
+        EXPECT(f->classic == expected_fields[i].classic, "classic %s", f->name);
+        EXPECT(f->min <= f->max && f->step >= 1 && field_allows(f, f->classic), "range of %s",
+               f->name);
+        EXPECT(f->values != NULL, "values of %s", f->name);
+        uint32_t n = 0;
+        while (f->values[n]) {
+            EXPECT(expected_fields[i].values[n] &&
+                       strcmp(f->values[n], expected_fields[i].values[n]) == 0,
+                   "value %u of %s: %s", n, f->name, f->values[n]);
+            n++;
+        }
+        EXPECT(expected_fields[i].values[n] == NULL && n == f->n_values, "values of %s",
+               f->name);
+        if (f->kind == SG_RULE_KIND_ENUM)
+            EXPECT(f->min == 0 && f->max + 1 == n && f->step == 1, "enum range of %s", f->name);
+        else
+            EXPECT(n == 0, "%s names values", f->name);
+        if (f->kind == SG_RULE_KIND_BOOL)
+            EXPECT(f->min == 0 && f->max == 1 && f->step == 1, "bool range of %s", f->name);
+
+        /* Every value around the range, and the extremes of wide ranges. */
+        uint32_t candidates[80];
+        int nc = 0;
+        for (uint32_t v = 0; v < 64 && v <= f->max + 2; v++)
+            candidates[nc++] = v;
+        const uint32_t wide[] = {f->min - 1, f->min, f->max - 1, f->max, f->max + 1,
+                                 UINT32_MAX, UINT32_MAX - 1, 255, 256, 10000};
+        for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
+            candidates[nc++] = wide[k];
+        for (int k = 0; k < nc; k++) {
+            const uint32_t v = candidates[k];
+            sg_rules r, before;
+            sg_rules_classic(&r, 3);
+            before = r;
+            const int code = sg_rules_set(&r, i, v);
+            if (!field_allows(f, v)) {
+                EXPECT(code == SG_RULES_ERROR_BAD_VALUE, "%s=%u accepted", f->name, v);
+                EXPECT(memcmp(&r, &before, sizeof r) == 0, "refused %s=%u changed r", f->name, v);
+                continue;
+            }
+            EXPECT(code == SG_RULES_ERROR_NONE, "%s=%u refused", f->name, v);
+            EXPECT(sg_rules_get(&r, i) == v, "%s=%u reads back %u", f->name, v,
+                   sg_rules_get(&r, i));
+            for (int j = 0; j < count; j++)
+                if (j != i)
+                    EXPECT(sg_rules_get(&r, j) == sg_rules_get(&before, j),
+                           "setting %s changed %s", f->name, fields[j].name);
+            for (size_t b = 0; b < sizeof r.reserved; b++)
+                EXPECT(r.reserved[b] == 0, "setting %s wrote a reserved byte", f->name);
+            EXPECT(sg_rules_check(&r, NULL) == SG_RULES_ERROR_NONE, "%s=%u fails the check",
+                   f->name, v);
+        }
+        EXPECT(sg_rules_set(&(sg_rules){0}, -1, 0) == SG_RULES_ERROR_NO_FIELD &&
+                   sg_rules_set(&(sg_rules){0}, count, 0) == SG_RULES_ERROR_NO_FIELD,
+               "set out of range");
+
+        /* sg_rules_check names a field holding a value out of its range. */
+        const uint32_t bad =
+            f->kind != SG_RULE_KIND_OPTIONAL_INT && f->min > 0 ? f->min - 1 : f->max + 1;
+        sg_rules r;
+        sg_rules_classic(&r, 3);
+        poke(&r, i, bad);
+        EXPECT(sg_rules_get(&r, i) == bad, "poke %s", f->name);
+        const char *named = NULL;
+        EXPECT(sg_rules_check(&r, &named) == SG_RULES_ERROR_BAD_VALUE && named &&
+                   strcmp(named, f->name) == 0,
+               "%s=%u passes the check (or another field is named)", f->name, bad);
+    }
+
+    /* Steps, the conflict, the presets. */
+    sg_rules r;
+    const char *named = NULL;
+    sg_rules_classic(&r, 3);
+    r.hand_size = 4;
+    EXPECT(sg_rules_check(&r, &named) == SG_RULES_ERROR_BAD_VALUE &&
+               strcmp(named, "hand_size") == 0,
+           "hand_size=4 passes");
+    sg_rules_classic(&r, 3);
+    r.trump = SG_TRUMP_RULE_UPCARD;
+    EXPECT(sg_rules_check(&r, NULL) == SG_RULES_ERROR_NONE, "upcard refused");
+    r.multi_card_plays = 1;
+    named = NULL;
+    EXPECT(sg_rules_check(&r, &named) == SG_RULES_ERROR_CONFLICT && strcmp(named, "trump") == 0,
+           "upcard with multi-card plays passes");
+    for (uint8_t players = 2; players <= SG_MAX_PLAYERS; players++) {
+        sg_rules_classic(&r, players);
+        EXPECT(sg_rules_check(&r, NULL) == SG_RULES_ERROR_NONE, "classic refused");
+        for (int i = 0; i < count; i++)
+            EXPECT(sg_rules_get(&r, i) == (i == 0 ? players : fields[i].classic),
+                   "classic %s", fields[i].name);
+        sg_rules_modern(&r, players);
+        EXPECT(sg_rules_check(&r, NULL) == SG_RULES_ERROR_NONE, "modern refused");
+        /* Python's _modern_preset, field by field. */
+        const int two = players == 2;
+        const struct {
+            const char *name;
+            uint32_t value;
+        } modern[] = {
+            {"players", players},
+            {"hand_size", 3},
+            {"trick_mode", two ? SG_TRICK_MODE_DUEL : SG_TRICK_MODE_ALL},
+            {"duel_tie", two ? SG_DUEL_TIE_BOUNCE : SG_DUEL_TIE_REPLAY},
+            {"all_tie", SG_ALL_TIE_LOWER_OUT},
+            {"multi_card_plays", 0},
+            {"slough", 1},
+            {"try_your_luck", 0},
+            {"draw", SG_DRAW_AFTER_TRICK},
+            {"last_card", SG_LAST_CARD_REVEAL},
+            {"trump", SG_TRUMP_RULE_LAST_CARD},
+            {"low_card_threshold", 0},
+            {"runs", 1},
+            {"pickup", SG_PICKUP_TOP_RUN},
+            {"trick_end", SG_TRICK_END_ROTATION},
+            {"max_moves", 10000},
+        };
+        EXPECT((int)(sizeof modern / sizeof modern[0]) == count, "modern lists every field");
+        for (int k = 0; k < count; k++)
+            EXPECT(get_by_name(&r, modern[k].name) == modern[k].value, "modern(%u) %s = %u",
+                   players, modern[k].name, get_by_name(&r, modern[k].name));
+        for (size_t b = 0; b < sizeof r.reserved; b++)
+            EXPECT(r.reserved[b] == 0, "a preset wrote a reserved byte");
+    }
 }
 
 int main(int argc, char **argv)
 {
     const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    check_rule_table();
+    if (failures)
+        return 1;
     uint64_t total_moves = 0;
     for (uint8_t players = 2; players <= SG_MAX_PLAYERS; players++) {
         for (uint8_t hand_size = 3; hand_size <= 5; hand_size += 2) {
@@ -214,7 +420,7 @@ int main(int argc, char **argv)
     for (uint64_t g = 0; g < 3 * games; g++) {
         sg_rules rules;
         random_rules(&pick, &rules);
-        if (sg_rules_check(&rules, NULL) != SG_RULES_OK) {
+        if (sg_rules_check(&rules, NULL) != SG_RULES_ERROR_NONE) {
             fprintf(stderr, "core_check: random rules refused\n");
             return 1;
         }
@@ -236,13 +442,19 @@ int main(int argc, char **argv)
         sg_rng_seed(&rng, g);
         sg_shuffle(&rng, deck);
         sg_new(&st, &rules, deck, 0, NULL);
-        for (int k = 0; k < 30 && st.phase != SG_OVER; k++)
+        for (int k = 0; k < 30 && st.phase != SG_PHASE_OVER; k++)
             sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
-        if (st.phase == SG_OVER)
+        if (st.phase == SG_PHASE_OVER)
             continue;
         sg_state view;
         sg_view(&st, st.to_move, &view);
-        sg_ismcts_params params = {300, 0.0, 0.7, SG_POLICY_MIXED, 200, g};
+        sg_ismcts_params params;
+        memset(&params, 0, sizeof params);
+        params.iterations = 300;
+        params.exploration = 0.7;
+        params.policy = SG_POLICY_MIXED;
+        params.rollout_cap = 200;
+        params.seed = g;
         sg_ismcts_stats stats;
         sg_move root[SG_MAX_MOVES];
         uint32_t visits[SG_MAX_MOVES];
@@ -251,13 +463,14 @@ int main(int argc, char **argv)
         uint32_t total = 0;
         for (int i = 0; i < n_root; i++)
             total += visits[i];
-        if (sg_apply(&st, best, NULL) != SG_OK || (n_root > 1 && total != stats.iterations)) {
+        if (sg_apply(&st, best, NULL) != SG_ERROR_NONE ||
+            (n_root > 1 && total != stats.iterations)) {
             fprintf(stderr, "core_check: ismcts answered badly\n");
             return 1;
         }
         double scores[SG_MAX_MOVES];
         sg_view(&st, st.to_move == SG_NO_SEAT ? 0 : st.to_move, &view);
-        if (st.phase != SG_OVER)
+        if (st.phase != SG_PHASE_OVER)
             sg_pimc(&view, 4, 2, SG_POLICY_GREEDY, 300, g, root, scores);
     }
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);

@@ -1,8 +1,47 @@
-/* Internal interface between the core's source files (not part of the API). */
-#ifndef SKITGUBBE_ENGINE_H
-#define SKITGUBBE_ENGINE_H
+/* The core's internal interface: what its source files share and the public
+ * API (skitgubbe.h) does not offer.  Not installed, not for users of the core;
+ * anything here may change without notice. */
+#ifndef SKITGUBBE_INTERNAL_H
+#define SKITGUBBE_INTERNAL_H
 
-#include "bits.h"
+#include "skitgubbe.h"
+
+/* ---- bits ------------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+static inline int sg_popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int sg_lowest(uint64_t x) { return __builtin_ctzll(x); }
+#else
+static inline int sg_popcount(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        x &= x - 1;
+        n++;
+    }
+    return n;
+}
+static inline int sg_lowest(uint64_t x)
+{
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#endif
+
+/* Every card of the ranks set in the 13-bit `ranks`, in all four suits. */
+#define SG_RANK_CARDS(ranks) ((uint64_t)(ranks) * UINT64_C(0x0001000100010001))
+
+/* Cards of the same suit as `card` with a higher rank. */
+static inline uint64_t sg_above(uint8_t card)
+{
+    return SG_SUIT_MASK(SG_SUIT_OF(card)) & ~((SG_CARD_BIT(card) << 1) - 1);
+}
+
+/* ---- events ----------------------------------------------------------------- */
 
 /* Records an event when the caller asked for them.  len counts every event,
  * so a caller can tell when its buffer was too small. */
@@ -23,6 +62,8 @@ static inline void sg_emit(sg_events *ev, uint8_t kind, uint8_t seat, uint8_t ar
     ev->len++;
 }
 
+/* ---- the state -------------------------------------------------------------- */
+
 static inline uint8_t sg_left_of(const sg_state *st, uint8_t seat)
 {
     return (uint8_t)((seat + 1) % st->rules.players);
@@ -30,6 +71,9 @@ static inline uint8_t sg_left_of(const sg_state *st, uint8_t seat)
 
 /* Table cards as a mask. */
 uint64_t sg_table_mask(const sg_state *st);
+
+/* Number of seats still holding cards (hand or collection). */
+int sg_holding_count(const sg_state *st);
 
 /* Phase 1 (collecting.c). */
 int sg_collecting_moves(const sg_state *st, sg_move *moves);
@@ -46,4 +90,4 @@ void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
 void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
                        sg_events *ev);
 
-#endif
+#endif /* SKITGUBBE_INTERNAL_H */
