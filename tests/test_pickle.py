@@ -154,6 +154,6 @@ def test_a_core_refuses_bytes_that_are_not_a_state() -> None:
     with pytest.raises(_engine.CoreError):
         _engine.from_snapshot(b"\x00" * 10)
     broken = bytearray(core.snapshot())
-    broken[0] = 9  # players
+    broken[:20] = b"\xff" * 20  # the rules first: 255 players
     with pytest.raises(_engine.CoreError):
         _engine.from_snapshot(bytes(broken))

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skitgubbe import _engine
 from skitgubbe.errors import RulesError
 from skitgubbe.rules import (
     AllTie,
@@ -327,12 +328,12 @@ def test_upcard_with_multi_card_plays_is_refused() -> None:
     assert Rules(multi_card_plays=True).multi_card_plays is True
 
 
-def test_rules_errors_are_not_type_or_value_errors() -> None:
+def test_rules_errors_are_value_errors() -> None:
     bad: list[dict[str, Any]] = [{"players": "x"}, {"bogus": 1}, {"slough": 1}, {"draw": 3}]
     for kwargs in bad:
-        with pytest.raises(RulesError) as info:
+        with pytest.raises(ValueError, match="Rules") as info:
             rules_from(kwargs)
-        assert not isinstance(info.value, (TypeError, ValueError))
+        assert isinstance(info.value, RulesError)
 
 
 # ---- immutability, equality, pickling -------------------------------------------
@@ -477,46 +478,74 @@ def test_from_dict_rejects_wrong_types_naming_the_key(key: str, bad: object) -> 
     assert repr(bad) in str(info.value)
 
 
-# ---- core_tuple -----------------------------------------------------------------
+# ---- the one table of rule fields ------------------------------------------------
 
 
-def test_core_tuple_of_the_defaults() -> None:
-    assert Rules().core_tuple() == (3, 3, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 10_000)
+def test_rules_has_exactly_the_fields_of_the_c_table_in_its_order() -> None:
+    table = [entry["name"] for entry in _engine.rule_fields()]
+    assert table == FIELD_ORDER  # RULES.md §9
+    assert [f.name for f in attrs.fields(Rules)] == table
+    assert [f.name for f in Rules.fields()] == table
+    assert list(Rules().to_dict()) == table
 
 
-def test_core_tuple_order() -> None:
-    r = Rules(
-        players=4,
-        hand_size=5,
-        trick_mode="all",
-        duel_tie="bounce",
-        all_tie="lower_out",
-        multi_card_plays=True,
-        slough=False,
-        try_your_luck=False,
-        draw="after_trick",
-        last_card="reveal",
-        trump="none",
-        low_card_threshold=7,
-        runs=True,
-        pickup="pile",
-        trick_end="rotation",
-        max_moves=1234,
-    )
-    assert r.core_tuple() == (4, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1, 7, 1, 2, 1, 1234)
-    assert Rules(trump="upcard").core_tuple()[10] == 2
+def test_every_field_takes_its_kind_default_and_values_from_the_table() -> None:
+    for entry, field in zip(_engine.rule_fields(), Rules.fields(), strict=True):
+        assert field.kind == entry["kind"]
+        assert field.to_core(field.default) == entry["classic"]
+        assert field.to_core(getattr(Rules(), field.name)) == entry["classic"]
+        if field.kind == "enum":
+            enum = type(getattr(Rules(), field.name))
+            assert [m.name.lower() for m in enum] == list(entry["values"])
+            assert field.values == entry["values"]
+        if field.kind in ("int", "optional_int"):
+            assert field.check(entry["min"]) == entry["min"]
+            assert field.check(entry["max"]) == entry["max"]
+            with pytest.raises(RulesError) as info:
+                field.check(entry["max"] + 1)
+            assert info.value.field == field.name
 
 
 @given(valid_rules_kwargs())
-def test_core_tuple_matches_the_fields(kwargs: dict[str, Any]) -> None:
+def test_rules_cross_into_the_core_by_the_table_and_come_back(kwargs: dict[str, Any]) -> None:
     rules = Rules(**kwargs)
-    t = rules.core_tuple()
-    assert len(t) == 16
-    assert all(type(x) is int for x in t)
-    for index, name in enumerate(FIELD_ORDER):
-        value = getattr(rules, name)
-        expected = 0 if value is None else int(value)
-        assert t[index] == expected, name
+    values = _engine.Core.deal(rules._core_values(), _engine.deck_from_seed(1), 0).rules
+    back = {f.name: f.from_core(v) for f, v in zip(Rules.fields(), values, strict=True)}
+    assert Rules(**back) == rules
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", ["classic", "modern"])
+def test_the_presets_come_from_the_core(preset: str, players: int) -> None:
+    numbers = _engine.rules_preset(preset, players)
+    rules = Rules.preset(preset, players)
+    assert rules._core_values() == numbers
+    assert rules == getattr(Rules, preset)(players)
+    with pytest.raises(RulesError, match="preset"):
+        Rules.preset("fast", players)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("players", "4", 4),
+        ("runs", "on", True),
+        ("slough", "False", False),
+        ("pickup", "top-run", Pickup.TOP_RUN),
+        ("low_card_threshold", "None", None),
+        ("max_moves", "12", 12),
+    ],
+)
+def test_a_field_parses_its_text(name: str, text: str, value: object) -> None:
+    assert Rules.field(name).parse(text) == value
+
+
+def test_a_field_refuses_text_naming_what_is_allowed() -> None:
+    with pytest.raises(RulesError, match=r"'duel', 'all'") as info:
+        Rules.field("trick_mode").parse("triple")
+    assert info.value.field == "trick_mode"
+    with pytest.raises(RulesError, match="unknown Rules field 'colour'"):
+        Rules.field("colour")
 
 
 # ---- describe, str, repr --------------------------------------------------------

@@ -45,7 +45,7 @@ from .errors import (
     SkitgubbeError,
 )
 from .events import Event, EventKind
-from .game import RECORD_FORMAT, RECORD_VERSION, Game, GameResult
+from .game import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay
 from .players import Player, play_game
@@ -55,6 +55,7 @@ from .rules import (
     DuelTie,
     LastCard,
     Pickup,
+    RuleField,
     Rules,
     TrickEnd,
     TrickMode,
@@ -85,6 +86,7 @@ __all__ = [
     "EntrantStats",
     "Event",
     "EventKind",
+    "Events",
     "Game",
     "GameResult",
     "History",
@@ -104,6 +106,7 @@ __all__ = [
     "PlayerTimeoutError",
     "Rank",
     "RecordError",
+    "RuleField",
     "Rules",
     "RulesError",
     "Session",

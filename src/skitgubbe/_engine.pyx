@@ -20,8 +20,7 @@ NO_CARD = SG_NO_CARD
 RNG_VERSION = SG_RNG_VERSION
 API_VERSION = SG_API_VERSION
 
-ERR_ILLEGAL = SG_ERROR_ILLEGAL
-ERR_OVER = SG_ERROR_OVER
+RULES_BAD_VALUE = SG_RULES_ERROR_BAD_VALUE
 RULES_CONFLICT = SG_RULES_ERROR_CONFLICT
 
 
@@ -29,31 +28,70 @@ class CoreError(Exception):
     """The core refused a call; args = (code, message)."""
 
 
+_RULE_KINDS = ("int", "bool", "enum", "optional_int")
+RULES_PRESETS = ("classic", "modern")
+
+
+def rule_fields():
+    """The C core's table of rule fields, in table order: one dict per field
+    (name, kind, min, max, step, classic, values, doc), converted by name."""
+    cdef int count = 0
+    cdef const sg_rule_field *fields = sg_rule_fields(&count)
+    cdef int i, v
+    out = []
+    for i in range(count):
+        entry = fields[i]
+        out.append({
+            "name": entry.name.decode(),
+            "kind": _RULE_KINDS[entry.kind],
+            "min": entry.min,
+            "max": entry.max,
+            "step": entry.step,
+            "classic": entry.classic,
+            "values": tuple([entry.values[v].decode() for v in range(entry.n_values)]),
+            "doc": entry.doc.decode(),
+        })
+    return tuple(out)
+
+
 cdef int fill_rules(sg_rules *r, tuple values) except -1:
-    if len(values) != 16:
-        raise ValueError("rules must have 16 fields")
+    """Set every field of r from `values`, the core's numbers in table order."""
+    cdef int count = 0
+    cdef int i
+    sg_rule_fields(&count)
+    if len(values) != count:
+        raise CoreError(SG_ERROR_RULES, f"the core has {count} rule fields, not {len(values)}")
     memset(r, 0, sizeof(sg_rules))
-    r.players = values[0]
-    r.hand_size = values[1]
-    r.trick_mode = values[2]
-    r.duel_tie = values[3]
-    r.all_tie = values[4]
-    r.multi_card_plays = values[5]
-    r.slough = values[6]
-    r.try_your_luck = values[7]
-    r.draw = values[8]
-    r.last_card = values[9]
-    r.trump = values[10]
-    r.low_card_threshold = values[11]
-    r.runs = values[12]
-    r.pickup = values[13]
-    r.trick_end = values[14]
-    r.max_moves = values[15]
+    for i in range(count):
+        if sg_rules_set(r, i, values[i]) != SG_RULES_ERROR_NONE:
+            raise CoreError(SG_ERROR_RULES, f"rule field {i} cannot be {values[i]!r}")
     return 0
 
 
+cdef tuple rules_values(const sg_rules *r):
+    cdef int count = 0
+    sg_rule_fields(&count)
+    return tuple([sg_rules_get(r, i) for i in range(count)])
+
+
+def rules_preset(str name, int players):
+    """The core's numbers of preset `name` ("classic" or "modern") for `players`, in table order."""
+    cdef sg_rules r
+    if not 2 <= players <= SG_MAX_PLAYERS:
+        raise CoreError(SG_ERROR_RULES, f"no preset for {players} players")
+    memset(&r, 0, sizeof(sg_rules))
+    if name == "classic":
+        sg_rules_classic(&r, <uint8_t>players)
+    elif name == "modern":
+        sg_rules_modern(&r, <uint8_t>players)
+    else:
+        raise CoreError(SG_ERROR_RULES, f"no preset called {name!r}")
+    return rules_values(&r)
+
+
 def rules_check(tuple rules):
-    """(code, field) for a rules tuple: code 0 = fine."""
+    """(code, field) for the core's numbers of a set of rules: code 0 = fine,
+    else RULES_CONFLICT or RULES_BAD_VALUE and the field the core names."""
     cdef sg_rules r
     cdef const char *field = NULL
     fill_rules(&r, rules)
@@ -520,6 +558,11 @@ cdef class Core:
     @property
     def players(self):
         return self.st.rules.players
+
+    @property
+    def rules(self):
+        """The core's numbers of this game's rules, in the table's order."""
+        return rules_values(&self.st.rules)
 
     @property
     def phase(self):

@@ -35,7 +35,7 @@ import attrs
 from . import _engine
 from .bots import registry
 from .errors import PlayerError, RecordError, RulesError, SkitgubbeError
-from .game import Game, _check_supported
+from .game import Game
 from .moves import Move
 from .players import Player
 from .rules import Rules
@@ -853,7 +853,6 @@ def run_match(
         raise SkitgubbeError(
             f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
         )
-    _check_supported(rules)
     _check_int("deals", deals, 1)
     _check_int("seed", seed, 0, 2**64)
     if jobs is not None:

@@ -139,13 +139,6 @@ def _seat_view(position: _engine.Core, seat: int, players: int) -> _HistoryNode:
     return below
 
 
-def _check_supported(rules: Rules) -> None:
-    """Let the core check the rules too (it refuses what it cannot play)."""
-    code, field = _engine.rules_check(rules.core_tuple())
-    if code != 0:
-        raise RulesError(f"the engine refuses {field}={getattr(rules, field or '', None)}", field)
-
-
 def _seat(value: object, players: int, what: str) -> int:
     if type(value) is not int:
         raise ArgumentTypeError(
@@ -259,8 +252,7 @@ class Game:
         """
         rules = Rules.classic() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules, not {type(rules).__name__}", None)
-        _check_supported(rules)
+            raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
         if deck is not None and seed is not None:
             raise ArgumentError("give a seed or a deck, not both")
         if deck is None:
@@ -274,7 +266,7 @@ class Game:
         else:
             raw_deck = _deck_bytes(deck)
         dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
-        core = _engine.Core.deal(rules.core_tuple(), raw_deck, dealer)
+        core = _engine.Core.deal(rules._core_values(), raw_deck, dealer)
         start = {"dealer": dealer, "deck": [str(Card.from_code(c)) for c in raw_deck]}
         return cls._make(rules, core, start, seed)
 
@@ -299,11 +291,12 @@ class Game:
         (<Phase.SHEDDING: 1>, ['9♦', 'Q♦'])
         """
         rules = Rules.classic(players=len(hands)) if rules is None else rules
-        _check_supported(rules)
+        if not isinstance(rules, Rules):
+            raise ArgumentTypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
         masks = _hand_masks(hands, rules.players)
         leader = _seat(leader, rules.players, "leader")
         suit = _to_suit(trump)
-        core = _engine.Core.shedding(rules.core_tuple(), masks, suit, leader)
+        core = _engine.Core.shedding(rules._core_values(), masks, suit, leader)
         start = {
             "hands": [str(_new_set(m)) for m in masks[: rules.players]],
             "trump": None if suit == _engine.NO_SUIT else Suit(suit).name.lower(),

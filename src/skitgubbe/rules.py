@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import IntEnum
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import attrs
 
+from . import _engine
 from .errors import RulesError
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "DuelTie",
     "LastCard",
     "Pickup",
+    "RuleField",
     "Rules",
     "TrickEnd",
     "TrickMode",
@@ -126,102 +128,202 @@ class TrickEnd(IntEnum):
     ROTATION = 1
 
 
-_E = TypeVar("_E", bound=IntEnum)
-
-#: The C core keeps max_moves in a uint32_t.
-_MAX_MOVES_LIMIT: Final = 2**32 - 1
+_ENUMS: Final[dict[str, type[IntEnum]]] = {}  # filled below from the annotations
 
 
-def _enum_names(enum: type[IntEnum]) -> str:
-    return ", ".join(repr(member.name.lower()) for member in enum)
+@attrs.frozen
+class RuleField:
+    """One field of :class:`Rules`, as the C core's table of rule fields declares it.
+
+    Every layer takes the fields from that one table: the C struct, the binding,
+    :class:`Rules` (its fields, defaults and validation), the presets and the
+    command line's ``--set``. ``kind`` is ``"int"``, ``"bool"``, ``"enum"`` or
+    ``"optional_int"`` (an int, or ``None`` for off); ``minimum``, ``maximum`` and
+    ``step`` bound an int; ``values`` names an enum's values; ``default`` is the
+    classic rules' value.
+
+    >>> field = Rules.field("pickup")
+    >>> field.kind, field.values, field.default
+    ('enum', ('top', 'top_run', 'pile'), <Pickup.TOP: 0>)
+    >>> field.parse("pile"), Rules.field("runs").parse("yes")
+    (<Pickup.PILE: 2>, True)
+    """
+
+    name: str
+    """The field's name."""
+    kind: str
+    """``"int"``, ``"bool"``, ``"enum"`` or ``"optional_int"``."""
+    doc: str
+    """What the field decides, in one line."""
+    minimum: int
+    """The smallest value (of an enum: 0)."""
+    maximum: int
+    """The largest value."""
+    step: int
+    """The step between allowed ints (``hand_size``: 2)."""
+    values: tuple[str, ...]
+    """An enum's value names, lower case, by number; empty for other kinds."""
+    default: int | bool | IntEnum | None
+    """The classic rules' value."""
+
+    def allowed(self) -> str:
+        """The allowed values, in words.
+
+        >>> Rules.field("hand_size").allowed(), Rules.field("low_card_threshold").allowed()
+        ('3, 5', 'None or an int 1..13')
+        """
+        if self.kind == "bool":
+            return "True, False"
+        if self.kind == "enum":
+            return ", ".join(repr(value) for value in self.values)
+        numbers = range(self.minimum, self.maximum + 1, self.step)
+        text = (
+            ", ".join(map(str, numbers))
+            if len(numbers) <= 4
+            else f"an int {self.minimum}..{self.maximum}"
+        )
+        return f"None or {text}" if self.kind == "optional_int" else text
+
+    def parse(self, text: str) -> int | bool | IntEnum | None:
+        """The value ``text`` names (for command lines and forms); validated.
+
+        >>> Rules.field("max_moves").parse("500"), Rules.field("low_card_threshold").parse("none")
+        (500, None)
+        >>> Rules.field("players").parse("five")
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RulesError: invalid Rules.players: 'five'; allowed: 2, 3, 4
+        """
+        word = text.strip().lower()
+        value: object = text
+        if self.kind == "bool" and word in _BOOL_WORDS:
+            value = _BOOL_WORDS[word]
+        elif self.kind in ("int", "optional_int"):
+            if word == "none" and self.kind == "optional_int":
+                value = None
+            elif word.isdigit():
+                value = int(word)
+        return self.check(value)
+
+    def check(self, value: object) -> int | bool | IntEnum | None:
+        """``value`` as this field holds it (an enum member from its name), or
+        :class:`~skitgubbe.errors.RulesError` naming the field and what is allowed.
+
+        >>> Rules.field("trick_mode").check("ALL")
+        <TrickMode.ALL: 1>
+        """
+        if self.kind == "enum":
+            enum = _ENUMS[self.name]
+            if isinstance(value, enum):
+                return value
+            if isinstance(value, str):
+                key = value.strip().upper().replace("-", "_").replace(" ", "_")
+                member = enum.__members__.get(key)
+                if member is not None:
+                    return member
+            raise RulesError(
+                f"invalid Rules.{self.name}: {value!r}; allowed: {self.allowed()} "
+                f"(or a {enum.__name__} member)",
+                self.name,
+            )
+        if self.kind == "bool":
+            if type(value) is bool:
+                return value
+        elif value is None:
+            if self.kind == "optional_int":
+                return None
+        elif (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and self.minimum <= value <= self.maximum
+            and (value - self.minimum) % self.step == 0
+        ):
+            return int(value)
+        raise RulesError(
+            f"invalid Rules.{self.name}: {value!r}; allowed: {self.allowed()}", self.name
+        )
+
+    def to_core(self, value: object) -> int:
+        """The number the C core stores for ``value`` (``None`` is 0, booleans 0 or 1)."""
+        return 0 if value is None else int(value)  # type: ignore[call-overload]
+
+    def from_core(self, number: int) -> int | bool | IntEnum | None:
+        """The value the C core's ``number`` stands for."""
+        if self.kind == "enum":
+            return _ENUMS[self.name](number)
+        if self.kind == "bool":
+            return bool(number)
+        if self.kind == "optional_int" and number == 0:
+            return None
+        return number
 
 
-def _to_enum(enum: type[_E], value: object, field: str) -> _E:
-    if isinstance(value, enum):
-        return value
-    if isinstance(value, str):
-        key = value.strip().upper().replace("-", "_").replace(" ", "_")
-        member = enum.__members__.get(key)
-        if member is not None:
-            return member
-    raise RulesError(
-        f"invalid Rules.{field}: {value!r}; allowed: {_enum_names(enum)} "
-        f"(or a {enum.__name__} member)",
-        field,
+_BOOL_WORDS: Final = {
+    "true": True,
+    "yes": True,
+    "on": True,
+    "1": True,
+    "false": False,
+    "no": False,
+    "off": False,
+    "0": False,
+}
+
+_TABLE: Final = _engine.rule_fields()
+
+
+def _from_table(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    """Give each declared field of Rules its default and validation from the C table.
+
+    The declarations in the class body exist for type checkers; the table decides
+    which fields there are, so a field missing on either side stops the import.
+    """
+    names = [f.name for f in fields]
+    table = [entry["name"] for entry in _TABLE]
+    if names != table:
+        raise ImportError(
+            f"Rules declares {names}, but the C core's table of rule fields is {table}"
+        )
+    out = []
+    for entry, attribute in zip(_TABLE, fields, strict=True):
+        field = _rule_field(entry, attribute.type)
+        _FIELDS[field.name] = field
+        out.append(attribute.evolve(default=field.default, converter=field.check, validator=None))
+    return out
+
+
+def _rule_field(entry: Mapping[str, Any], annotation: object) -> RuleField:
+    kind = entry["kind"]
+    if kind == "enum":
+        enum = _ENUM_TYPES[str(annotation)]
+        names = tuple(member.name.lower() for member in enum)
+        if names != tuple(entry["values"]) or [int(m) for m in enum] != list(range(len(names))):
+            raise ImportError(
+                f"{enum.__name__} is {names}, but the C core names {entry['name']}'s values "
+                f"{tuple(entry['values'])}"
+            )
+        _ENUMS[entry["name"]] = enum
+    field = RuleField(
+        name=entry["name"],
+        kind=kind,
+        doc=entry["doc"],
+        minimum=entry["min"],
+        maximum=entry["max"],
+        step=entry["step"],
+        values=tuple(entry["values"]),
+        default=None,
     )
+    return attrs.evolve(field, default=field.from_core(entry["classic"]))
 
 
-def _trick_mode(value: TrickMode | str) -> TrickMode:
-    return _to_enum(TrickMode, value, "trick_mode")
+_FIELDS: Final[dict[str, RuleField]] = {}
+_ENUM_TYPES: Final[dict[str, type[IntEnum]]] = {
+    enum.__name__: enum
+    for enum in (TrickMode, DuelTie, AllTie, Draw, LastCard, TrumpRule, Pickup, TrickEnd)
+}
 
 
-def _duel_tie(value: DuelTie | str) -> DuelTie:
-    return _to_enum(DuelTie, value, "duel_tie")
-
-
-def _all_tie(value: AllTie | str) -> AllTie:
-    return _to_enum(AllTie, value, "all_tie")
-
-
-def _draw(value: Draw | str) -> Draw:
-    return _to_enum(Draw, value, "draw")
-
-
-def _last_card(value: LastCard | str) -> LastCard:
-    return _to_enum(LastCard, value, "last_card")
-
-
-def _trump(value: TrumpRule | str) -> TrumpRule:
-    return _to_enum(TrumpRule, value, "trump")
-
-
-def _pickup(value: Pickup | str) -> Pickup:
-    return _to_enum(Pickup, value, "pickup")
-
-
-def _trick_end(value: TrickEnd | str) -> TrickEnd:
-    return _to_enum(TrickEnd, value, "trick_end")
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_players(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not (_is_int(value) and value in (2, 3, 4)):
-        raise RulesError(f"invalid Rules.players: {value!r}; allowed: 2, 3, 4", attribute.name)
-
-
-def _check_hand_size(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not (_is_int(value) and value in (3, 5)):
-        raise RulesError(f"invalid Rules.hand_size: {value!r}; allowed: 3, 5", attribute.name)
-
-
-def _check_bool(_: object, attribute: attrs.Attribute[bool], value: bool) -> None:
-    if type(value) is not bool:
-        raise RulesError(
-            f"invalid Rules.{attribute.name}: {value!r}; allowed: True, False",
-            attribute.name,
-        )
-
-
-def _check_threshold(_: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
-    if value is not None and not (_is_int(value) and 1 <= value <= 13):
-        raise RulesError(
-            f"invalid Rules.low_card_threshold: {value!r}; allowed: None or an int 1..13",
-            attribute.name,
-        )
-
-
-def _check_max_moves(_: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not (_is_int(value) and 1 <= value <= _MAX_MOVES_LIMIT):
-        raise RulesError(
-            f"invalid Rules.max_moves: {value!r}; allowed: an int 1..{_MAX_MOVES_LIMIT}",
-            attribute.name,
-        )
-
-
-@attrs.frozen(kw_only=True, repr=False)
+@attrs.frozen(kw_only=True, repr=False, field_transformer=_from_table)
 class Rules:
     """The rule variants of one game; every field of RULES.md §9.
 
@@ -231,6 +333,10 @@ class Rules:
     :class:`~skitgubbe.errors.RulesError` with ``.field`` set. The defaults are
     the classic (German) rules. Fields without effect in a configuration (such
     as ``duel_tie`` under ``trick_mode=ALL``) are allowed and ignored.
+
+    The fields, their defaults and what each allows come from the C core's one
+    table of rule fields (:meth:`fields` lists them, with a line on each); the
+    declarations below are there for type checkers.
 
     >>> Rules()
     Rules.classic(players=3)
@@ -250,38 +356,22 @@ class Rules:
     skitgubbe.errors.RulesError: unknown Rules field 'colour'; fields: players, ...
     """
 
-    players: int = attrs.field(default=3, validator=_check_players)
-    """Number of players: 2, 3 or 4."""
-    hand_size: int = attrs.field(default=3, validator=_check_hand_size)
-    """Cards in a phase-1 hand: 3 or 5."""
-    trick_mode: TrickMode = attrs.field(default=TrickMode.DUEL, converter=_trick_mode)
-    """Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``)."""
-    duel_tie: DuelTie = attrs.field(default=DuelTie.REPLAY, converter=_duel_tie)
-    """Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``)."""
-    all_tie: AllTie = attrs.field(default=AllTie.POT, converter=_all_tie)
-    """Ties under ``ALL``: all cards stay (``POT``) or the others' go out."""
-    multi_card_plays: bool = attrs.field(default=False, validator=_check_bool)
-    """Under ``ALL``, several hand cards of one rank may be played as one."""
-    slough: bool = attrs.field(default=True, validator=_check_bool)
-    """Under ``ALL``, cards of ranks in the trick may be thrown after it."""
-    try_your_luck: bool = attrs.field(default=True, validator=_check_bool)
-    """A player may turn and play the top stock card instead of a hand card."""
-    draw: Draw = attrs.field(default=Draw.AFTER_PLAY, converter=_draw)
-    """Refill after each play (``AFTER_PLAY``) or after each trick."""
-    last_card: LastCard = attrs.field(default=LastCard.HIDDEN, converter=_last_card)
-    """The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``)."""
-    trump: TrumpRule = attrs.field(default=TrumpRule.LAST_CARD, converter=_trump)
-    """How trump is chosen: last stock card, none, or an up-card at the deal."""
-    low_card_threshold: int | None = attrs.field(default=None, validator=_check_threshold)
-    """``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards."""
-    runs: bool = attrs.field(default=False, validator=_check_bool)
-    """Phase 2: a run of consecutive cards of one suit may be played as one."""
-    pickup: Pickup = attrs.field(default=Pickup.TOP, converter=_pickup)
-    """Phase 2: what a pick-up takes from the table."""
-    trick_end: TrickEnd = attrs.field(default=TrickEnd.COUNT, converter=_trick_end)
-    """Phase 2: when a trick is complete."""
-    max_moves: int = attrs.field(default=10_000, validator=_check_max_moves)
-    """Move cap after which a game ends truncated, with no loser."""
+    players: int
+    hand_size: int
+    trick_mode: TrickMode
+    duel_tie: DuelTie
+    all_tie: AllTie
+    multi_card_plays: bool
+    slough: bool
+    try_your_luck: bool
+    draw: Draw
+    last_card: LastCard
+    trump: TrumpRule
+    low_card_threshold: int | None
+    runs: bool
+    pickup: Pickup
+    trick_end: TrickEnd
+    max_moves: int
 
     def __new__(cls, *args: object, **kwargs: object) -> Rules:
         # Catches what Python would report as a TypeError before attrs' __init__
@@ -289,20 +379,67 @@ class Rules:
         if args:
             raise RulesError(f"Rules takes keyword arguments only; got positional {args!r}", None)
         for name in kwargs:
-            if name not in _FIELD_NAMES:
+            if name not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {name!r}; fields: {', '.join(_FIELD_NAMES)}",
+                    f"unknown Rules field {name!r}; fields: {', '.join(_FIELDS)}",
                     name,
                 )
         return super().__new__(cls)
 
     def __attrs_post_init__(self) -> None:
-        if self.trump == TrumpRule.UPCARD and self.multi_card_plays:
-            raise RulesError(
-                "invalid Rules: trump='upcard' cannot be combined with "
-                "multi_card_plays=True (the up-card variant knows single cards only)",
-                "trump",
-            )
+        # Combinations are the C core's to refuse: its check is the one validator.
+        code, field = _engine.rules_check(self._core_values())
+        if code != 0:
+            raise RulesError(f"invalid Rules: {_REFUSED.get(field, field)}", field)
+
+    @staticmethod
+    def fields() -> tuple[RuleField, ...]:
+        """Every rule field, in the C core's table order.
+
+        >>> [field.name for field in Rules.fields()][:3]
+        ['players', 'hand_size', 'trick_mode']
+        """
+        return tuple(_FIELDS.values())
+
+    @staticmethod
+    def field(name: str) -> RuleField:
+        """The rule field called ``name``.
+
+        >>> Rules.field("players").allowed()
+        '2, 3, 4'
+        """
+        field = _FIELDS.get(name) if isinstance(name, str) else None
+        if field is None:
+            raise RulesError(f"unknown Rules field {name!r}; fields: {', '.join(_FIELDS)}", name)
+        return field
+
+    @staticmethod
+    def presets() -> tuple[str, ...]:
+        """The names of the presets (:meth:`preset`).
+
+        >>> Rules.presets()
+        ('classic', 'modern')
+        """
+        return _PRESETS
+
+    @classmethod
+    def preset(cls, name: str, players: int = 3, **overrides: Any) -> Rules:
+        """The preset ``name`` (``"classic"`` or ``"modern"``) for ``players``, then ``overrides``.
+
+        The presets are defined once, in the C core.
+
+        >>> Rules.preset("modern", 2) == Rules.modern(2)
+        True
+        """
+        if name not in _PRESETS:
+            raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(_PRESETS)}", None)
+        Rules.field("players").check(players)
+        numbers = _engine.rules_preset(name, players)
+        fields = {
+            field.name: field.from_core(number)
+            for field, number in zip(_FIELDS.values(), numbers, strict=True)
+        }
+        return cls(**{**fields, **overrides})
 
     @classmethod
     def classic(cls, players: int = 3, **overrides: Any) -> Rules:
@@ -313,7 +450,7 @@ class Rules:
         >>> Rules.classic(2, hand_size=5)
         Rules.classic(players=2, hand_size=5)
         """
-        return cls(players=players, **overrides)
+        return cls.preset("classic", players, **overrides)
 
     @classmethod
     def modern(cls, players: int = 3, **overrides: Any) -> Rules:
@@ -331,8 +468,7 @@ class Rules:
         >>> Rules.modern(pickup="pile").pickup
         <Pickup.PILE: 2>
         """
-        fields: dict[str, Any] = {**_modern_preset(players), **overrides}
-        return cls(players=players, **fields)
+        return cls.preset("modern", players, **overrides)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Rules:
@@ -351,9 +487,9 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError(f"Rules.from_dict needs a mapping of field names; got {data!r}", None)
         for key in data:
-            if key not in _FIELD_NAMES:
+            if key not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {key!r}; fields: {', '.join(_FIELD_NAMES)}",
+                    f"unknown Rules field {key!r}; fields: {', '.join(_FIELDS)}",
                     key if isinstance(key, str) else repr(key),
                 )
         fields: dict[str, Any] = dict(data)
@@ -367,7 +503,7 @@ class Rules:
         >>> list(Rules().to_dict())[:3]
         ['players', 'hand_size', 'trick_mode']
         """
-        return {name: _plain(getattr(self, name)) for name in _FIELD_NAMES}
+        return {name: _plain(getattr(self, name)) for name in _FIELDS}
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed; validated like the constructor.
@@ -377,32 +513,9 @@ class Rules:
         """
         return attrs.evolve(self, **changes)
 
-    def core_tuple(self) -> tuple[int, ...]:
-        """The 16 numbers of the C core's ``sg_rules`` struct, in its order.
-
-        ``low_card_threshold=None`` is 0; booleans are 0 or 1.
-
-        >>> Rules().core_tuple()
-        (3, 3, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 10000)
-        """
-        return (
-            self.players,
-            self.hand_size,
-            int(self.trick_mode),
-            int(self.duel_tie),
-            int(self.all_tie),
-            int(self.multi_card_plays),
-            int(self.slough),
-            int(self.try_your_luck),
-            int(self.draw),
-            int(self.last_card),
-            int(self.trump),
-            self.low_card_threshold or 0,
-            int(self.runs),
-            int(self.pickup),
-            int(self.trick_end),
-            self.max_moves,
-        )
+    def _core_values(self) -> tuple[int, ...]:
+        """The C core's numbers for every field, in the table's order."""
+        return tuple([field.to_core(getattr(self, name)) for name, field in _FIELDS.items()])
 
     def describe(self) -> str:
         """A short description: the nearer preset, the players, other changes.
@@ -421,12 +534,11 @@ class Rules:
 
     def _preset_changes(self) -> tuple[str, list[tuple[str, object]]]:
         best: tuple[str, list[tuple[str, object]]] | None = None
-        for preset in ("classic", "modern"):
-            fields = _modern_preset(self.players) if preset == "modern" else {}
-            base = Rules(players=self.players, **fields)
+        for preset in _PRESETS:
+            base = Rules.preset(preset, self.players)
             changes = [
                 (name, getattr(self, name))
-                for name in _FIELD_NAMES
+                for name in _FIELDS
                 if getattr(self, name) != getattr(base, name)
             ]
             if best is None or len(changes) < len(best[1]):
@@ -444,7 +556,13 @@ class Rules:
         return f"Rules.{preset}({', '.join(args)})"
 
 
-_FIELD_NAMES: Final[tuple[str, ...]] = tuple(field.name for field in attrs.fields(Rules))
+_PRESETS: Final = tuple(_engine.RULES_PRESETS)
+
+# What the C core's check means when it names a field of a refused combination.
+_REFUSED: Final[dict[str | None, str]] = {
+    "trump": "trump='upcard' cannot be combined with multi_card_plays=True "
+    "(the up-card variant knows single cards only)",
+}
 
 
 def _plain(value: object) -> str | int | bool | None:
@@ -452,21 +570,3 @@ def _plain(value: object) -> str | int | bool | None:
         return value.name.lower()
     assert value is None or isinstance(value, int)
     return value
-
-
-def _modern_preset(players: object) -> dict[str, Any]:
-    preset: dict[str, Any] = {
-        "trick_mode": TrickMode.ALL,
-        "all_tie": AllTie.LOWER_OUT,
-        "slough": True,
-        "try_your_luck": False,
-        "draw": Draw.AFTER_TRICK,
-        "last_card": LastCard.REVEAL,
-        "runs": True,
-        "pickup": Pickup.TOP_RUN,
-        "trick_end": TrickEnd.ROTATION,
-    }
-    if players == 2:
-        preset["trick_mode"] = TrickMode.DUEL
-        preset["duel_tie"] = DuelTie.BOUNCE
-    return preset

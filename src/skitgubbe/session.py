@@ -47,7 +47,7 @@ import attrs
 from . import _engine
 from .cards import Card
 from .errors import ParseError, RecordError, RulesError, SkitgubbeError
-from .game import Game, GameResult, _check_supported
+from .game import Game, GameResult
 from .players import Player, play_game
 from .rules import Rules
 
@@ -283,7 +283,6 @@ class Session:
                 f"players must be a sequence of players or a function of the game index, "
                 f"not {type(players).__name__}"
             )
-        _check_supported(rules)
         if type(pot) is not bool:
             raise SkitgubbeError(f"pot must be True or False, not {pot!r}")
         self._rules = rules
@@ -568,7 +567,6 @@ class Session:
             raise RecordError(f"the session record has no {', '.join(repr(k) for k in missing)}")
         try:
             rules = Rules.from_dict(record["rules"])
-            _check_supported(rules)
         except RulesError as exc:
             raise RecordError(f"bad rules in session record: {exc}") from exc
         seed = record["seed"]

@@ -7,8 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import attrs
 
 from . import _engine
-from .errors import SkitgubbeError
-from .game import _check_supported
+from .errors import ArgumentTypeError, SkitgubbeError
 from .rules import Rules
 
 __all__ = ["SimulationResult", "simulate"]
@@ -60,14 +59,15 @@ def simulate(
     True
     """
     rules = Rules.classic() if rules is None else rules
-    _check_supported(rules)
+    if not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
     if type(games) is not int or games < 0:
         raise SkitgubbeError(f"games must be a non-negative int, not {games!r}")
     if type(seed) is not int or not 0 <= seed < 2**64:
         raise SkitgubbeError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
     if type(threads) is not int or threads < 1:
         raise SkitgubbeError(f"threads must be a positive int, not {threads!r}")
-    core_rules = rules.core_tuple()
+    core_rules = rules._core_values()
     if threads == 1 or games < 2:
         parts = [_engine.simulate(core_rules, seed, 0, games)]
     else:
