@@ -301,8 +301,10 @@ def test_an_unknown_rules_field_is_named() -> None:
 
 
 def test_rules_that_are_not_rules_are_refused() -> None:
-    with pytest.raises(RulesError):
+    with pytest.raises(TypeError, match="rules must be a Rules"):
         Game.new({"players": 3}, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        Game.from_shedding({"players": 2}, ["7H", "8H"], trump=None, leader=0)  # type: ignore[arg-type]
 
 
 VARIANTS = [

@@ -60,13 +60,13 @@ def test_simulate_totals_equal_the_model_playouts(players: int) -> None:
         if loser is not None:
             losses[loser] += 1
     assert result.games == games
-    assert result.moves_played == moves
+    assert result.moves == moves
     assert result.losses == tuple(losses)
     assert (result.truncated, result.no_loser) == (truncated, no_loser)
 
 
 def test_simulate_splits_into_batches_with_the_same_totals() -> None:
-    rules = sg.Rules.classic().core_tuple()
+    rules = sg.Rules.classic()._core_values()
     whole = _engine.simulate(rules, 5, 0, 200)
     first = _engine.simulate(rules, 5, 0, 120)
     second = _engine.simulate(rules, 5, 120, 80)
