@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import skitgubbe as sg
-from skitgubbe.cli import main
+from skitgubbe.apps.cli import main
 
 
 def random_game(seed: int, players: int = 3) -> sg.Game:

@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 
 import skitgubbe as sg
-from skitgubbe.play import PlaySession
+from skitgubbe.apps.play import PlaySession
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -131,7 +131,7 @@ def test_what_happened_since_the_last_turn_keeps_others_draws_hidden() -> None:
     since = out.split("Since your last turn:")[1]
     assert re.search(r"You draw \S+", since)  # own draws by name
     assert "Seat 1 draws 1 card" in since  # others' draws as counts
-    assert re.search(r"(wins|win) the trick", since)
+    assert re.search(r"^  (You win|Seat \d wins) \S+ \S+$", since, flags=re.M)  # a duel won
 
 
 def test_a_bot_that_fails_ends_the_game_cleanly() -> None:

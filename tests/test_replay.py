@@ -12,8 +12,8 @@ import pytest
 from rich.console import Console
 
 import skitgubbe as sg
-from skitgubbe.cli import main
-from skitgubbe.replay import Replay
+from skitgubbe.apps.cli import main
+from skitgubbe.apps.replay import Replay
 
 PRIVATE = (sg.EventKind.DEAL, sg.EventKind.DRAW)
 

@@ -19,17 +19,21 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _engine
-from .arena import MatchResult, run_match
-from .bots import RandomBot
-from .errors import RecordError, RulesError, SkitgubbeError
-from .events import Event, EventKind
-from .game import Game
-from .rules import Rules, TrickMode, TrumpRule
-from .session import Session, SessionGame
-from .simulate import simulate
+from .. import _engine
+from ..bots import RandomBot
+from ..errors import RecordError, RulesError, SkitgubbeError
+from ..events import Event, EventKind
+from ..game import Game
+from ..rules import Rules, TrickMode, TrumpRule
+from ..simulate import simulate
+
+if TYPE_CHECKING:
+    # The arena and sessions load only for the commands that use them (rich only for play
+    # and replay), so that `skitgubbe --help` starts quickly.
+    from ..arena import MatchResult
+    from ..session import Session, SessionGame
 
 __all__ = ["main"]
 
@@ -51,7 +55,7 @@ def _narrate(events: Sequence[Event], full: bool, game: Game) -> list[str]:
                 f"\nPhase 2: getting rid of the cards. Cards held: {held}. Seat {event.seat} leads."
             )
             continue
-        lines.append(str(event if full else event.redacted()))
+        lines.append((event if full else event.redacted()).describe())
     return lines
 
 
@@ -148,6 +152,8 @@ def _tokens(amount: Fraction) -> str:
 
 
 def _load_session(path: str) -> Session:
+    from ..session import Session
+
     try:
         with open(path, encoding="utf-8") as file:
             record: Any = json.load(file)
@@ -188,6 +194,8 @@ def run_session(
 
     ``rules_given`` (from ``--rules``/``--set``) applies to a new session only.
     """
+    from ..session import Session
+
     if type(every) is not int or every < 1:
         raise SkitgubbeError(f"--every must be at least 1, not {every}")
     write = out.write
@@ -325,6 +333,8 @@ def print_match(result: MatchResult, out: TextIO) -> None:
 
 def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     """Play the match the ``arena`` arguments describe, print it and save what was asked."""
+    from ..arena import run_match
+
     entrants: list[str] = args.entrants
     if args.players is None:
         if not 2 <= len(entrants) <= 4:
