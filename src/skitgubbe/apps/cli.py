@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import _engine
 from ..bots import RandomBot
-from ..errors import RecordError, RulesError, SkitgubbeError
+from ..errors import ArgumentError, RecordError, RulesError, SkitgubbeError
 from ..events import Event, EventKind
 from ..game import Game
 from ..rules import Rules, TrickMode, TrumpRule
@@ -197,7 +197,7 @@ def run_session(
     from ..session import Session
 
     if type(every) is not int or every < 1:
-        raise SkitgubbeError(f"--every must be at least 1, not {every}")
+        raise ArgumentError(f"--every must be at least 1, not {every}")
     write = out.write
     pot_text = ", with a token pot"
     if resume is not None:
@@ -208,9 +208,9 @@ def run_session(
             ("--seed", seed, session.seed),
         ):
             if given is not None and given != saved:
-                raise SkitgubbeError(f"{flag} {given} does not match the saved session's {saved}")
+                raise ArgumentError(f"{flag} {given} does not match the saved session's {saved}")
         if pot and not session.pot:
-            raise SkitgubbeError("--pot does not match the saved session, which has no pot")
+            raise ArgumentError("--pot does not match the saved session, which has no pot")
         write(
             f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
             f"{pot_text if session.pot else ''}; {session.games_played} games played.\n"
@@ -220,7 +220,7 @@ def run_session(
         seed = 1 if seed is None else seed
         rules = rules_given or Rules.classic(players=players)
         if rules.players != players:
-            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
+            raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
         session = Session(_random_lineup(seed, players), rules, seed=seed, pot=bool(pot))
         write(
             f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}; "
@@ -338,12 +338,10 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     entrants: list[str] = args.entrants
     if args.players is None:
         if not 2 <= len(entrants) <= 4:
-            raise SkitgubbeError(
-                f"a match needs 2 to 4 entrants, one per seat, not {len(entrants)}"
-            )
+            raise ArgumentError(f"a match needs 2 to 4 entrants, one per seat, not {len(entrants)}")
         args.players = len(entrants)
     elif args.players != len(entrants):
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"--players {args.players} needs {args.players} entrants, one per seat, "
             f"not {len(entrants)}"
         )
@@ -378,7 +376,7 @@ def _rules(args: argparse.Namespace) -> Rules:
         field, sep, text = item.partition("=")
         field = field.strip().replace("-", "_")
         if not sep:
-            raise SkitgubbeError(f"--set takes FIELD=VALUE, not {item!r}")
+            raise ArgumentError(f"--set takes FIELD=VALUE, not {item!r}")
         value: object = text.strip()
         lowered = text.strip().lower()
         if field in _BOOL_FIELDS and lowered in ("true", "false", "yes", "no", "on", "off"):
@@ -391,7 +389,7 @@ def _rules(args: argparse.Namespace) -> Rules:
     try:
         return preset(players, **overrides)
     except RulesError as exc:
-        raise SkitgubbeError(f"bad rules: {exc}") from exc
+        raise ArgumentError(f"bad rules: {exc}") from exc
 
 
 def _add_rules_arguments(command: argparse.ArgumentParser) -> None:

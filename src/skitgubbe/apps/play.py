@@ -39,7 +39,7 @@ from rich.markup import escape
 
 from .. import _engine
 from .. import bots as _bots
-from ..errors import IllegalMoveError, ParseError, SkitgubbeError
+from ..errors import ArgumentError, ArgumentTypeError, IllegalMoveError, ParseError
 from ..game import Game
 from ..moves import Move, MoveKind
 from ..observation import Observation, Phase
@@ -94,6 +94,13 @@ def _situation(observation: Observation) -> str:
     return "Play a card to the trick (the highest rank wins; you need not beat)."
 
 
+def _check_seat(seat: int, players: int, name: str) -> None:
+    if type(seat) is not int:
+        raise ArgumentTypeError(f"{name} is a seat number, not {seat!r}")
+    if not 0 <= seat < players:
+        raise ArgumentError(f"{name} must be 0..{players - 1}, not {seat!r}")
+
+
 # -- the session ----------------------------------------------------------------------
 
 _Outcome = Literal["moved", "undone", "stay", "quit"]
@@ -140,15 +147,14 @@ class PlaySession:
         autosave: bool = True,
     ) -> None:
         players = game.players
-        if type(seat) is not int or not 0 <= seat < players:
-            raise SkitgubbeError(f"your seat must be 0..{players - 1}, not {seat!r}")
+        _check_seat(seat, players, "your seat")
         if len(bots) != players:
-            raise SkitgubbeError(
+            raise ArgumentError(
                 f"expected {players} seats of bots (None at yours), not {len(bots)}"
             )
         missing = [s for s, bot in enumerate(bots) if bot is None and s != seat]
         if bots[seat] is not None or missing:
-            raise SkitgubbeError(f"bots needs None at your seat {seat} only and a bot elsewhere")
+            raise ArgumentError(f"bots needs None at your seat {seat} only and a bot elsewhere")
         self._game = game
         self._bots = list(bots)
         self._seat = seat
@@ -196,15 +202,14 @@ class PlaySession:
         if rules is None:
             rules = Rules.classic(players=3 if players is None else players)
         elif players is not None and players != rules.players:
-            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
+            raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
         count = rules.players
-        if type(seat) is not int or not 0 <= seat < count:
-            raise SkitgubbeError(f"--seat must be 0..{count - 1}, not {seat!r}")
+        _check_seat(seat, count, "--seat")
         specs = [bots] if isinstance(bots, str) else list(bots)
         if len(specs) == 1:
             specs *= count - 1
         if len(specs) != count - 1:
-            raise SkitgubbeError(
+            raise ArgumentError(
                 f"give one bot spec for all {count - 1} other seats or one per seat, "
                 f"not {len(specs)}"
             )

@@ -33,7 +33,7 @@ from typing import Any, Final
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from ..errors import RecordError, SkitgubbeError
+from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
 from ..events import Event
 from ..game import Game
 from ..moves import Move
@@ -82,8 +82,10 @@ class Replay:
 
     def __init__(self, record: Mapping[str, Any], *, seat: int | None = None) -> None:
         game = Game.from_record(record)
-        if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
-            raise SkitgubbeError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
+        if seat is not None and type(seat) is not int:
+            raise ArgumentTypeError(f"--seat is a seat number or None, not {seat!r}")
+        if seat is not None and not 0 <= seat < game.players:
+            raise ArgumentError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
         self._seat = seat
         self._game = game
         # Every position, sharing history with the final game (copies are O(1)).
@@ -146,8 +148,10 @@ class Replay:
         return position.observation(self._seat).history[before:]
 
     def _position(self, index: int) -> Game:
-        if type(index) is not int or not 0 <= index < len(self._positions):
-            raise SkitgubbeError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
+        if type(index) is not int:
+            raise ArgumentTypeError(f"a move number is an int, not {index!r}")
+        if not 0 <= index < len(self._positions):
+            raise ArgumentError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
         return self._positions[index]
 
     def _heading(self, index: int) -> str:
