@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 import skitgubbe as sg
-from skitgubbe.replay import Replay
+from skitgubbe.apps.replay import Replay
 
 
 def play_and_save(path: Path) -> sg.Game:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import random
 import subprocess
@@ -10,7 +12,8 @@ import sys
 import pytest
 
 import skitgubbe as sg
-from skitgubbe.cli import main
+from skitgubbe.apps.cli import main, run_arena, run_session
+from skitgubbe.errors import ArgumentError
 
 
 def random_game(seed: int, players: int = 3) -> sg.Game:
@@ -234,3 +237,14 @@ def test_bad_rule_overrides_exit_with_a_message(
         main(["demo", "--set", setting])
     assert exc.value.code == 2
     assert named in capsys.readouterr().err
+
+
+def test_the_commands_raise_argument_errors_for_bad_values() -> None:
+    out = io.StringIO()
+    with pytest.raises(ArgumentError, match="--every must be at least 1"):
+        run_session(None, 1, None, None, None, None, 0, out)
+    with pytest.raises(ArgumentError, match="--players 2 does not match the rules' 3"):
+        run_session(2, 1, None, None, None, None, 1, out, sg.Rules.classic(players=3))
+    args = argparse.Namespace(entrants=["random"], players=None)
+    with pytest.raises(ArgumentError, match="a match needs 2 to 4 entrants"):
+        run_arena(args, out)

@@ -16,7 +16,7 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe import _engine, arena, bots
-from skitgubbe.cli import main
+from skitgubbe.apps.cli import main
 
 
 class Picker:

@@ -17,7 +17,8 @@ import pytest
 from rich.console import Console
 
 import skitgubbe as sg
-from skitgubbe.play import PlaySession
+from skitgubbe.apps.play import PlaySession
+from skitgubbe.errors import ArgumentError, ArgumentTypeError
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -131,7 +132,7 @@ def test_what_happened_since_the_last_turn_keeps_others_draws_hidden() -> None:
     since = out.split("Since your last turn:")[1]
     assert re.search(r"You draw \S+", since)  # own draws by name
     assert "Seat 1 draws 1 card" in since  # others' draws as counts
-    assert re.search(r"(wins|win) the trick", since)
+    assert re.search(r"^  (You win|Seat \d wins) \S+ \S+$", since, flags=re.M)  # a duel won
 
 
 def test_a_bot_that_fails_ends_the_game_cleanly() -> None:
@@ -309,10 +310,21 @@ def test_flip_is_refused_where_the_rules_forbid_it() -> None:
 
 
 def test_bad_options_are_errors_before_the_game() -> None:
-    with pytest.raises(sg.SkitgubbeError, match=r"--seat must be 0\.\.2"):
+    with pytest.raises(ArgumentError, match=r"--seat must be 0\.\.2"):
         PlaySession.new(seat=3)
-    with pytest.raises(sg.SkitgubbeError, match="one bot spec for all 2 other seats"):
+    with pytest.raises(ArgumentTypeError, match="--seat is a seat number, not '1'"):
+        PlaySession.new(seat="1")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="one bot spec for all 2 other seats"):
         PlaySession.new(bots=["greedy", "greedy", "greedy"])
+    with pytest.raises(ArgumentError, match="--players 4 does not match the rules' 3"):
+        PlaySession.new(sg.Rules.classic(players=3), players=4)
+    game = sg.Game.new(sg.Rules.classic(players=2), seed=1)
+    with pytest.raises(ArgumentError, match=r"your seat must be 0\.\.1, not 2"):
+        PlaySession(game, [None, sg.bots.GreedyBot()], seat=2)
+    with pytest.raises(ArgumentError, match="expected 2 seats of bots"):
+        PlaySession(game, [None], seat=0)
+    with pytest.raises(ArgumentError, match="bots needs None at your seat 0 only"):
+        PlaySession(game, [sg.bots.GreedyBot(), None], seat=0)
     with pytest.raises(sg.SkitgubbeError, match="no bot named 'nobody'"):
         PlaySession.new(bots=["nobody"])
 

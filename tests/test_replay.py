@@ -12,8 +12,9 @@ import pytest
 from rich.console import Console
 
 import skitgubbe as sg
-from skitgubbe.cli import main
-from skitgubbe.replay import Replay
+from skitgubbe.apps.cli import main
+from skitgubbe.apps.replay import Replay
+from skitgubbe.errors import ArgumentError, ArgumentTypeError
 
 PRIVATE = (sg.EventKind.DEAL, sg.EventKind.DRAW)
 
@@ -244,6 +245,19 @@ def test_bad_files_are_errors_not_tracebacks(
     with pytest.raises(SystemExit):
         main(["replay", str(good), "--seat", "2"])
     assert "--seat must be 0..1, not 2" in capsys.readouterr().err
+
+
+def test_bad_arguments_are_argument_errors() -> None:
+    record = played(sg.Rules.classic(players=2), 4).record()
+    with pytest.raises(ArgumentError, match=r"--seat must be 0\.\.1, not 2"):
+        Replay(record, seat=2)
+    with pytest.raises(ArgumentTypeError, match="--seat is a seat number or None"):
+        Replay(record, seat="1")  # type: ignore[arg-type]
+    replay = Replay(record)
+    with pytest.raises(ArgumentError, match=f"no move {len(replay)}: the game has moves 0"):
+        replay.frame(len(replay))
+    with pytest.raises(ArgumentTypeError, match="a move number is an int, not '1'"):
+        replay.events("1")  # type: ignore[arg-type]
 
 
 def test_a_record_that_stops_mid_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

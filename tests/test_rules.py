@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skitgubbe import _engine
+from skitgubbe import rules as sg_rules
 from skitgubbe.errors import RulesError
 from skitgubbe.rules import (
     AllTie,
@@ -538,6 +539,26 @@ def test_the_presets_come_from_the_core(preset: str, players: int) -> None:
 )
 def test_a_field_parses_its_text(name: str, text: str, value: object) -> None:
     assert Rules.field(name).parse(text) == value
+
+
+def _other_value(field: sg_rules.RuleField) -> str:
+    """Text for a value of ``field`` that is not its default."""
+    if field.kind == "bool":
+        return str(not field.default)
+    if field.kind == "enum":
+        return field.values[-1]
+    return str(field.maximum if field.default != field.maximum else field.minimum)
+
+
+def test_the_command_line_sets_every_field_of_the_table() -> None:
+    from skitgubbe.apps import cli
+
+    parser = cli._parser()
+    for field in Rules.fields():
+        text = _other_value(field)
+        args = parser.parse_args(["demo", "--set", f"{field.name}={text}"])
+        rules = cli._rules(args)
+        assert getattr(rules, field.name) == field.parse(text) != field.default, field.name
 
 
 def test_a_field_refuses_text_naming_what_is_allowed() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe import _engine
-from skitgubbe.cli import _random_lineup, main
+from skitgubbe.apps.cli import _random_lineup, main
 
 
 class Lowest:

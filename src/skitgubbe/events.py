@@ -10,16 +10,24 @@ another seat's :class:`~skitgubbe.Observation` keeps the event with its
 >>> event = Event(EventKind.DRAW, seat=1, cards=CardSet.parse("7H"), count=1)
 >>> str(event), str(event.redacted())
 ('seat 1 draws 7♥', 'seat 1 draws 1 card')
+
+:meth:`Event.describe` tells an event to one seat, in the second person where
+it is about that seat, hiding what the seat does not see:
+
+>>> event.describe(viewer=1), event.describe(viewer=2)
+('you draw 7♥', 'seat 1 draws 1 card')
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from typing import Final
 
 import attrs
 
 from .cards import CardSet, Suit, _new_set
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["Event", "EventKind"]
 
@@ -125,64 +133,126 @@ class Event:
             return self
         return attrs.evolve(self, cards=_new_set(0))
 
+    def describe(self, viewer: int | None = None, *, names: Sequence[str] | None = None) -> str:
+        """This event as a sentence for a person.
+
+        With ``viewer`` (a seat) the sentence is what that seat reads: its own
+        doings in the second person ("you play 7♥"), the other seats'
+        private cards hidden (as in its :class:`~skitgubbe.Observation`). With
+        no viewer it is in the third person and shows the cards the event
+        holds; ``str(event)`` is that form. ``names`` names the seats (by
+        default ``"seat 0"``, ``"seat 1"`` …); the viewer is always "you".
+        The sentence is not capitalised, so that it can be quoted mid-line.
+
+        >>> from skitgubbe import Event, EventKind, CardSet
+        >>> draw = Event(EventKind.DRAW, seat=0, cards=CardSet.parse("7H"), count=1)
+        >>> draw.describe(), draw.describe(0), draw.describe(1)
+        ('seat 0 draws 7♥', 'you draw 7♥', 'seat 0 draws 1 card')
+        >>> give = Event(EventKind.GIVE, seat=1, cards=CardSet.parse("2C"), count=1, other=0)
+        >>> give.describe(0, names=["Anna", "Ben", "Carla"])
+        'Ben gives the low card 2♣ to you'
+        """
+        if viewer is not None and type(viewer) is not int:
+            raise ArgumentTypeError(f"viewer is a seat number or None, not {viewer!r}")
+        if isinstance(names, str):
+            raise ArgumentTypeError(f"names is a sequence of names, one per seat, not {names!r}")
+        event = self
+        if viewer is not None and self.kind.private and self.seat != viewer:
+            event = self.redacted()
+        return _TEXTS[self.kind](_Sentence(event, viewer, names))
+
     def __str__(self) -> str:
-        who = f"seat {self.seat}"
-        cards = str(self.cards) if self.cards else _count(self.count)
-        kind = self.kind
-        if kind is EventKind.DEAL:
-            return f"{who} is dealt {cards}"
-        if kind is EventKind.PLAY:
-            return f"{who} plays {cards}"
-        if kind is EventKind.FLIP:
-            return f"{who} tries his luck and turns up {cards}"
-        if kind is EventKind.DRAW:
-            return f"{who} draws {cards}"
-        if kind is EventKind.DRAW_HIDDEN:
-            return f"{who} draws the last stock card and lays it face down"
-        if kind is EventKind.TIE:
-            tied = " and ".join(f"seat {s}" for s in self.seats)
-            return f"tie between {tied} with {cards}"
-        if kind is EventKind.BOUNCE:
-            return f"the tied cards {cards} go out of play"
-        if kind is EventKind.TRICK_WON:
-            return f"{who} wins {cards}"
-        if kind is EventKind.TAKE_BACK:
-            return f"{who} takes back {cards}"
-        if kind is EventKind.REVEAL:
-            return f"{who} turns up the last stock card: {cards}"
-        if kind is EventKind.TRUMP:
-            return "no trump" if self.suit is None else f"trump is {self.suit.name.lower()}"
-        if kind is EventKind.SHEDDING:
-            return f"phase 2 begins: {who} leads"
-        if kind is EventKind.PICK_UP:
-            return f"{who} picks up {cards}"
-        if kind is EventKind.DISCARD:
-            return f"the trick is complete: {cards} go out of play"
-        if kind is EventKind.OUT:
-            return f"{who} is out"
-        if kind is EventKind.SLOUGH:
-            return f"{who} throws {cards} onto the trick"
-        if kind is EventKind.PASS:
-            return f"{who} throws nothing"
-        if kind is EventKind.GIVE:
-            return f"{who} gives the low card {cards} to seat {self.other}"
-        if kind is EventKind.UPCARD:
-            return f"{cards} is turned up: trump is {self.suit.name.lower() if self.suit else '?'}"
-        if kind is EventKind.LOWER_OUT:
-            return f"{cards} of the players not tied go out of play"
-        if kind is EventKind.TAKE_UPCARD:
-            return f"{who} draws the turned-up card {cards}"
-        if kind is EventKind.GAME_OVER:
-            return (
-                "game over: nobody is left holding cards"
-                if self.seat is None
-                else (f"game over: {who} is the skitgubbe")
-            )
-        return "the move cap is reached: the game ends with no loser"
+        return self.describe()
 
 
-def _count(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+class _Sentence:
+    """The words of one event's sentence, for one viewer."""
+
+    __slots__ = ("_names", "_viewer", "event")
+
+    def __init__(self, event: Event, viewer: int | None, names: Sequence[str] | None) -> None:
+        self.event = event
+        self._viewer = viewer
+        self._names = names
+
+    def name(self, seat: int | None) -> str:
+        """How the sentence names ``seat``: "you" for the viewer."""
+        if seat is not None and seat == self._viewer:
+            return "you"
+        if seat is None or self._names is None:
+            return f"seat {seat}"
+        if not 0 <= seat < len(self._names):
+            raise ArgumentError(f"names has {len(self._names)} names; seat {seat} has none")
+        return self._names[seat]
+
+    @property
+    def who(self) -> str:
+        """The event's seat."""
+        return self.name(self.event.seat)
+
+    def does(self, third: str, second: str) -> str:
+        """A verb whose subject is the event's seat: ``second`` when that is the viewer."""
+        seat = self.event.seat
+        return second if seat is not None and seat == self._viewer else third
+
+    @property
+    def cards(self) -> str:
+        """The cards, or how many when they are hidden."""
+        event = self.event
+        if event.cards:
+            return str(event.cards)
+        return f"{event.count} card" if event.count == 1 else f"{event.count} cards"
+
+    @property
+    def trump(self) -> str:
+        suit = self.event.suit
+        return "?" if suit is None else suit.name.lower()
+
+
+# One sentence for each kind, in both persons; tests/test_events.py checks that every
+# EventKind has one. A kind missing here raises KeyError, never prints as another kind.
+_TEXTS: Final[Mapping[EventKind, Callable[[_Sentence], str]]] = {
+    EventKind.DEAL: lambda s: f"{s.who} {s.does('is', 'are')} dealt {s.cards}",
+    EventKind.PLAY: lambda s: f"{s.who} {s.does('plays', 'play')} {s.cards}",
+    EventKind.FLIP: lambda s: (
+        f"{s.who} {s.does('tries his', 'try your')} luck and {s.does('turns', 'turn')} up {s.cards}"
+    ),
+    EventKind.DRAW: lambda s: f"{s.who} {s.does('draws', 'draw')} {s.cards}",
+    EventKind.DRAW_HIDDEN: lambda s: (
+        f"{s.who} {s.does('draws', 'draw')} the last stock card and "
+        f"{s.does('lays', 'lay')} it face down"
+    ),
+    EventKind.TIE: lambda s: (
+        f"tie between {' and '.join(map(s.name, s.event.seats))} with {s.cards}"
+    ),
+    EventKind.BOUNCE: lambda s: f"the tied cards {s.cards} go out of play",
+    EventKind.TRICK_WON: lambda s: f"{s.who} {s.does('wins', 'win')} {s.cards}",
+    EventKind.TAKE_BACK: lambda s: f"{s.who} {s.does('takes', 'take')} back {s.cards}",
+    EventKind.REVEAL: lambda s: (
+        f"{s.who} {s.does('turns', 'turn')} up the last stock card: {s.cards}"
+    ),
+    EventKind.TRUMP: lambda s: "no trump" if s.event.suit is None else f"trump is {s.trump}",
+    EventKind.SHEDDING: lambda s: f"phase 2 begins: {s.who} {s.does('leads', 'lead')}",
+    EventKind.PICK_UP: lambda s: f"{s.who} {s.does('picks', 'pick')} up {s.cards}",
+    EventKind.DISCARD: lambda s: f"the trick is complete: {s.cards} go out of play",
+    EventKind.OUT: lambda s: f"{s.who} {s.does('is', 'are')} out",
+    EventKind.GAME_OVER: lambda s: (
+        "game over: nobody is left holding cards"
+        if s.event.seat is None
+        else f"game over: {s.who} {s.does('is', 'are')} the skitgubbe"
+    ),
+    EventKind.TRUNCATED: lambda s: "the move cap is reached: the game ends with no loser",
+    EventKind.SLOUGH: lambda s: f"{s.who} {s.does('throws', 'throw')} {s.cards} onto the trick",
+    EventKind.PASS: lambda s: f"{s.who} {s.does('throws', 'throw')} nothing",
+    EventKind.GIVE: lambda s: (
+        f"{s.who} {s.does('gives', 'give')} the low card {s.cards} to {s.name(s.event.other)}"
+    ),
+    EventKind.UPCARD: lambda s: f"{s.cards} is turned up: trump is {s.trump}",
+    EventKind.LOWER_OUT: lambda s: f"{s.cards} of the players not tied go out of play",
+    EventKind.TAKE_UPCARD: lambda s: (
+        f"{s.who} {s.does('draws', 'draw')} the turned-up card {s.cards}"
+    ),
+}
 
 
 _CACHE: dict[tuple[int, int, int, int], Event] = {}

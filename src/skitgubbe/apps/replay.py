@@ -32,14 +32,13 @@ from typing import Any, Final
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
-from rich.table import Table
 
-from .errors import RecordError, SkitgubbeError
-from .events import Event, EventKind
-from .game import Game
-from .moves import Move
-from .observation import Phase
-from .play import _board, _card, _cards, _count, _narration, _result_line
+from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
+from ..events import Event
+from ..game import Game
+from ..moves import Move
+from ..observation import Phase
+from .render import board, cards, full_board, narration, result_line, say
 
 __all__ = ["Replay", "load_record"]
 
@@ -83,8 +82,10 @@ class Replay:
 
     def __init__(self, record: Mapping[str, Any], *, seat: int | None = None) -> None:
         game = Game.from_record(record)
-        if seat is not None and (type(seat) is not int or not 0 <= seat < game.players):
-            raise SkitgubbeError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
+        if seat is not None and type(seat) is not int:
+            raise ArgumentTypeError(f"--seat is a seat number or None, not {seat!r}")
+        if seat is not None and not 0 <= seat < game.players:
+            raise ArgumentError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
         self._seat = seat
         self._game = game
         # Every position, sharing history with the final game (copies are O(1)).
@@ -147,8 +148,10 @@ class Replay:
         return position.observation(self._seat).history[before:]
 
     def _position(self, index: int) -> Game:
-        if type(index) is not int or not 0 <= index < len(self._positions):
-            raise SkitgubbeError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
+        if type(index) is not int:
+            raise ArgumentTypeError(f"a move number is an int, not {index!r}")
+        if not 0 <= index < len(self._positions):
+            raise ArgumentError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
         return self._positions[index]
 
     def _heading(self, index: int) -> str:
@@ -168,14 +171,14 @@ class Replay:
         """
         position = self._position(index)
         lines: list[RenderableType] = [
-            f"  {line}" for line in _narration(self.events(index), self._seat)
+            f"  {line}" for line in narration(self.events(index), self._seat)
         ]
         if self._seat is None:
-            lines += _full_board(position)
+            lines += full_board(position)
         else:
-            lines += _board(position.observation(self._seat), self._names)
+            lines += board(position.observation(self._seat), self._names)
         if position.result is not None:
-            lines.append(f"[bold]{_result_line(position, self._seat)}[/]")
+            lines.append(f"[bold]{result_line(position, self._seat)}[/]")
         return lines
 
     def show(self, index: int, console: Console) -> None:
@@ -224,14 +227,14 @@ class Replay:
             console.rule("Moves")
         for index in range(1, last + 1):
             position = self._positions[index]
-            for number, line in enumerate(_narration(self.events(index), seat)):
+            for number, line in enumerate(narration(self.events(index), seat)):
                 label = f"{index:>{width}}." if number == 0 else " " * (width + 1)
                 console.print(f"{label} {line}", highlight=False)
             if seat is not None:
                 now = position.observation(seat).hand
                 if hand is not None and now - hand and position.result is None:
                     # Cards came in (a draw, a pick-up): show the whole hand again.
-                    console.print(f"{'':>{width}}  [dim]your cards:[/] {_cards(now)}")
+                    console.print(f"{'':>{width}}  [dim]your cards:[/] {cards(now)}")
                 hand = now
             if (
                 not shedding_shown
@@ -240,17 +243,17 @@ class Replay:
             ):
                 shedding_shown = True
                 console.rule("Phase 2 begins")
-                board = (
-                    _full_board(position)
+                parts = (
+                    full_board(position)
                     if seat is None
-                    else _board(position.observation(seat), self._names)
+                    else board(position.observation(seat), self._names)
                 )
-                for part in board:
+                for part in parts:
                     console.print(part, highlight=False)
                 console.rule("Moves")
         if last:
             console.rule("The end" if self._game.result is not None else "Last recorded move")
-            for part in self.frame(last)[len(_narration(self.events(last), seat)) :]:
+            for part in self.frame(last)[len(narration(self.events(last), seat)) :]:
                 console.print(part, highlight=False)
         if self._game.result is None:
             console.print("The record stops before the end of the game.", highlight=False)
@@ -293,90 +296,20 @@ class Replay:
             elif answer.isascii() and answer.isdigit():
                 target = int(answer)
                 if target > last:
-                    _say(console, f"There is no move {target}: the game has moves 0 to {last}.")
+                    say(console, f"There is no move {target}: the game has moves 0 to {last}.")
                     continue
             else:
-                _say(
+                say(
                     console,
                     f"Not understood: {answer!r}. Enter: next, b: back, "
                     f"a number 0 to {last}: jump to that move, q: quit.",
                 )
                 continue
             if target > last:
-                _say(console, "That was the last move (b: back, a number: jump, q: quit).")
+                say(console, "That was the last move (b: back, a number: jump, q: quit).")
                 continue
             if target < 0:
-                _say(console, "This is the deal: there is nothing before it.")
+                say(console, "This is the deal: there is nothing before it.")
                 continue
             index = target
             self.show(index, console)
-
-
-def _say(console: Console, text: str) -> None:
-    console.print(text, style="yellow", markup=False, highlight=False)
-
-
-def _full_board(game: Game) -> list[RenderableType]:
-    """The referee's view: every hand and collection, the stock, the face-down card."""
-    phase = game.phase
-    collecting = phase is Phase.COLLECTING
-    title = {
-        Phase.COLLECTING: "Phase 1, collecting cards",
-        Phase.SHEDDING: "Phase 2, getting rid of the cards",
-        Phase.OVER: "Game over",
-    }[phase]
-    stock = game.stock
-    trump = game.trump
-    out = game.out_of_play
-    parts: list[RenderableType] = [
-        f"[bold]{title}[/] · stock: {_count(len(stock))}"
-        + (f" · out of play: {len(out)}" if out else "")
-        + (f" · trump: {trump.name.lower()}" if trump is not None else ""),
-    ]
-    if stock:
-        parts.append(f"Stock, top first: {_cards(stock)}")
-    hidden = game.hidden_card
-    table = Table(box=None, padding=(0, 2), show_edge=False, pad_edge=False)
-    table.add_column("seat")
-    table.add_column("hand" if collecting else "held")
-    if collecting:
-        table.add_column("collection")
-    finished = game.result.finish_order if game.result is not None else _finished(game)
-    for seat, hand in enumerate(game.hands):
-        note = ""
-        if seat == game.to_move:
-            note = "  [bold]to move[/]"
-        elif seat in finished and not hand:
-            note = "  out (safe)"
-        cells = [_cards(hand) + note]
-        if collecting:
-            collection = _cards(game.collections[seat])
-            if hidden is not None and seat == _hidden_holder(game):
-                collection += f" + face down: {_card(hidden)}"
-            cells.append(collection)
-        table.add_row(str(seat), *cells)
-    parts.append(table)
-    plays = game.table
-    if plays:
-        top = max(plays[-1].cards)
-        shown = ", ".join(
-            " ".join(_card(card, top=card == top) for card in play.cards) + f" (seat {play.seat})"
-            for play in plays
-        )
-        parts.append(f"Table: {shown}")
-    else:
-        parts.append("Table: empty")
-    return parts
-
-
-def _finished(game: Game) -> tuple[int, ...]:
-    return tuple(
-        event.seat
-        for event in game.history
-        if event.kind is EventKind.OUT and event.seat is not None
-    )
-
-
-def _hidden_holder(game: Game) -> int | None:
-    # The holder is public: any seat's observation names it.
-    return game.observation(0).hidden_holder

@@ -30,31 +30,28 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, Literal
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
-from rich.table import Table
 
-from . import _engine
-from . import bots as _bots
-from .cards import Card, CardSet, Suit
-from .errors import IllegalMoveError, ParseError, SkitgubbeError
-from .events import Event, EventKind
-from .game import Game
-from .moves import Move, MoveKind
-from .observation import Observation, Phase
-from .players import Player
-from .rules import Rules, TrumpRule
+from .. import _engine
+from .. import bots as _bots
+from ..errors import ArgumentError, ArgumentTypeError, IllegalMoveError, ParseError
+from ..game import Game
+from ..moves import Move, MoveKind
+from ..observation import Observation, Phase
+from ..players import Player
+from ..rules import Rules
+from .render import board, capital, card, cards, narration, result_line, say, seat_name
 
 __all__ = ["PlaySession"]
 
 InputFunction = Callable[[str], str]
 """Reads one answer, shown the prompt; raises EOFError when input ends."""
 
-_RED: Final = (Suit.HEARTS, Suit.DIAMONDS)
 _COMMANDS: Final = ("hint", "undo", "save", "quit", "help")
 _QUIT_WORDS: Final = ("quit", "exit", "q")
 _HELP_WORDS: Final = ("help", "?", "h")
@@ -62,200 +59,12 @@ _HELP_WORDS: Final = ("help", "?", "h")
 _MAX_EVENT_LINES: Final = 40
 
 
-# -- drawing cards and events (shared with replay.py) ---------------------------
-
-
-def _card(card: Card, *, top: bool = False) -> str:
-    """A card as rich markup: hearts and diamonds in red, the top card reversed."""
-    style = "red" if card.suit in _RED else "default"
-    if top:
-        style += " bold reverse"
-    return f"[{style}]{card}[/]"
-
-
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(_card(card) for card in cards) or "-"
-
-
-def _count(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
-def _name(seat: int | None, me: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return "you" if seat == me else f"seat {seat}"
-
-
-def _does(seat: int | None, me: int | None, you: str, other: str) -> str:
-    """``you`` phrased for the viewer's own seat, ``other`` (third person) for the rest."""
-    return you if seat is not None and seat == me else other
-
-
-def _capital(line: str) -> str:
-    return line[:1].upper() + line[1:] if line[:1].isalpha() else line
-
-
-def _narrate(event: Event, me: int | None) -> str | None:
-    """One event as a line of markup from the view of seat ``me`` (``None``: a spectator).
-
-    The event must already be as that seat saw it (others' draws as counts).
-    Deals are not narrated: the hands are on the screen.
-    """
-    kind = event.kind
-    if kind is EventKind.DEAL:
-        return None
-    who = _name(event.seat, me)
-    cards = _cards(event.cards) if event.cards else _count(event.count)
-    seat = event.seat
-    if kind is EventKind.PLAY:
-        text = f"{who} {_does(seat, me, 'play', 'plays')} {cards}"
-    elif kind is EventKind.FLIP:
-        text = f"{who} {_does(seat, me, 'try your luck', 'tries his luck')} and turn" + (
-            f"{_does(seat, me, '', 's')} up {cards}"
-        )
-    elif kind is EventKind.DRAW:
-        text = f"{who} {_does(seat, me, 'draw', 'draws')} {cards}"
-    elif kind is EventKind.DRAW_HIDDEN:
-        text = (
-            f"{who} {_does(seat, me, 'draw', 'draws')} the last stock card and "
-            f"{_does(seat, me, 'lay', 'lays')} it face down (its suit will be trump)"
-        )
-    elif kind is EventKind.TIE:
-        tied = " and ".join(_name(s, me) for s in event.seats)
-        text = f"tie between {tied} with {cards}"
-    elif kind is EventKind.BOUNCE:
-        text = f"the tied cards {cards} go out of play"
-    elif kind is EventKind.TRICK_WON:
-        text = f"{who} {_does(seat, me, 'win', 'wins')} the trick: {cards}"
-    elif kind is EventKind.TAKE_BACK:
-        text = f"{who} {_does(seat, me, 'take', 'takes')} back {cards}"
-    elif kind is EventKind.REVEAL:
-        text = f"the face-down last stock card beside {who} is turned up: {cards}"
-    elif kind is EventKind.TRUMP:
-        text = "no trump" if event.suit is None else f"trump is {_suit_name(event.suit)}"
-    elif kind is EventKind.SHEDDING:
-        text = (
-            f"phase 2 begins: everyone takes up his cards; {who} {_does(seat, me, 'lead', 'leads')}"
-        )
-    elif kind is EventKind.PICK_UP:
-        text = f"{who} {_does(seat, me, 'pick', 'picks')} up {cards}"
-    elif kind is EventKind.DISCARD:
-        text = f"the trick is complete: {cards} go out of play"
-    elif kind is EventKind.OUT:
-        text = f"{who} {_does(seat, me, 'are', 'is')} out and safe"
-    elif kind is EventKind.GAME_OVER:
-        if seat is None:
-            text = "game over: nobody is left holding cards"
-        else:
-            text = f"game over: {who} {_does(seat, me, 'are', 'is')} the skitgubbe"
-    elif kind is EventKind.TRUNCATED:
-        text = "the move cap is reached: the game ends with no loser"
-    elif kind is EventKind.SLOUGH:
-        text = f"{who} {_does(seat, me, 'throw', 'throws')} {cards} onto the trick"
-    elif kind is EventKind.PASS:
-        text = f"{who} {_does(seat, me, 'throw', 'throws')} nothing onto the trick"
-    elif kind is EventKind.GIVE:
-        text = (
-            f"{who} {_does(seat, me, 'give', 'gives')} the low card {cards} "
-            f"to {_name(event.other, me)}"
-        )
-    elif kind is EventKind.UPCARD:
-        suit = _suit_name(event.suit) if event.suit is not None else "?"
-        text = f"{cards} is turned up and put under the stock: trump is {suit}"
-    elif kind is EventKind.LOWER_OUT:
-        text = f"the tie is replayed: {cards} of the players not tied go out of play"
-    else:  # EventKind.TAKE_UPCARD
-        text = f"{who} {_does(seat, me, 'draw', 'draws')} the turned-up card {cards}"
-    return _capital(text)
-
-
-def _narration(events: Sequence[Event], me: int | None) -> list[str]:
-    return [line for line in (_narrate(event, me) for event in events) if line is not None]
-
-
-def _suit_name(suit: Suit) -> str:
-    return f"{suit.name.lower()} {_card_suit(suit)}"
-
-
-def _card_suit(suit: Suit) -> str:
-    return f"[{'red' if suit in _RED else 'default'}]{suit.symbol}[/]"
-
-
-def _by_suit(cards: CardSet, trump: Suit | None) -> list[str]:
-    """One line of markup per suit held: the suit, then its cards, low to high."""
-    lines = []
-    for suit in Suit:
-        held = cards.suit(suit)
-        if held:
-            mark = "  [italic](trump)[/]" if suit is trump else ""
-            lines.append(f"  {_card_suit(suit)}  {_cards(held)}{mark}")
-    return lines or ["  -"]
-
-
-def _table_line(observation: Observation) -> str:
-    if not observation.table:
-        return "Table: empty"
-    top = observation.top
-    plays = []
-    for play in observation.table:
-        shown = " ".join(_card(card, top=card == top) for card in play.cards)
-        plays.append(f"{shown} ({_name(play.seat, None)})")
-    beat = "  <- top card" if observation.phase is Phase.SHEDDING else ""
-    return f"Table: {', '.join(plays)}{beat}"
-
-
-def _trump_text(observation: Observation) -> str:
-    if observation.trump is not None:
-        return _suit_name(observation.trump)
-    rule = observation.rules.trump
-    if rule is TrumpRule.NONE:
-        return "none"
-    if observation.phase is Phase.COLLECTING:
-        return "unknown until phase 2 (the suit of the last stock card)"
-    return "none"
-
-
-def _players_table(observation: Observation, names: Sequence[str]) -> Table:
-    """Every seat's cards, counted as this observation sees them."""
-    collecting = observation.phase is Phase.COLLECTING
-    table = Table(box=None, padding=(0, 2), show_edge=False, pad_edge=False)
-    table.add_column("seat")
-    table.add_column("player")
-    if collecting:
-        table.add_column("hand", justify="right")
-        table.add_column("collection", justify="right")
-    else:
-        table.add_column("held", justify="right")
-    table.add_column("")
-    for seat in range(observation.players):
-        notes = []
-        if seat == observation.to_move:
-            notes.append("[bold]to move[/]")
-        if seat in observation.finished:
-            notes.append("out (safe)")
-        if seat == observation.hidden_holder:
-            notes.append("+ the face-down last stock card")
-        if seat == observation.dealer:
-            notes.append("dealer")
-        counts = (
-            [str(observation.hand_sizes[seat]), str(observation.collection_sizes[seat])]
-            if collecting
-            else [str(observation.hand_sizes[seat])]
-        )
-        name = escape(names[seat])
-        if seat == observation.seat:
-            name = f"[bold]{name}[/]"
-        table.add_row(str(seat), name, *counts, ", ".join(notes))
-    return table
-
-
 def _move_text(move: Move) -> str:
     kind = move.kind
     if kind is MoveKind.PLAY:
-        return _cards(move.cards)
+        return cards(move.cards)
     if kind is MoveKind.SLOUGH:
-        return f"slough {_cards(move.cards)}"
+        return f"slough {cards(move.cards)}"
     if kind is MoveKind.FLIP:
         return "flip [dim](try your luck)[/]"
     if kind is MoveKind.PICK_UP:
@@ -266,9 +75,9 @@ def _move_text(move: Move) -> str:
 def _situation(observation: Observation) -> str:
     """What the player to move is asked to do, in words."""
     if observation.slough_winner is not None:
-        winner = _name(observation.slough_winner, observation.seat)
+        winner = seat_name(observation.slough_winner, observation.seat)
         return (
-            f"{_capital(winner)} won the trick: throw cards of ranks lying in it (slough), or pass."
+            f"{capital(winner)} won the trick: throw cards of ranks lying in it (slough), or pass."
         )
     top = observation.top
     if observation.phase is Phase.SHEDDING:
@@ -279,57 +88,17 @@ def _situation(observation: Observation) -> str:
         suit = top.suit.name.lower()[:-1]  # "hearts" -> "heart"
         trump = observation.trump
         beat = f"a higher {suit}" + (" or any trump" if trump not in (None, top.suit) else "")
-        return f"Beat {_card(top)} ({beat}) or pick up."
+        return f"Beat {card(top)} ({beat}) or pick up."
     if not observation.table:
         return "Lead a card to the trick."
     return "Play a card to the trick (the highest rank wins; you need not beat)."
 
 
-def _board(observation: Observation, names: Sequence[str]) -> list[RenderableType]:
-    """The table as ``observation``'s seat sees it: counts, table, trump, its own cards."""
-    phase = (
-        "phase 1, collecting cards"
-        if observation.phase is Phase.COLLECTING
-        else "phase 2, getting rid of the cards"
-        if observation.phase is Phase.SHEDDING
-        else "game over"
-    )
-    out = f" · out of play: {len(observation.out_of_play)}" if observation.out_of_play else ""
-    parts: list[RenderableType] = [
-        f"[bold]{phase.capitalize()}[/] · stock: {_count(observation.stock_size)}{out}",
-        f"Trump: {_trump_text(observation)}",
-    ]
-    if observation.upcard is not None:
-        parts.append(f"Turned-up card under the stock: {_card(observation.upcard)}")
-    parts.append(_players_table(observation, names))
-    parts.append(_table_line(observation))
-    me = names[observation.seat]
-    holder = "Your" if me == "you" else f"{escape(_capital(me))}'s"
-    cards = "cards" if observation.phase is not Phase.COLLECTING else "hand"
-    parts.append(f"{holder} {cards}:")
-    parts.extend(_by_suit(observation.hand, observation.trump))
-    if observation.phase is Phase.COLLECTING and observation.collection:
-        parts.append(
-            f"{holder} collection (face down until phase 2): {_cards(observation.collection)}"
-        )
-    return parts
-
-
-def _result_line(game: Game, me: int | None) -> str:
-    result = game.result
-    assert result is not None
-    if result.truncated:
-        return f"The move cap ended the game after {result.moves_played} moves: nobody lost."
-    if result.loser is None:
-        return f"Nobody is left holding cards after {result.moves_played} moves: nobody lost."
-    if result.loser == me:
-        return f"You are the skitgubbe after {result.moves_played} moves."
-    finish = ", ".join(_name(seat, me) for seat in result.finish_order[:-1])
-    verdict = " You won!" if me is not None else ""
-    return (
-        f"{_capital(_name(result.loser, me))} is the skitgubbe after {result.moves_played} moves "
-        f"(out before: {finish}).{verdict}"
-    )
+def _check_seat(seat: int, players: int, name: str) -> None:
+    if type(seat) is not int:
+        raise ArgumentTypeError(f"{name} is a seat number, not {seat!r}")
+    if not 0 <= seat < players:
+        raise ArgumentError(f"{name} must be 0..{players - 1}, not {seat!r}")
 
 
 # -- the session ----------------------------------------------------------------------
@@ -378,15 +147,14 @@ class PlaySession:
         autosave: bool = True,
     ) -> None:
         players = game.players
-        if type(seat) is not int or not 0 <= seat < players:
-            raise SkitgubbeError(f"your seat must be 0..{players - 1}, not {seat!r}")
+        _check_seat(seat, players, "your seat")
         if len(bots) != players:
-            raise SkitgubbeError(
+            raise ArgumentError(
                 f"expected {players} seats of bots (None at yours), not {len(bots)}"
             )
         missing = [s for s, bot in enumerate(bots) if bot is None and s != seat]
         if bots[seat] is not None or missing:
-            raise SkitgubbeError(f"bots needs None at your seat {seat} only and a bot elsewhere")
+            raise ArgumentError(f"bots needs None at your seat {seat} only and a bot elsewhere")
         self._game = game
         self._bots = list(bots)
         self._seat = seat
@@ -434,15 +202,14 @@ class PlaySession:
         if rules is None:
             rules = Rules.classic(players=3 if players is None else players)
         elif players is not None and players != rules.players:
-            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
+            raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
         count = rules.players
-        if type(seat) is not int or not 0 <= seat < count:
-            raise SkitgubbeError(f"--seat must be 0..{count - 1}, not {seat!r}")
+        _check_seat(seat, count, "--seat")
         specs = [bots] if isinstance(bots, str) else list(bots)
         if len(specs) == 1:
             specs *= count - 1
         if len(specs) != count - 1:
-            raise SkitgubbeError(
+            raise ArgumentError(
                 f"give one bot spec for all {count - 1} other seats or one per seat, "
                 f"not {len(specs)}"
             )
@@ -536,8 +303,7 @@ class PlaySession:
         self._console.print(*renderables, highlight=False)
 
     def _say(self, text: str, style: str = "yellow") -> None:
-        """Print plain text (never markup: it may quote what the person typed)."""
-        self._console.print(text, style=style, markup=False, highlight=False)
+        say(self._console, text, style)
 
     def _intro(self) -> None:
         game = self._game
@@ -567,7 +333,7 @@ class PlaySession:
         return None
 
     def _events_since(self, observation: Observation) -> list[str]:
-        lines = _narration(observation.history[self._seen :], self._seat)
+        lines = narration(observation.history[self._seen :], self._seat)
         if len(lines) > _MAX_EVENT_LINES:
             skipped = len(lines) - _MAX_EVENT_LINES
             lines = [f"[dim]({skipped} earlier events not shown)[/]", *lines[-_MAX_EVENT_LINES:]]
@@ -582,7 +348,7 @@ class PlaySession:
             self._print("[bold]Since your last turn:[/]")
             for line in lines:
                 self._print(f"  {line}")
-        for part in _board(observation, self._names):
+        for part in board(observation, self._names):
             self._print(part)
         self._print(_situation(observation))
         moves = "  ".join(
@@ -598,7 +364,7 @@ class PlaySession:
         for line in self._events_since(observation):
             self._print(f"  {line}")
         self._seen = len(observation.history)
-        self._print(f"[bold]{_result_line(game, self._seat)}[/]")
+        self._print(f"[bold]{result_line(game, self._seat)}[/]")
         if self._autosave:
             self._save(self._save_path)
 
@@ -663,7 +429,7 @@ class PlaySession:
                     "or answer with a move number or move text (help lists them)."
                 )
             else:
-                self._say(f"{_capital(str(exc))}.")
+                self._say(f"{capital(str(exc))}.")
             return "stay"
         if move.kind is MoveKind.PLAY and move not in legal:
             # In a slough window, "7h" means "slough 7h".

@@ -19,17 +19,21 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _engine
-from .arena import MatchResult, run_match
-from .bots import RandomBot
-from .errors import RecordError, RulesError, SkitgubbeError
-from .events import Event, EventKind
-from .game import Game
-from .rules import Rules, TrickMode, TrumpRule
-from .session import Session, SessionGame
-from .simulate import simulate
+from .. import _engine
+from ..bots import RandomBot
+from ..errors import ArgumentError, RecordError, RulesError, SkitgubbeError
+from ..events import Event, EventKind
+from ..game import Game
+from ..rules import Rules, TrickMode, TrumpRule
+from ..simulate import simulate
+
+if TYPE_CHECKING:
+    # The arena and sessions load only for the commands that use them (rich only for play
+    # and replay), so that `skitgubbe --help` starts quickly.
+    from ..arena import MatchResult
+    from ..session import Session, SessionGame
 
 __all__ = ["main"]
 
@@ -51,7 +55,7 @@ def _narrate(events: Sequence[Event], full: bool, game: Game) -> list[str]:
                 f"\nPhase 2: getting rid of the cards. Cards held: {held}. Seat {event.seat} leads."
             )
             continue
-        lines.append(str(event if full else event.redacted()))
+        lines.append((event if full else event.redacted()).describe())
     return lines
 
 
@@ -148,6 +152,8 @@ def _tokens(amount: Fraction) -> str:
 
 
 def _load_session(path: str) -> Session:
+    from ..session import Session
+
     try:
         with open(path, encoding="utf-8") as file:
             record: Any = json.load(file)
@@ -188,8 +194,10 @@ def run_session(
 
     ``rules_given`` (from ``--rules``/``--set``) applies to a new session only.
     """
+    from ..session import Session
+
     if type(every) is not int or every < 1:
-        raise SkitgubbeError(f"--every must be at least 1, not {every}")
+        raise ArgumentError(f"--every must be at least 1, not {every}")
     write = out.write
     pot_text = ", with a token pot"
     if resume is not None:
@@ -200,9 +208,9 @@ def run_session(
             ("--seed", seed, session.seed),
         ):
             if given is not None and given != saved:
-                raise SkitgubbeError(f"{flag} {given} does not match the saved session's {saved}")
+                raise ArgumentError(f"{flag} {given} does not match the saved session's {saved}")
         if pot and not session.pot:
-            raise SkitgubbeError("--pot does not match the saved session, which has no pot")
+            raise ArgumentError("--pot does not match the saved session, which has no pot")
         write(
             f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
             f"{pot_text if session.pot else ''}; {session.games_played} games played.\n"
@@ -212,7 +220,7 @@ def run_session(
         seed = 1 if seed is None else seed
         rules = rules_given or Rules.classic(players=players)
         if rules.players != players:
-            raise SkitgubbeError(f"--players {players} does not match the rules' {rules.players}")
+            raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
         session = Session(_random_lineup(seed, players), rules, seed=seed, pot=bool(pot))
         write(
             f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}; "
@@ -325,15 +333,15 @@ def print_match(result: MatchResult, out: TextIO) -> None:
 
 def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     """Play the match the ``arena`` arguments describe, print it and save what was asked."""
+    from ..arena import run_match
+
     entrants: list[str] = args.entrants
     if args.players is None:
         if not 2 <= len(entrants) <= 4:
-            raise SkitgubbeError(
-                f"a match needs 2 to 4 entrants, one per seat, not {len(entrants)}"
-            )
+            raise ArgumentError(f"a match needs 2 to 4 entrants, one per seat, not {len(entrants)}")
         args.players = len(entrants)
     elif args.players != len(entrants):
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"--players {args.players} needs {args.players} entrants, one per seat, "
             f"not {len(entrants)}"
         )
@@ -357,42 +365,36 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-_INT_FIELDS = ("players", "hand_size", "low_card_threshold", "max_moves")
-_BOOL_FIELDS = ("multi_card_plays", "slough", "try_your_luck", "runs")
-
-
 def _rules(args: argparse.Namespace) -> Rules:
-    """The rules from ``--rules PRESET``, ``--players`` and every ``--set FIELD=VALUE``."""
-    overrides: dict[str, object] = {}
-    for item in args.set or ():
-        field, sep, text = item.partition("=")
-        field = field.strip().replace("-", "_")
-        if not sep:
-            raise SkitgubbeError(f"--set takes FIELD=VALUE, not {item!r}")
-        value: object = text.strip()
-        lowered = text.strip().lower()
-        if field in _BOOL_FIELDS and lowered in ("true", "false", "yes", "no", "on", "off"):
-            value = lowered in ("true", "yes", "on")
-        elif field in _INT_FIELDS:
-            value = None if lowered == "none" else int(lowered) if lowered.isdigit() else text
-        overrides[field] = value
-    preset = Rules.modern if args.rules == "modern" else Rules.classic
-    players = 3 if args.players is None else args.players
+    """The rules from ``--rules PRESET``, ``--players`` and every ``--set FIELD=VALUE``.
+
+    The fields, and the text each takes, come from the one table of rule fields.
+    """
+    overrides: dict[str, Any] = {}
+    players: Any = 3 if args.players is None else args.players
     try:
-        return preset(players, **overrides)
+        for item in args.set or ():
+            name, sep, text = item.partition("=")
+            if not sep:
+                raise ArgumentError(f"--set takes FIELD=VALUE, not {item!r}")
+            overrides[name.strip().replace("-", "_")] = Rules.field(
+                name.strip().replace("-", "_")
+            ).parse(text)
+        players = overrides.pop("players", players)
+        return Rules.preset(args.rules, players, **overrides)
     except RulesError as exc:
-        raise SkitgubbeError(f"bad rules: {exc}") from exc
+        raise ArgumentError(f"bad rules: {exc}") from exc
 
 
 def _add_rules_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--rules", choices=("classic", "modern"), default="classic", help="rules preset"
-    )
+    command.add_argument("--rules", choices=Rules.presets(), default="classic", help="rules preset")
+    fields = ", ".join(f"{field.name} ({field.allowed()})" for field in Rules.fields())
     command.add_argument(
         "--set",
         action="append",
         metavar="FIELD=VALUE",
-        help="override one field of the rules, e.g. --set runs=true --set pickup=pile",
+        help="override one field of the rules, e.g. --set runs=true --set pickup=pile; "
+        f"fields: {fields}",
     )
 
 
