@@ -428,7 +428,8 @@ enum sg_error {
     SG_ERROR_SEAT = -3,      /* seat out of range */
     SG_ERROR_ILLEGAL = -4,   /* move not legal here */
     SG_ERROR_OVER = -5,      /* the game is over */
-    SG_ERROR_POSITION = -6   /* a phase-2 position that cannot be played */
+    SG_ERROR_POSITION = -6,  /* a phase-2 position that cannot be played */
+    SG_ERROR_NOT_OVER = -7   /* sg_game_result: the game is not over */
 };
 
 /* Deals a new game from a deck (deck[0] = top) with the given dealer. */
@@ -454,12 +455,82 @@ int sg_apply(sg_state *st, sg_move move, sg_events *ev);
 /* Applies a move known to be legal (from sg_legal_moves). */
 void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
 
-/* ---- counts for observers ------------------------------------------------ */
+/* ---- what a seat sees, and how a game ended --------------------------------- */
 
 /* The cards `seat` cannot place (RULES.md §8) and, in slots[], how many of
  * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
  * hidden card (slots[5]).  Returns the unknown mask. */
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
+
+/* Everything one seat may see of a game (RULES.md §8), by name: what crosses
+ * to Python's Observation.  Fixed size, no pointers.  Arrays indexed by seat
+ * hold zeros beyond `players`; unused table entries are zero.  The seat's
+ * legal moves are not in it: ask sg_legal_moves when it is to move. */
+typedef struct sg_observation {
+    uint64_t hand;                      /* the seat's hand (phase 2: every card it holds) */
+    uint64_t collection;                /* the seat's phase-1 collection */
+    uint64_t out_of_play;               /* cards removed from the game */
+    uint64_t unknown;                   /* the cards the seat cannot place */
+    uint64_t known[SG_MAX_PLAYERS];     /* per seat, the cards the seat can place with it
+                                           (its own: hand | collection) */
+    uint64_t table_cards[SG_NCARDS];    /* the plays on the table, bottom first */
+    uint32_t moves_played;              /* moves played so far */
+    uint8_t seat;                       /* whose observation this is */
+    uint8_t players;
+    uint8_t phase;                      /* enum sg_phase */
+    uint8_t to_move;                    /* SG_NO_SEAT when the game is over */
+    uint8_t dealer;
+    uint8_t trump;                      /* once every player knows it, else SG_NO_SUIT */
+    uint8_t upcard;                     /* trump=UPCARD: the up-card while it lies in the
+                                           stock, else SG_NO_CARD */
+    uint8_t slough_winner;              /* the trick's winner while a slough window is
+                                           open, else SG_NO_SEAT */
+    uint8_t hidden_holder;              /* beside whom the face-down last card lies, while
+                                           it does, else SG_NO_SEAT */
+    uint8_t stock_size;                 /* cards left in the stock */
+    uint8_t stock_slots;                /* unknown cards in the stock */
+    uint8_t hidden_slots;               /* 1 while the face-down last card is unknown */
+    uint8_t n_table_plays;              /* entries of table_cards / table_seat */
+    uint8_t n_finished;                 /* entries of finished */
+    uint8_t hand_sizes[SG_MAX_PLAYERS];
+    uint8_t collection_sizes[SG_MAX_PLAYERS];
+    uint8_t unknown_slots[SG_MAX_PLAYERS]; /* per seat, its cards unknown to this seat
+                                              (0 for itself) */
+    uint8_t finished[SG_MAX_PLAYERS];   /* seats that are out, in the order they went out */
+    uint8_t table_seat[SG_NCARDS];      /* who made each play of table_cards */
+    uint8_t reserved[2];                /* zero */
+} sg_observation;
+
+#define SG_OBSERVATION_BYTES(m) SG_MEMBER_SIZE(sg_observation, m)
+SG_STATIC_ASSERT(sizeof(sg_observation) ==
+                     8 * 4 + SG_OBSERVATION_BYTES(known) + SG_OBSERVATION_BYTES(table_cards) +
+                         4 + 14 + 4 * SG_MAX_PLAYERS + SG_OBSERVATION_BYTES(table_seat) +
+                         SG_OBSERVATION_BYTES(reserved),
+                 sg_observation_has_no_hidden_padding);
+SG_STATIC_ASSERT(offsetof(sg_observation, seat) + 14 == offsetof(sg_observation, hand_sizes),
+                 sg_observation_byte_members_are_counted);
+
+/* Fills *obs with what `seat` sees.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
+ * (obs untouched) when seat is not a seat of the game. */
+int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs);
+
+/* How a game ended. */
+typedef struct sg_result {
+    uint32_t moves;                     /* moves played */
+    uint8_t loser;                      /* the skitgubbe; SG_NO_SEAT when the game was
+                                           truncated or nobody was left holding cards */
+    uint8_t truncated;                  /* 1 when the move cap ended the game */
+    uint8_t n_finish;                   /* entries of finish_order */
+    uint8_t finish_order[SG_MAX_PLAYERS]; /* the seats that went out, in order, then
+                                             the loser if there is one */
+    uint8_t reserved[1];                /* zero */
+} sg_result;
+
+SG_STATIC_ASSERT(sizeof(sg_result) == 4 + 3 + SG_MAX_PLAYERS + 1, sg_result_has_no_hidden_padding);
+
+/* Fills *result once the game is over and returns SG_ERROR_NONE; before,
+ * returns SG_ERROR_NOT_OVER with result untouched. */
+int sg_game_result(const sg_state *st, sg_result *result);
 
 /* ---- hidden information and search ------------------------------------------ */
 

@@ -31,6 +31,15 @@ static int popcount(uint64_t x)
     return n;
 }
 
+/* The lowest card of a non-empty set. */
+static uint8_t lowest(uint64_t x)
+{
+    uint8_t n = 0;
+    for (; !(x & 1); x >>= 1)
+        n++;
+    return n;
+}
+
 /* Every card lies in exactly one place. */
 static void check_cards(const sg_state *st, uint64_t game)
 {
@@ -86,6 +95,73 @@ static void check_knowledge(const sg_state *st, uint64_t game)
     }
 }
 
+/* An observation says what sg_unknown and the state say, and nothing else. */
+static void check_observation(const sg_state *st, uint8_t seat, uint64_t game)
+{
+    sg_observation obs;
+    memset(&obs, 0xAB, sizeof obs);
+    EXPECT(sg_observe(st, seat, &obs) == SG_ERROR_NONE, "sg_observe refused seat %u", seat);
+    uint8_t slots[SG_MAX_PLAYERS + 2];
+    const uint64_t unknown = sg_unknown(st, seat, slots);
+    const int n = st->rules.players;
+    EXPECT(obs.seat == seat && obs.players == n && obs.phase == st->phase &&
+               obs.to_move == st->to_move && obs.dealer == st->dealer &&
+               obs.moves_played == st->moves,
+           "game %" PRIu64 ": observation header", game);
+    EXPECT(obs.hand == st->hand[seat] && obs.collection == st->coll[seat] &&
+               obs.out_of_play == st->out && obs.unknown == unknown,
+           "game %" PRIu64 ": observed cards", game);
+    EXPECT(obs.trump == (st->trump_public ? st->trump : SG_NO_SUIT), "observed trump");
+    int sum = obs.stock_slots + obs.hidden_slots;
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        sum += obs.unknown_slots[p];
+        if (p >= n) {
+            EXPECT(!obs.known[p] && !obs.hand_sizes[p] && !obs.collection_sizes[p] &&
+                       !obs.unknown_slots[p],
+                   "observation of a seat beyond the players");
+            continue;
+        }
+        EXPECT(obs.known[p] == (p == seat ? st->hand[p] | st->coll[p] : st->known[p]),
+               "observed known cards of seat %d", p);
+        EXPECT(obs.hand_sizes[p] == popcount(st->hand[p]) &&
+                   obs.collection_sizes[p] == popcount(st->coll[p]),
+               "observed sizes of seat %d", p);
+        EXPECT(obs.unknown_slots[p] == slots[p], "observed slots of seat %d", p);
+    }
+    EXPECT(obs.unknown_slots[seat] == 0, "own unknown slots");
+    EXPECT(obs.stock_slots == slots[SG_MAX_PLAYERS] && obs.hidden_slots == slots[SG_MAX_PLAYERS + 1],
+           "observed stock and hidden slots");
+    EXPECT(sum == popcount(unknown), "game %" PRIu64 ": slots %d != unknown %d", game, sum,
+           popcount(unknown));
+    EXPECT(obs.stock_size == st->stock_len - st->stock_top, "observed stock size");
+    EXPECT(obs.upcard == (obs.stock_size ? st->upcard : SG_NO_CARD), "observed up-card");
+    EXPECT(obs.slough_winner == (st->window ? st->winner : SG_NO_SEAT), "observed window");
+    EXPECT(obs.hidden_holder == (st->hidden_card != SG_NO_CARD ? st->hidden_holder : SG_NO_SEAT),
+           "observed hidden holder");
+    EXPECT(obs.n_finished == st->n_finished &&
+               memcmp(obs.finished, st->finished, st->n_finished) == 0,
+           "observed finished seats");
+    for (int i = st->n_finished; i < SG_MAX_PLAYERS; i++)
+        EXPECT(obs.finished[i] == 0, "unused finished entry");
+    /* The plays rebuild the table: bottom first, one seat each, no card twice. */
+    uint64_t table = 0;
+    int cards = 0;
+    EXPECT(obs.n_table_plays <= st->table_len, "more plays than table cards");
+    for (int i = 0; i < obs.n_table_plays; i++) {
+        EXPECT(obs.table_cards[i] && !(obs.table_cards[i] & table), "observed play %d", i);
+        EXPECT(obs.table_seat[i] < n, "observed play %d by seat %u", i, obs.table_seat[i]);
+        table |= obs.table_cards[i];
+        for (uint64_t c = obs.table_cards[i]; c; c &= c - 1, cards++)
+            EXPECT(st->table[cards] == lowest(c) &&
+                       st->table_seat[cards] == obs.table_seat[i],
+                   "observed play %d: card %d", i, cards);
+    }
+    EXPECT(cards == st->table_len, "observed %d table cards of %u", cards, st->table_len);
+    for (int i = obs.n_table_plays; i < SG_NCARDS; i++)
+        EXPECT(!obs.table_cards[i] && !obs.table_seat[i], "unused table entry");
+    EXPECT(obs.reserved[0] == 0 && obs.reserved[1] == 0, "observation reserved bytes");
+}
+
 /* A view and worlds sampled from it agree with everything the seat knows. */
 static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64_t game)
 {
@@ -102,6 +178,12 @@ static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64
         EXPECT(world.coll[p] == st->coll[p], "game %" PRIu64 ": collections differ", game);
     }
     EXPECT(world.stock_len - world.stock_top == st->stock_len - st->stock_top, "stock size");
+    /* The seat cannot tell the world from the game: it observes the same. */
+    sg_observation seen, seen_in_world;
+    EXPECT(sg_observe(st, seat, &seen) == SG_ERROR_NONE &&
+               sg_observe(&world, seat, &seen_in_world) == SG_ERROR_NONE &&
+               memcmp(&seen, &seen_in_world, sizeof seen) == 0,
+           "game %" PRIu64 ": seat %u observes a sampled world differently", game, seat);
     EXPECT((world.hidden_card == SG_NO_CARD) == (st->hidden_card == SG_NO_CARD), "hidden card");
     if (st->to_move == seat) {
         sg_move a[SG_MAX_MOVES], b[SG_MAX_MOVES];
@@ -134,6 +216,14 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
     while (st.phase != SG_PHASE_OVER) {
         check_cards(&st, game);
         check_knowledge(&st, game);
+        for (uint8_t seat = 0; seat < rules->players; seat++)
+            check_observation(&st, seat, game);
+        sg_observation obs;
+        sg_result result;
+        EXPECT(sg_observe(&st, rules->players, &obs) == SG_ERROR_SEAT &&
+                   sg_observe(&st, SG_NO_SEAT, &obs) == SG_ERROR_SEAT,
+               "sg_observe accepted a seat out of range");
+        EXPECT(sg_game_result(&st, &result) == SG_ERROR_NOT_OVER, "a result before the end");
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
         check_sampling(&st, st.to_move, &rng, game);
@@ -151,6 +241,21 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
         EXPECT(st.moves <= rules->max_moves, "cap exceeded");
     }
     check_cards(&st, game);
+    for (uint8_t seat = 0; seat < rules->players; seat++)
+        check_observation(&st, seat, game);
+    sg_result result;
+    memset(&result, 0xAB, sizeof result);
+    EXPECT(sg_game_result(&st, &result) == SG_ERROR_NONE, "no result at the end");
+    EXPECT(result.moves == st.moves && result.loser == st.loser &&
+               result.truncated == st.truncated,
+           "game %" PRIu64 ": result", game);
+    EXPECT(result.n_finish == st.n_finished + (st.loser != SG_NO_SEAT) &&
+               memcmp(result.finish_order, st.finished, st.n_finished) == 0 &&
+               (st.loser == SG_NO_SEAT || result.finish_order[st.n_finished] == st.loser),
+           "game %" PRIu64 ": finish order", game);
+    for (int i = result.n_finish; i < SG_MAX_PLAYERS; i++)
+        EXPECT(result.finish_order[i] == 0, "unused finish order entry");
+    EXPECT(result.reserved[0] == 0, "result reserved byte");
     int holding = 0;
     for (int p = 0; p < rules->players; p++)
         holding += (st.hand[p] | st.coll[p]) != 0;
