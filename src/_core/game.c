@@ -122,19 +122,56 @@ void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev)
     }
 }
 
+#define KIND_BITS (UINT64_C(7) << 61)
+
+int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail)
+{
+    uint64_t unused;
+    if (!detail)
+        detail = &unused;
+    *detail = 0;
+    if (st->phase != SG_PHASE_COLLECTING && st->phase != SG_PHASE_SHEDDING)
+        return SG_ILLEGAL_GAME_OVER;
+    const unsigned kind = SG_MOVE_KIND_OF(move);
+    const uint64_t cards = SG_MOVE_CARDS(move);
+    const uint64_t stray = move & ~SG_ALL_CARDS & ~KIND_BITS;
+    if (kind > SG_MOVE_KIND_PASS || stray) {
+        *detail = kind > SG_MOVE_KIND_PASS ? move & KIND_BITS : stray;
+        return SG_ILLEGAL_MALFORMED;
+    }
+    const int takes_cards = kind == SG_MOVE_KIND_PLAY || kind == SG_MOVE_KIND_SLOUGH;
+    if (takes_cards != (cards != 0)) {
+        *detail = cards;
+        return SG_ILLEGAL_MALFORMED;
+    }
+    if (st->phase == SG_PHASE_COLLECTING)
+        return sg_collecting_why_illegal(st, kind, cards, detail);
+    return sg_shedding_why_illegal(st, kind, cards, detail);
+}
+
+#define ILLEGAL_NAME(constant, number, name) [constant] = name,
+#define PLUS_ONE(constant, number, name) +1
+static const char *const illegal_names[] = {SG_ILLEGAL_VALUES(ILLEGAL_NAME)};
+SG_STATIC_ASSERT(sizeof illegal_names / sizeof illegal_names[0] == 0 SG_ILLEGAL_VALUES(PLUS_ONE),
+                 every_reason_has_a_name);
+
+const char *sg_illegal_name(int reason)
+{
+    const int count = (int)(sizeof illegal_names / sizeof illegal_names[0]);
+    return reason >= 0 && reason < count ? illegal_names[reason] : NULL;
+}
+
 int sg_apply(sg_state *st, sg_move move, sg_events *ev)
 {
-    if (st->phase == SG_PHASE_OVER)
+    switch (sg_why_illegal(st, move, NULL)) {
+    case SG_ILLEGAL_NONE:
+        sg_apply_unchecked(st, move, ev);
+        return SG_ERROR_NONE;
+    case SG_ILLEGAL_GAME_OVER:
         return SG_ERROR_OVER;
-    sg_move moves[SG_MAX_MOVES];
-    const int n = sg_legal_moves(st, moves);
-    for (int i = 0; i < n; i++) {
-        if (moves[i] == move) {
-            sg_apply_unchecked(st, move, ev);
-            return SG_ERROR_NONE;
-        }
+    default:
+        return SG_ERROR_ILLEGAL;
     }
-    return SG_ERROR_ILLEGAL;
 }
 
 uint64_t sg_table_mask(const sg_state *st)

@@ -16,11 +16,14 @@ SG_STATIC_ASSERT(FIELD_COUNT == SG_RULE_COUNT, one_index_per_field);
 SG_RULE_FIELDS(VALUE_NAMES)
 
 #define N_VALUES(name) (sizeof values_of_##name / sizeof values_of_##name[0] - 1)
+#define PLUS_ONE(constant, number, text) +1
 
-/* An enum names every value 0..max, and only enums name values. */
+/* An enum names every value 0..max (as many names as values: no gap), and
+ * only enums name values. */
 #define VALUES_MATCH(name, storage, kind, lo, hi, step, classic, values, doc)               \
     SG_STATIC_ASSERT(SG_RULE_KIND_##kind == SG_RULE_KIND_ENUM                               \
-                         ? (lo) == 0 && N_VALUES(name) == (size_t)(hi) + 1                  \
+                         ? (lo) == 0 && N_VALUES(name) == (size_t)(hi) + 1 &&               \
+                               N_VALUES(name) == (0 values(PLUS_ONE))                      \
                          : N_VALUES(name) == 0,                                             \
                      values_of_##name##_match_its_range);
 SG_RULE_FIELDS(VALUES_MATCH)

@@ -448,8 +448,68 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
  * pick up (and pass). */
 int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
 
-/* Applies a move after checking it is legal; the state is untouched when it
- * is not.  Returns SG_ERROR_NONE or a negative sg_error. */
+/* Why a move is not legal for the player to move, as V(constant, number,
+ * name), with what sg_why_illegal writes to *detail:
+ *   NONE           the move is legal                                   0
+ *   GAME_OVER      the game is over: no move is legal                  0
+ *   MALFORMED      not a move: an unknown kind, bits outside the       the offending bits
+ *                  card bits, cards on a flip / pick-up / pass         (0 for a play or
+ *                                                                      slough without cards)
+ *   WINDOW_OPEN    a slough window is open: only slough or pass        the cards the seat
+ *                                                                      may throw
+ *   NO_WINDOW      a slough or pass with no slough window open         0
+ *   FLIP_PHASE     trying one's luck outside phase 1                   0
+ *   FLIP_RULES     the rules do not allow trying one's luck            0
+ *   FLIP_STOCK     trying one's luck needs two stock cards or more     the stock's size
+ *   PICK_UP_PHASE  picking up in phase 1                               0
+ *   PICK_UP_EMPTY  nothing on the table to pick up                     0
+ *   NOT_HELD       the seat does not hold all these cards              the cards not held
+ *   SLOUGH_RANK    slough cards not of a rank lying in the trick       those cards
+ *   ONE_CARD_COLLECTING  several cards in phase 1, where the rules     the cards
+ *                  allow one (several equal cards need trick_mode=ALL
+ *                  and multi_card_plays)
+ *   ONE_CARD_SHEDDING    several cards in phase 2 without runs         the cards
+ *   MIXED_RANKS    phase 1: cards played together of different ranks   the cards
+ *   NOT_A_RUN      phase 2: cards that are not consecutive cards of    the cards
+ *                  one suit
+ *   DOES_NOT_BEAT  phase 2: the (lowest) card does not beat the top    the top card's bit
+ *                  card of the table (higher in its suit, or a trump
+ *                  on a card that is not)
+ * The numbers are stable; new reasons are added at the end. */
+#define SG_ILLEGAL_VALUES(V)                                                   \
+    V(SG_ILLEGAL_NONE, 0, "none")                                              \
+    V(SG_ILLEGAL_GAME_OVER, 1, "game_over")                                    \
+    V(SG_ILLEGAL_MALFORMED, 2, "malformed")                                    \
+    V(SG_ILLEGAL_WINDOW_OPEN, 3, "window_open")                                \
+    V(SG_ILLEGAL_NO_WINDOW, 4, "no_window")                                    \
+    V(SG_ILLEGAL_FLIP_PHASE, 5, "flip_phase")                                  \
+    V(SG_ILLEGAL_FLIP_RULES, 6, "flip_rules")                                  \
+    V(SG_ILLEGAL_FLIP_STOCK, 7, "flip_stock")                                  \
+    V(SG_ILLEGAL_PICK_UP_PHASE, 8, "pick_up_phase")                            \
+    V(SG_ILLEGAL_PICK_UP_EMPTY, 9, "pick_up_empty")                            \
+    V(SG_ILLEGAL_NOT_HELD, 10, "not_held")                                     \
+    V(SG_ILLEGAL_SLOUGH_RANK, 11, "slough_rank")                               \
+    V(SG_ILLEGAL_ONE_CARD_COLLECTING, 12, "one_card_collecting")               \
+    V(SG_ILLEGAL_ONE_CARD_SHEDDING, 13, "one_card_shedding")                   \
+    V(SG_ILLEGAL_MIXED_RANKS, 14, "mixed_ranks")                               \
+    V(SG_ILLEGAL_NOT_A_RUN, 15, "not_a_run")                                   \
+    V(SG_ILLEGAL_DOES_NOT_BEAT, 16, "does_not_beat")
+
+enum sg_illegal { SG_ILLEGAL_VALUES(SG_ENUM_CONSTANT) };
+
+/* Whether `move` is legal for the player to move and, if not, why: returns
+ * SG_ILLEGAL_NONE exactly when the move is one of sg_legal_moves, else the
+ * first reason that applies, and writes its detail (above) to *detail when
+ * detail is not NULL.  Any 64-bit value may be asked about. */
+int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail);
+
+/* The lower-case name of a reason ("not_held"), or NULL past the last one:
+ * a binding can list every reason it must explain. */
+const char *sg_illegal_name(int reason);
+
+/* Applies a move after checking it is legal (with sg_why_illegal); the state
+ * is untouched when it is not.  Returns SG_ERROR_NONE, SG_ERROR_OVER when the
+ * game is over, or SG_ERROR_ILLEGAL. */
 int sg_apply(sg_state *st, sg_move move, sg_events *ev);
 
 /* Applies a move known to be legal (from sg_legal_moves). */

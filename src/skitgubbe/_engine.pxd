@@ -143,6 +143,29 @@ cdef extern from "skitgubbe.h" nogil:
                         uint8_t trump, uint8_t leader, sg_events *ev)
     int sg_legal_moves(const sg_state *st, sg_move *moves)
     int sg_apply(sg_state *st, sg_move move, sg_events *ev)
+
+    # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).
+    enum:
+        SG_ILLEGAL_NONE
+        SG_ILLEGAL_GAME_OVER
+        SG_ILLEGAL_MALFORMED
+        SG_ILLEGAL_WINDOW_OPEN
+        SG_ILLEGAL_NO_WINDOW
+        SG_ILLEGAL_FLIP_PHASE
+        SG_ILLEGAL_FLIP_RULES
+        SG_ILLEGAL_FLIP_STOCK
+        SG_ILLEGAL_PICK_UP_PHASE
+        SG_ILLEGAL_PICK_UP_EMPTY
+        SG_ILLEGAL_NOT_HELD
+        SG_ILLEGAL_SLOUGH_RANK
+        SG_ILLEGAL_ONE_CARD_COLLECTING
+        SG_ILLEGAL_ONE_CARD_SHEDDING
+        SG_ILLEGAL_MIXED_RANKS
+        SG_ILLEGAL_NOT_A_RUN
+        SG_ILLEGAL_DOES_NOT_BEAT
+
+    int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail)
+    const char *sg_illegal_name(int reason)
     uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t *slots)
 
     # What one seat sees (RULES.md §8), by name; arrays indexed by seat are 0 beyond players.
