@@ -9,6 +9,17 @@
  * 0 clubs, 1 diamonds, 2 hearts, 3 spades and rank is 0 (two) .. 12 (ace).
  * The rules implemented are those of shared/RULES.md; the numbers in comments
  * ("§3.6") point into that file.
+ *
+ * In this header, in order: the rules (one table of fields, SG_RULE_FIELDS,
+ * which says how to add a field), random numbers, moves, the state, events,
+ * the game (deal, legal moves, why a move is illegal, apply), what a seat
+ * sees (sg_observation) and how a game ended (sg_result), hidden information
+ * and search, whole games.  What the core's own files share is in internal.h.
+ *
+ * Conventions: enum constants are SG_<ENUM TYPE>_<VALUE> (enum sg_phase:
+ * SG_PHASE_SHEDDING); public structs have no hidden padding (spare bytes are
+ * named `reserved` and kept zero), which SG_STATIC_ASSERT checks; the caller
+ * owns every buffer.
  */
 #ifndef SKITGUBBE_H
 #define SKITGUBBE_H
@@ -20,7 +31,8 @@
 extern "C" {
 #endif
 
-#define SG_API_VERSION 1
+/* Bump when the API or the layout of a public struct changes. */
+#define SG_API_VERSION 2
 /* Bump when the shuffle changes: the same seed must give the same deck for
  * every version that keeps this number (RULES.md §2). */
 #define SG_RNG_VERSION 1
@@ -56,31 +68,31 @@ extern "C" {
  * `name` is the value's lower-case name in Python and in game records.  The
  * numbers are part of the API (saved games and bindings use them): never
  * renumber a value, only add new ones after the last. */
-#define SG_TRICK_MODE_VALUES(V)                                                \
-    V(SG_TRICK_MODE_DUEL, 0, "duel")                                           \
+#define SG_TRICK_MODE_VALUES(V)                                                                    \
+    V(SG_TRICK_MODE_DUEL, 0, "duel")                                                               \
     V(SG_TRICK_MODE_ALL, 1, "all")
-#define SG_DUEL_TIE_VALUES(V)                                                  \
-    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                         \
+#define SG_DUEL_TIE_VALUES(V)                                                                      \
+    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                                             \
     V(SG_DUEL_TIE_BOUNCE, 1, "bounce")
-#define SG_ALL_TIE_VALUES(V)                                                   \
-    V(SG_ALL_TIE_POT, 0, "pot")                                                \
+#define SG_ALL_TIE_VALUES(V)                                                                       \
+    V(SG_ALL_TIE_POT, 0, "pot")                                                                    \
     V(SG_ALL_TIE_LOWER_OUT, 1, "lower_out")
-#define SG_DRAW_VALUES(V)                                                      \
-    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                     \
+#define SG_DRAW_VALUES(V)                                                                          \
+    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                                         \
     V(SG_DRAW_AFTER_TRICK, 1, "after_trick")
-#define SG_LAST_CARD_VALUES(V)                                                 \
-    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                        \
+#define SG_LAST_CARD_VALUES(V)                                                                     \
+    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                                            \
     V(SG_LAST_CARD_REVEAL, 1, "reveal")
-#define SG_TRUMP_RULE_VALUES(V)                                                \
-    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                 \
-    V(SG_TRUMP_RULE_NONE, 1, "none")                                           \
+#define SG_TRUMP_RULE_VALUES(V)                                                                    \
+    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                                     \
+    V(SG_TRUMP_RULE_NONE, 1, "none")                                                               \
     V(SG_TRUMP_RULE_UPCARD, 2, "upcard")
-#define SG_PICKUP_VALUES(V)                                                    \
-    V(SG_PICKUP_TOP, 0, "top")                                                 \
-    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                         \
+#define SG_PICKUP_VALUES(V)                                                                        \
+    V(SG_PICKUP_TOP, 0, "top")                                                                     \
+    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                                             \
     V(SG_PICKUP_PILE, 2, "pile")
-#define SG_TRICK_END_VALUES(V)                                                 \
-    V(SG_TRICK_END_COUNT, 0, "count")                                          \
+#define SG_TRICK_END_VALUES(V)                                                                     \
+    V(SG_TRICK_END_COUNT, 0, "count")                                                              \
     V(SG_TRICK_END_ROTATION, 1, "rotation")
 /* The value list of a field that is not an enum. */
 #define SG_NO_VALUES(V)
@@ -105,8 +117,9 @@ enum sg_rule_kind {
 
 /* THE TABLE OF RULE FIELDS: every field of sg_rules, declared once.  The
  * struct below, the descriptors of sg_rule_fields(), sg_rules_get/set, the
- * classic preset and sg_rules_check are all generated from it, and so are the
- * binding's conversions and Python's Rules.
+ * classic preset and sg_rules_check are all generated from it; bindings read
+ * it through sg_rule_fields(), so that Python's Rules (fields, validation,
+ * to_dict/from_dict) and the CLI's choices derive from it too.
  *
  *   X(name, storage, kind, min, max, step, classic, values, doc)
  *
@@ -128,42 +141,43 @@ enum sg_rule_kind {
  *      shedding.c; sg_rules_modern (rules.c) if the modern preset sets it, and
  *      sg_rules_check if it conflicts with another field;
  *   3. the docs: RULES.md §9 and docs/rules.md;
- *   4. the tests: the Python model (tests/model/) and the rule generators
- *      (tests/rules_gen.py, random_rules in tests/c/core_check.c) must know it;
- *      core_check's table tests cover the field's get/set/check by themselves.
- * The layout adapts itself (see `reserved`); bump SG_API_VERSION. */
-#define SG_RULE_FIELDS(X)                                                                    \
-    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                               \
-      "Number of players: 2, 3 or 4.")                                                       \
-    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")      \
-    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES, \
-      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")               \
-    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,  \
-      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")              \
-    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,      \
-      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                 \
-    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                  \
-      "Under ``ALL``, several hand cards of one rank may be played as one.")                \
-    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                            \
-      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                  \
-    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                     \
-      "A player may turn and play the top stock card instead of a hand card.")              \
-    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,         \
-      "Refill after each play (``AFTER_PLAY``) or after each trick.")                        \
-    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES, \
-      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")             \
-    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                  \
-      SG_TRUMP_RULE_VALUES,                                                                  \
-      "How trump is chosen: last stock card, none, or an up-card at the deal.")             \
-    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                       \
-      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")  \
-    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                              \
-      "Phase 2: a run of consecutive cards of one suit may be played as one.")              \
-    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,               \
-      "Phase 2: what a pick-up takes from the table.")                                       \
-    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                  \
-      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                             \
-    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                            \
+ *   4. the tests: the Python model (tests/model/) and tests/rules_gen.py must
+ *      know the rule, and scenario tests show it.  tests/c/core_check.c covers
+ *      the field's values, get/set and check by itself and draws its random
+ *      rules (for the invariant and legality tests) from this table.
+ * The layout of sg_rules adapts itself (see `reserved`); bump SG_API_VERSION. */
+#define SG_RULE_FIELDS(X)                                                                          \
+    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                                     \
+      "Number of players: 2, 3 or 4.")                                                             \
+    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")            \
+    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES,     \
+      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")                      \
+    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,        \
+      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")                     \
+    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,            \
+      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                       \
+    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                        \
+      "Under ``ALL``, several hand cards of one rank may be played as one.")                       \
+    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                                  \
+      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                        \
+    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                           \
+      "A player may turn and play the top stock card instead of a hand card.")                     \
+    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,               \
+      "Refill after each play (``AFTER_PLAY``) or after each trick.")                              \
+    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES,    \
+      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")                    \
+    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                        \
+      SG_TRUMP_RULE_VALUES,                                                                        \
+      "How trump is chosen: last stock card, none, or an up-card at the deal.")                    \
+    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                             \
+      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")         \
+    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                                    \
+      "Phase 2: a run of consecutive cards of one suit may be played as one.")                     \
+    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,                     \
+      "Phase 2: what a pick-up takes from the table.")                                             \
+    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                        \
+      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                                   \
+    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                                  \
       "Move cap after which a game ends truncated, with no loser.")
 
 /* Helpers that turn table lines into code (X-macro callbacks). */
@@ -175,11 +189,11 @@ enum sg_rule_kind {
 #define SG_RULE_IF_U8_U32(code)
 #define SG_RULE_IF_U32_U8(code)
 #define SG_RULE_IF_U32_U32(code) code
-#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)         \
+#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)               \
     SG_RULE_IF_U8_##storage(uint8_t name;)
-#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)        \
+#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)              \
     SG_RULE_IF_U32_##storage(uint32_t name;)
-#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)         \
+#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)               \
     +SG_RULE_SIZE_##storage
 #define SG_RULE_PLUS_ONE(name, storage, kind, min, max, step, classic, values, doc) +1
 
@@ -476,23 +490,23 @@ int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
  *                  card of the table (higher in its suit, or a trump
  *                  on a card that is not)
  * The numbers are stable; new reasons are added at the end. */
-#define SG_ILLEGAL_VALUES(V)                                                   \
-    V(SG_ILLEGAL_NONE, 0, "none")                                              \
-    V(SG_ILLEGAL_GAME_OVER, 1, "game_over")                                    \
-    V(SG_ILLEGAL_MALFORMED, 2, "malformed")                                    \
-    V(SG_ILLEGAL_WINDOW_OPEN, 3, "window_open")                                \
-    V(SG_ILLEGAL_NO_WINDOW, 4, "no_window")                                    \
-    V(SG_ILLEGAL_FLIP_PHASE, 5, "flip_phase")                                  \
-    V(SG_ILLEGAL_FLIP_RULES, 6, "flip_rules")                                  \
-    V(SG_ILLEGAL_FLIP_STOCK, 7, "flip_stock")                                  \
-    V(SG_ILLEGAL_PICK_UP_PHASE, 8, "pick_up_phase")                            \
-    V(SG_ILLEGAL_PICK_UP_EMPTY, 9, "pick_up_empty")                            \
-    V(SG_ILLEGAL_NOT_HELD, 10, "not_held")                                     \
-    V(SG_ILLEGAL_SLOUGH_RANK, 11, "slough_rank")                               \
-    V(SG_ILLEGAL_ONE_CARD_COLLECTING, 12, "one_card_collecting")               \
-    V(SG_ILLEGAL_ONE_CARD_SHEDDING, 13, "one_card_shedding")                   \
-    V(SG_ILLEGAL_MIXED_RANKS, 14, "mixed_ranks")                               \
-    V(SG_ILLEGAL_NOT_A_RUN, 15, "not_a_run")                                   \
+#define SG_ILLEGAL_VALUES(V)                                                                       \
+    V(SG_ILLEGAL_NONE, 0, "none")                                                                  \
+    V(SG_ILLEGAL_GAME_OVER, 1, "game_over")                                                        \
+    V(SG_ILLEGAL_MALFORMED, 2, "malformed")                                                        \
+    V(SG_ILLEGAL_WINDOW_OPEN, 3, "window_open")                                                    \
+    V(SG_ILLEGAL_NO_WINDOW, 4, "no_window")                                                        \
+    V(SG_ILLEGAL_FLIP_PHASE, 5, "flip_phase")                                                      \
+    V(SG_ILLEGAL_FLIP_RULES, 6, "flip_rules")                                                      \
+    V(SG_ILLEGAL_FLIP_STOCK, 7, "flip_stock")                                                      \
+    V(SG_ILLEGAL_PICK_UP_PHASE, 8, "pick_up_phase")                                                \
+    V(SG_ILLEGAL_PICK_UP_EMPTY, 9, "pick_up_empty")                                                \
+    V(SG_ILLEGAL_NOT_HELD, 10, "not_held")                                                         \
+    V(SG_ILLEGAL_SLOUGH_RANK, 11, "slough_rank")                                                   \
+    V(SG_ILLEGAL_ONE_CARD_COLLECTING, 12, "one_card_collecting")                                   \
+    V(SG_ILLEGAL_ONE_CARD_SHEDDING, 13, "one_card_shedding")                                       \
+    V(SG_ILLEGAL_MIXED_RANKS, 14, "mixed_ranks")                                                   \
+    V(SG_ILLEGAL_NOT_A_RUN, 15, "not_a_run")                                                       \
     V(SG_ILLEGAL_DOES_NOT_BEAT, 16, "does_not_beat")
 
 enum sg_illegal { SG_ILLEGAL_VALUES(SG_ENUM_CONSTANT) };
