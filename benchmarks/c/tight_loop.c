@@ -4,7 +4,7 @@
  *
  * Each game: shuffle a deck with the game's own generator, deal, then pick a
  * uniformly random legal move until the game is over -- the same work per game
- * as sg_play_random, written out by hand.
+ * as sg_play_random (src/_core/simulate.c), written out by hand.
  *
  * usage: tight_loop [games] [players] [seed]      (defaults 20000 3 1)
  * prints one line: games=<n> moves=<n> ns=<elapsed> losses=<n> truncated=<n>

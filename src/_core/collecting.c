@@ -360,6 +360,63 @@ int sg_collecting_moves(const sg_state *st, sg_move *moves)
     return n;
 }
 
+int sg_collecting_why_illegal(const sg_state *st, unsigned kind, uint64_t cards,
+                              uint64_t *detail)
+{
+    const uint64_t hand = st->hand[st->to_move];
+    if (st->window) {
+        /* Any non-empty selection of the cards that may be thrown, or a pass. */
+        const uint64_t throwable = slough_cards(st);
+        if (kind == SG_MOVE_KIND_PASS)
+            return SG_ILLEGAL_NONE;
+        if (kind != SG_MOVE_KIND_SLOUGH) {
+            *detail = hand & throwable;
+            return SG_ILLEGAL_WINDOW_OPEN;
+        }
+        if (cards & ~hand) {
+            *detail = cards & ~hand;
+            return SG_ILLEGAL_NOT_HELD;
+        }
+        if (cards & ~throwable) {
+            *detail = cards & ~throwable;
+            return SG_ILLEGAL_SLOUGH_RANK;
+        }
+        return SG_ILLEGAL_NONE;
+    }
+    switch (kind) {
+    case SG_MOVE_KIND_SLOUGH:
+    case SG_MOVE_KIND_PASS:
+        return SG_ILLEGAL_NO_WINDOW;
+    case SG_MOVE_KIND_FLIP:
+        if (!st->rules.try_your_luck)
+            return SG_ILLEGAL_FLIP_RULES;
+        if (stock_count(st) < 2) {
+            *detail = (uint64_t)stock_count(st);
+            return SG_ILLEGAL_FLIP_STOCK;
+        }
+        return SG_ILLEGAL_NONE;
+    case SG_MOVE_KIND_PICK_UP:
+        return SG_ILLEGAL_PICK_UP_PHASE;
+    default:
+        break;
+    }
+    /* A play: any one hand card, or (ALL with multi-card plays) any set of
+     * equal hand cards. */
+    if (cards & ~hand) {
+        *detail = cards & ~hand;
+        return SG_ILLEGAL_NOT_HELD;
+    }
+    if (cards & (cards - 1)) {
+        *detail = cards;
+        if (st->rules.trick_mode != SG_TRICK_MODE_ALL || !st->rules.multi_card_plays)
+            return SG_ILLEGAL_ONE_CARD_COLLECTING;
+        if (cards & ~SG_RANK_CARDS(1u << SG_RANK_OF(sg_lowest(cards))))
+            return SG_ILLEGAL_MIXED_RANKS;
+        *detail = 0;
+    }
+    return SG_ILLEGAL_NONE;
+}
+
 /* `seat` lays hand cards on the table (a play or a slough) and, drawing
  * after each play, refills (§3.4, §4.5). */
 static void lay(sg_state *st, uint8_t seat, uint64_t cards, uint8_t event, sg_events *ev)

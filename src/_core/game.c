@@ -122,19 +122,56 @@ void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev)
     }
 }
 
+#define KIND_BITS (UINT64_C(7) << 61)
+
+int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail)
+{
+    uint64_t unused;
+    if (!detail)
+        detail = &unused;
+    *detail = 0;
+    if (st->phase != SG_PHASE_COLLECTING && st->phase != SG_PHASE_SHEDDING)
+        return SG_ILLEGAL_GAME_OVER;
+    const unsigned kind = SG_MOVE_KIND_OF(move);
+    const uint64_t cards = SG_MOVE_CARDS(move);
+    const uint64_t stray = move & ~SG_ALL_CARDS & ~KIND_BITS;
+    if (kind > SG_MOVE_KIND_PASS || stray) {
+        *detail = kind > SG_MOVE_KIND_PASS ? move & KIND_BITS : stray;
+        return SG_ILLEGAL_MALFORMED;
+    }
+    const int takes_cards = kind == SG_MOVE_KIND_PLAY || kind == SG_MOVE_KIND_SLOUGH;
+    if (takes_cards != (cards != 0)) {
+        *detail = cards;
+        return SG_ILLEGAL_MALFORMED;
+    }
+    if (st->phase == SG_PHASE_COLLECTING)
+        return sg_collecting_why_illegal(st, kind, cards, detail);
+    return sg_shedding_why_illegal(st, kind, cards, detail);
+}
+
+#define ILLEGAL_NAME(constant, number, name) [constant] = name,
+#define PLUS_ONE(constant, number, name) +1
+static const char *const illegal_names[] = {SG_ILLEGAL_VALUES(ILLEGAL_NAME)};
+SG_STATIC_ASSERT(sizeof illegal_names / sizeof illegal_names[0] == 0 SG_ILLEGAL_VALUES(PLUS_ONE),
+                 every_reason_has_a_name);
+
+const char *sg_illegal_name(int reason)
+{
+    const int count = (int)(sizeof illegal_names / sizeof illegal_names[0]);
+    return reason >= 0 && reason < count ? illegal_names[reason] : NULL;
+}
+
 int sg_apply(sg_state *st, sg_move move, sg_events *ev)
 {
-    if (st->phase == SG_PHASE_OVER)
+    switch (sg_why_illegal(st, move, NULL)) {
+    case SG_ILLEGAL_NONE:
+        sg_apply_unchecked(st, move, ev);
+        return SG_ERROR_NONE;
+    case SG_ILLEGAL_GAME_OVER:
         return SG_ERROR_OVER;
-    sg_move moves[SG_MAX_MOVES];
-    const int n = sg_legal_moves(st, moves);
-    for (int i = 0; i < n; i++) {
-        if (moves[i] == move) {
-            sg_apply_unchecked(st, move, ev);
-            return SG_ERROR_NONE;
-        }
+    default:
+        return SG_ERROR_ILLEGAL;
     }
-    return SG_ERROR_ILLEGAL;
 }
 
 uint64_t sg_table_mask(const sg_state *st)
@@ -171,4 +208,67 @@ uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYE
     slots[SG_MAX_PLAYERS] = (uint8_t)stock;
     slots[SG_MAX_PLAYERS + 1] = st->hidden_card != SG_NO_CARD;
     return SG_ALL_CARDS & ~placed;
+}
+
+int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs)
+{
+    const int n = st->rules.players;
+    if (seat >= n)
+        return SG_ERROR_SEAT;
+    memset(obs, 0, sizeof *obs);
+    uint8_t slots[SG_MAX_PLAYERS + 2];
+    obs->unknown = sg_unknown(st, seat, slots);
+    obs->hand = st->hand[seat];
+    obs->collection = st->coll[seat];
+    obs->out_of_play = st->out;
+    for (int p = 0; p < n; p++) {
+        obs->known[p] = p == seat ? st->hand[p] | st->coll[p] : st->known[p];
+        obs->hand_sizes[p] = (uint8_t)sg_popcount(st->hand[p]);
+        obs->collection_sizes[p] = (uint8_t)sg_popcount(st->coll[p]);
+        obs->unknown_slots[p] = slots[p];
+    }
+    /* One entry per play: its cards share a play number. */
+    int plays = 0;
+    for (int i = 0; i < st->table_len; i++) {
+        if (i && st->table_play[i] != st->table_play[i - 1])
+            plays++;
+        obs->table_cards[plays] |= SG_CARD_BIT(st->table[i]);
+        obs->table_seat[plays] = st->table_seat[i];
+    }
+    obs->n_table_plays = (uint8_t)(st->table_len ? plays + 1 : 0);
+    obs->moves_played = st->moves;
+    obs->seat = seat;
+    obs->players = st->rules.players;
+    obs->phase = st->phase;
+    obs->to_move = st->to_move;
+    obs->dealer = st->dealer;
+    obs->trump = st->trump_public ? st->trump : SG_NO_SUIT;
+    const int stock = st->stock_len - st->stock_top;
+    obs->upcard = stock ? st->upcard : SG_NO_CARD;
+    obs->slough_winner = st->window ? st->winner : SG_NO_SEAT;
+    obs->hidden_holder = st->hidden_card != SG_NO_CARD ? st->hidden_holder : SG_NO_SEAT;
+    obs->stock_size = (uint8_t)stock;
+    obs->stock_slots = slots[SG_MAX_PLAYERS];
+    obs->hidden_slots = slots[SG_MAX_PLAYERS + 1];
+    obs->n_finished = st->n_finished;
+    for (int i = 0; i < st->n_finished; i++)
+        obs->finished[i] = st->finished[i];
+    return SG_ERROR_NONE;
+}
+
+int sg_game_result(const sg_state *st, sg_result *result)
+{
+    if (st->phase != SG_PHASE_OVER)
+        return SG_ERROR_NOT_OVER;
+    memset(result, 0, sizeof *result);
+    result->moves = st->moves;
+    result->loser = st->loser;
+    result->truncated = st->truncated;
+    int n = 0;
+    for (; n < st->n_finished; n++)
+        result->finish_order[n] = st->finished[n];
+    if (st->loser != SG_NO_SEAT)
+        result->finish_order[n++] = st->loser;
+    result->n_finish = (uint8_t)n;
+    return SG_ERROR_NONE;
 }

@@ -75,14 +75,20 @@ uint64_t sg_table_mask(const sg_state *st);
 /* Number of seats still holding cards (hand or collection). */
 int sg_holding_count(const sg_state *st);
 
-/* Phase 1 (collecting.c). */
+/* Phase 1 (collecting.c).  The why_illegal functions of the phases take a
+ * well-formed move (kind and cards checked by sg_why_illegal) of the player
+ * to move, and must agree with the phase's move generator exactly. */
 int sg_collecting_moves(const sg_state *st, sg_move *moves);
+int sg_collecting_why_illegal(const sg_state *st, unsigned kind, uint64_t cards,
+                              uint64_t *detail);
 void sg_collecting_apply(sg_state *st, sg_move move, sg_events *ev);
 /* Starts phase 1 after the deal: the dealer's left neighbour leads. */
 void sg_collecting_begin(sg_state *st, sg_events *ev);
 
 /* Phase 2 (shedding.c). */
 int sg_shedding_moves(const sg_state *st, sg_move *moves);
+int sg_shedding_why_illegal(const sg_state *st, unsigned kind, uint64_t cards,
+                            uint64_t *detail);
 void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
 /* Puts out every player without cards (in seat order from `first_out`),
  * applies the low-card rule when `low_cards` is set, and starts phase 2 led

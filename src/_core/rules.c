@@ -11,22 +11,25 @@ SG_STATIC_ASSERT(FIELD_COUNT == SG_RULE_COUNT, one_index_per_field);
 
 /* The value names of each field: values_of_trick_mode = {"duel", "all", NULL}. */
 #define VALUE_NAME(constant, number, text) [constant] = text,
-#define VALUE_NAMES(name, storage, kind, lo, hi, step, classic, values, doc)                \
+#define VALUE_NAMES(name, storage, kind, lo, hi, step, classic, values, doc)                       \
     static const char *const values_of_##name[] = {values(VALUE_NAME) NULL};
 SG_RULE_FIELDS(VALUE_NAMES)
 
 #define N_VALUES(name) (sizeof values_of_##name / sizeof values_of_##name[0] - 1)
+#define PLUS_ONE(constant, number, text) +1
 
-/* An enum names every value 0..max, and only enums name values. */
-#define VALUES_MATCH(name, storage, kind, lo, hi, step, classic, values, doc)               \
-    SG_STATIC_ASSERT(SG_RULE_KIND_##kind == SG_RULE_KIND_ENUM                               \
-                         ? (lo) == 0 && N_VALUES(name) == (size_t)(hi) + 1                  \
-                         : N_VALUES(name) == 0,                                             \
+/* An enum names every value 0..max (as many names as values: no gap), and
+ * only enums name values. */
+#define VALUES_MATCH(name, storage, kind, lo, hi, step, classic, values, doc)                      \
+    SG_STATIC_ASSERT(SG_RULE_KIND_##kind == SG_RULE_KIND_ENUM                                      \
+                         ? (lo) == 0 && N_VALUES(name) == (size_t)(hi) + 1 &&                      \
+                               N_VALUES(name) == (0 values(PLUS_ONE))                              \
+                         : N_VALUES(name) == 0,                                                    \
                      values_of_##name##_match_its_range);
 SG_RULE_FIELDS(VALUES_MATCH)
 
-#define DESCRIBE(name, storage, kind, lo, hi, step, classic, values, doc)                   \
-    {(lo), (hi), (step), (classic), SG_RULE_KIND_##kind, (uint32_t)N_VALUES(name),          \
+#define DESCRIBE(name, storage, kind, lo, hi, step, classic, values, doc)                          \
+    {(lo), (hi), (step), (classic), SG_RULE_KIND_##kind, (uint32_t)N_VALUES(name),                 \
      #name, doc, values_of_##name},
 static const sg_rule_field fields[] = {SG_RULE_FIELDS(DESCRIBE)};
 
@@ -58,8 +61,8 @@ static inline int allowed(uint32_t kind, uint32_t lo, uint32_t hi, uint32_t step
 uint32_t sg_rules_get(const sg_rules *r, int index)
 {
     switch (index) {
-#define GET(name, storage, kind, lo, hi, step, classic, values, doc)                        \
-    case FIELD_##name:                                                                      \
+#define GET(name, storage, kind, lo, hi, step, classic, values, doc)                               \
+    case FIELD_##name:                                                                             \
         return r->name;
         SG_RULE_FIELDS(GET)
     default:
@@ -75,9 +78,9 @@ int sg_rules_set(sg_rules *r, int index, uint32_t value)
     if (!allowed(f->kind, f->min, f->max, f->step, value))
         return SG_RULES_ERROR_BAD_VALUE;
     switch (index) {
-#define SET(name, storage, kind, lo, hi, step, classic, values, doc)                        \
-    case FIELD_##name:                                                                      \
-        r->name = (SG_RULE_TYPE_##storage)value;                                            \
+#define SET(name, storage, kind, lo, hi, step, classic, values, doc)                               \
+    case FIELD_##name:                                                                             \
+        r->name = (SG_RULE_TYPE_##storage)value;                                                   \
         break;
         SG_RULE_FIELDS(SET)
     default:
@@ -89,7 +92,7 @@ int sg_rules_set(sg_rules *r, int index, uint32_t value)
 void sg_rules_classic(sg_rules *r, uint8_t players)
 {
     memset(r, 0, sizeof *r);
-#define CLASSIC(name, storage, kind, lo, hi, step, classic, values, doc)                    \
+#define CLASSIC(name, storage, kind, lo, hi, step, classic, values, doc)                           \
     r->name = (SG_RULE_TYPE_##storage)(classic);
     SG_RULE_FIELDS(CLASSIC)
     r->players = players;
@@ -113,11 +116,11 @@ void sg_rules_modern(sg_rules *r, uint8_t players)
 
 int sg_rules_check(const sg_rules *r, const char **field)
 {
-#define CHECK(name, storage, kind, lo, hi, step, classic, values, doc)                      \
-    if (!allowed(SG_RULE_KIND_##kind, (lo), (hi), (step), r->name)) {                       \
-        if (field)                                                                          \
-            *field = #name;                                                                 \
-        return SG_RULES_ERROR_BAD_VALUE;                                                    \
+#define CHECK(name, storage, kind, lo, hi, step, classic, values, doc)                             \
+    if (!allowed(SG_RULE_KIND_##kind, (lo), (hi), (step), r->name)) {                              \
+        if (field)                                                                                 \
+            *field = #name;                                                                        \
+        return SG_RULES_ERROR_BAD_VALUE;                                                           \
     }
     SG_RULE_FIELDS(CHECK)
     if (r->trump == SG_TRUMP_RULE_UPCARD && r->multi_card_plays) {

@@ -161,6 +161,51 @@ int sg_shedding_moves(const sg_state *st, sg_move *moves)
     return n;
 }
 
+int sg_shedding_why_illegal(const sg_state *st, unsigned kind, uint64_t cards,
+                            uint64_t *detail)
+{
+    const uint64_t hand = st->hand[st->to_move];
+    const int leading = st->table_len == 0;
+    switch (kind) {
+    case SG_MOVE_KIND_SLOUGH:
+    case SG_MOVE_KIND_PASS:
+        return SG_ILLEGAL_NO_WINDOW;
+    case SG_MOVE_KIND_FLIP:
+        return SG_ILLEGAL_FLIP_PHASE;
+    case SG_MOVE_KIND_PICK_UP:
+        return leading ? SG_ILLEGAL_PICK_UP_EMPTY : SG_ILLEGAL_NONE;
+    default:
+        break;
+    }
+    /* A play: one hand card or (with runs) a run of them, whose lowest card
+     * beats the top card unless the player leads. */
+    if (cards & ~hand) {
+        *detail = cards & ~hand;
+        return SG_ILLEGAL_NOT_HELD;
+    }
+    if (cards & (cards - 1)) {
+        *detail = cards;
+        if (!st->rules.runs)
+            return SG_ILLEGAL_ONE_CARD_SHEDDING;
+        /* Consecutive bits; the spare bits between suits keep them in one. */
+        const uint64_t shifted = cards >> sg_lowest(cards);
+        if (shifted & (shifted + 1))
+            return SG_ILLEGAL_NOT_A_RUN;
+        *detail = 0;
+    }
+    if (!leading) {
+        const uint8_t top = st->table[st->table_len - 1];
+        uint64_t beats = sg_above(top);
+        if (st->trump != SG_NO_SUIT && SG_SUIT_OF(top) != st->trump)
+            beats |= SG_SUIT_MASK(st->trump);
+        if (!(cards & (~cards + 1) & beats)) {
+            *detail = SG_CARD_BIT(top);
+            return SG_ILLEGAL_DOES_NOT_BEAT;
+        }
+    }
+    return SG_ILLEGAL_NONE;
+}
+
 /* The trick is over: its cards go out of play and `seat` (or his next
  * player, if he is out) leads the next one. */
 static void discard(sg_state *st, uint8_t seat, sg_events *ev)

@@ -3,7 +3,7 @@
 
 /* One game with uniformly random legal moves from `seed` (deck and moves both
  * come from sg_rng_seed(seed)); dealer = players - 1.  Adds to *out. */
-static void play_random(const sg_rules *rules, uint64_t seed, sg_sim_result *out)
+static void sg_play_random(const sg_rules *rules, uint64_t seed, sg_sim_result *out)
 {
     sg_rng rng;
     uint8_t deck[SG_NCARDS];
@@ -32,5 +32,5 @@ void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first,
                  uint64_t count, sg_sim_result *out)
 {
     for (uint64_t i = first; i < first + count; i++)
-        play_random(rules, sg_game_seed(seed, i), out);
+        sg_play_random(rules, sg_game_seed(seed, i), out);
 }

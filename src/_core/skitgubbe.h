@@ -9,6 +9,17 @@
  * 0 clubs, 1 diamonds, 2 hearts, 3 spades and rank is 0 (two) .. 12 (ace).
  * The rules implemented are those of shared/RULES.md; the numbers in comments
  * ("§3.6") point into that file.
+ *
+ * In this header, in order: the rules (one table of fields, SG_RULE_FIELDS,
+ * which says how to add a field), random numbers, moves, the state, events,
+ * the game (deal, legal moves, why a move is illegal, apply), what a seat
+ * sees (sg_observation) and how a game ended (sg_result), hidden information
+ * and search, whole games.  What the core's own files share is in internal.h.
+ *
+ * Conventions: enum constants are SG_<ENUM TYPE>_<VALUE> (enum sg_phase:
+ * SG_PHASE_SHEDDING); public structs have no hidden padding (spare bytes are
+ * named `reserved` and kept zero), which SG_STATIC_ASSERT checks; the caller
+ * owns every buffer.
  */
 #ifndef SKITGUBBE_H
 #define SKITGUBBE_H
@@ -20,7 +31,8 @@
 extern "C" {
 #endif
 
-#define SG_API_VERSION 1
+/* Bump when the API or the layout of a public struct changes. */
+#define SG_API_VERSION 2
 /* Bump when the shuffle changes: the same seed must give the same deck for
  * every version that keeps this number (RULES.md §2). */
 #define SG_RNG_VERSION 1
@@ -56,31 +68,31 @@ extern "C" {
  * `name` is the value's lower-case name in Python and in game records.  The
  * numbers are part of the API (saved games and bindings use them): never
  * renumber a value, only add new ones after the last. */
-#define SG_TRICK_MODE_VALUES(V)                                                \
-    V(SG_TRICK_MODE_DUEL, 0, "duel")                                           \
+#define SG_TRICK_MODE_VALUES(V)                                                                    \
+    V(SG_TRICK_MODE_DUEL, 0, "duel")                                                               \
     V(SG_TRICK_MODE_ALL, 1, "all")
-#define SG_DUEL_TIE_VALUES(V)                                                  \
-    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                         \
+#define SG_DUEL_TIE_VALUES(V)                                                                      \
+    V(SG_DUEL_TIE_REPLAY, 0, "replay")                                                             \
     V(SG_DUEL_TIE_BOUNCE, 1, "bounce")
-#define SG_ALL_TIE_VALUES(V)                                                   \
-    V(SG_ALL_TIE_POT, 0, "pot")                                                \
+#define SG_ALL_TIE_VALUES(V)                                                                       \
+    V(SG_ALL_TIE_POT, 0, "pot")                                                                    \
     V(SG_ALL_TIE_LOWER_OUT, 1, "lower_out")
-#define SG_DRAW_VALUES(V)                                                      \
-    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                     \
+#define SG_DRAW_VALUES(V)                                                                          \
+    V(SG_DRAW_AFTER_PLAY, 0, "after_play")                                                         \
     V(SG_DRAW_AFTER_TRICK, 1, "after_trick")
-#define SG_LAST_CARD_VALUES(V)                                                 \
-    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                        \
+#define SG_LAST_CARD_VALUES(V)                                                                     \
+    V(SG_LAST_CARD_HIDDEN, 0, "hidden")                                                            \
     V(SG_LAST_CARD_REVEAL, 1, "reveal")
-#define SG_TRUMP_RULE_VALUES(V)                                                \
-    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                 \
-    V(SG_TRUMP_RULE_NONE, 1, "none")                                           \
+#define SG_TRUMP_RULE_VALUES(V)                                                                    \
+    V(SG_TRUMP_RULE_LAST_CARD, 0, "last_card")                                                     \
+    V(SG_TRUMP_RULE_NONE, 1, "none")                                                               \
     V(SG_TRUMP_RULE_UPCARD, 2, "upcard")
-#define SG_PICKUP_VALUES(V)                                                    \
-    V(SG_PICKUP_TOP, 0, "top")                                                 \
-    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                         \
+#define SG_PICKUP_VALUES(V)                                                                        \
+    V(SG_PICKUP_TOP, 0, "top")                                                                     \
+    V(SG_PICKUP_TOP_RUN, 1, "top_run")                                                             \
     V(SG_PICKUP_PILE, 2, "pile")
-#define SG_TRICK_END_VALUES(V)                                                 \
-    V(SG_TRICK_END_COUNT, 0, "count")                                          \
+#define SG_TRICK_END_VALUES(V)                                                                     \
+    V(SG_TRICK_END_COUNT, 0, "count")                                                              \
     V(SG_TRICK_END_ROTATION, 1, "rotation")
 /* The value list of a field that is not an enum. */
 #define SG_NO_VALUES(V)
@@ -105,8 +117,9 @@ enum sg_rule_kind {
 
 /* THE TABLE OF RULE FIELDS: every field of sg_rules, declared once.  The
  * struct below, the descriptors of sg_rule_fields(), sg_rules_get/set, the
- * classic preset and sg_rules_check are all generated from it, and so are the
- * binding's conversions and Python's Rules.
+ * classic preset and sg_rules_check are all generated from it; bindings read
+ * it through sg_rule_fields(), so that Python's Rules (fields, validation,
+ * to_dict/from_dict) and the CLI's choices derive from it too.
  *
  *   X(name, storage, kind, min, max, step, classic, values, doc)
  *
@@ -128,42 +141,43 @@ enum sg_rule_kind {
  *      shedding.c; sg_rules_modern (rules.c) if the modern preset sets it, and
  *      sg_rules_check if it conflicts with another field;
  *   3. the docs: RULES.md §9 and docs/rules.md;
- *   4. the tests: the Python model (tests/model/) and the rule generators
- *      (tests/rules_gen.py, random_rules in tests/c/core_check.c) must know it;
- *      core_check's table tests cover the field's get/set/check by themselves.
- * The layout adapts itself (see `reserved`); bump SG_API_VERSION. */
-#define SG_RULE_FIELDS(X)                                                                    \
-    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                               \
-      "Number of players: 2, 3 or 4.")                                                       \
-    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")      \
-    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES, \
-      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")               \
-    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,  \
-      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")              \
-    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,      \
-      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                 \
-    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                  \
-      "Under ``ALL``, several hand cards of one rank may be played as one.")                \
-    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                            \
-      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                  \
-    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                     \
-      "A player may turn and play the top stock card instead of a hand card.")              \
-    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,         \
-      "Refill after each play (``AFTER_PLAY``) or after each trick.")                        \
-    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES, \
-      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")             \
-    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                  \
-      SG_TRUMP_RULE_VALUES,                                                                  \
-      "How trump is chosen: last stock card, none, or an up-card at the deal.")             \
-    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                       \
-      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")  \
-    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                              \
-      "Phase 2: a run of consecutive cards of one suit may be played as one.")              \
-    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,               \
-      "Phase 2: what a pick-up takes from the table.")                                       \
-    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                  \
-      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                             \
-    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                            \
+ *   4. the tests: the Python model (tests/model/) and tests/rules_gen.py must
+ *      know the rule, and scenario tests show it.  tests/c/core_check.c covers
+ *      the field's values, get/set and check by itself and draws its random
+ *      rules (for the invariant and legality tests) from this table.
+ * The layout of sg_rules adapts itself (see `reserved`); bump SG_API_VERSION. */
+#define SG_RULE_FIELDS(X)                                                                          \
+    X(players, U8, INT, 2, SG_MAX_PLAYERS, 1, 3, SG_NO_VALUES,                                     \
+      "Number of players: 2, 3 or 4.")                                                             \
+    X(hand_size, U8, INT, 3, 5, 2, 3, SG_NO_VALUES, "Cards in a phase-1 hand: 3 or 5.")            \
+    X(trick_mode, U8, ENUM, 0, SG_TRICK_MODE_ALL, 1, SG_TRICK_MODE_DUEL, SG_TRICK_MODE_VALUES,     \
+      "Phase-1 tricks between two players (``DUEL``) or everyone (``ALL``).")                      \
+    X(duel_tie, U8, ENUM, 0, SG_DUEL_TIE_BOUNCE, 1, SG_DUEL_TIE_REPLAY, SG_DUEL_TIE_VALUES,        \
+      "Ties under ``DUEL``: replay (``REPLAY``) or out of play (``BOUNCE``).")                     \
+    X(all_tie, U8, ENUM, 0, SG_ALL_TIE_LOWER_OUT, 1, SG_ALL_TIE_POT, SG_ALL_TIE_VALUES,            \
+      "Ties under ``ALL``: all cards stay (``POT``) or the others' go out.")                       \
+    X(multi_card_plays, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                        \
+      "Under ``ALL``, several hand cards of one rank may be played as one.")                       \
+    X(slough, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                                  \
+      "Under ``ALL``, cards of ranks in the trick may be thrown after it.")                        \
+    X(try_your_luck, U8, BOOL, 0, 1, 1, 1, SG_NO_VALUES,                                           \
+      "A player may turn and play the top stock card instead of a hand card.")                     \
+    X(draw, U8, ENUM, 0, SG_DRAW_AFTER_TRICK, 1, SG_DRAW_AFTER_PLAY, SG_DRAW_VALUES,               \
+      "Refill after each play (``AFTER_PLAY``) or after each trick.")                              \
+    X(last_card, U8, ENUM, 0, SG_LAST_CARD_REVEAL, 1, SG_LAST_CARD_HIDDEN, SG_LAST_CARD_VALUES,    \
+      "The last stock card lies hidden (``HIDDEN``) or is shown (``REVEAL``).")                    \
+    X(trump, U8, ENUM, 0, SG_TRUMP_RULE_UPCARD, 1, SG_TRUMP_RULE_LAST_CARD,                        \
+      SG_TRUMP_RULE_VALUES,                                                                        \
+      "How trump is chosen: last stock card, none, or an up-card at the deal.")                    \
+    X(low_card_threshold, U8, OPTIONAL_INT, 1, 13, 1, 0, SG_NO_VALUES,                             \
+      "``None`` (off), or k: a player with fewer than k cards in phase 2 gets low cards.")         \
+    X(runs, U8, BOOL, 0, 1, 1, 0, SG_NO_VALUES,                                                    \
+      "Phase 2: a run of consecutive cards of one suit may be played as one.")                     \
+    X(pickup, U8, ENUM, 0, SG_PICKUP_PILE, 1, SG_PICKUP_TOP, SG_PICKUP_VALUES,                     \
+      "Phase 2: what a pick-up takes from the table.")                                             \
+    X(trick_end, U8, ENUM, 0, SG_TRICK_END_ROTATION, 1, SG_TRICK_END_COUNT,                        \
+      SG_TRICK_END_VALUES, "Phase 2: when a trick is complete.")                                   \
+    X(max_moves, U32, INT, 1, UINT32_MAX, 1, 10000, SG_NO_VALUES,                                  \
       "Move cap after which a game ends truncated, with no loser.")
 
 /* Helpers that turn table lines into code (X-macro callbacks). */
@@ -175,11 +189,11 @@ enum sg_rule_kind {
 #define SG_RULE_IF_U8_U32(code)
 #define SG_RULE_IF_U32_U8(code)
 #define SG_RULE_IF_U32_U32(code) code
-#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)         \
+#define SG_RULE_MEMBER_U8(name, storage, kind, min, max, step, classic, values, doc)               \
     SG_RULE_IF_U8_##storage(uint8_t name;)
-#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)        \
+#define SG_RULE_MEMBER_U32(name, storage, kind, min, max, step, classic, values, doc)              \
     SG_RULE_IF_U32_##storage(uint32_t name;)
-#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)         \
+#define SG_RULE_PLUS_SIZE(name, storage, kind, min, max, step, classic, values, doc)               \
     +SG_RULE_SIZE_##storage
 #define SG_RULE_PLUS_ONE(name, storage, kind, min, max, step, classic, values, doc) +1
 
@@ -428,7 +442,8 @@ enum sg_error {
     SG_ERROR_SEAT = -3,      /* seat out of range */
     SG_ERROR_ILLEGAL = -4,   /* move not legal here */
     SG_ERROR_OVER = -5,      /* the game is over */
-    SG_ERROR_POSITION = -6   /* a phase-2 position that cannot be played */
+    SG_ERROR_POSITION = -6,  /* a phase-2 position that cannot be played */
+    SG_ERROR_NOT_OVER = -7   /* sg_game_result: the game is not over */
 };
 
 /* Deals a new game from a deck (deck[0] = top) with the given dealer. */
@@ -447,19 +462,149 @@ int sg_new_shedding(sg_state *st, const sg_rules *rules,
  * pick up (and pass). */
 int sg_legal_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES]);
 
-/* Applies a move after checking it is legal; the state is untouched when it
- * is not.  Returns SG_ERROR_NONE or a negative sg_error. */
+/* Why a move is not legal for the player to move, as V(constant, number,
+ * name), with what sg_why_illegal writes to *detail:
+ *   NONE           the move is legal                                   0
+ *   GAME_OVER      the game is over: no move is legal                  0
+ *   MALFORMED      not a move: an unknown kind, bits outside the       the offending bits
+ *                  card bits, cards on a flip / pick-up / pass         (0 for a play or
+ *                                                                      slough without cards)
+ *   WINDOW_OPEN    a slough window is open: only slough or pass        the cards the seat
+ *                                                                      may throw
+ *   NO_WINDOW      a slough or pass with no slough window open         0
+ *   FLIP_PHASE     trying one's luck outside phase 1                   0
+ *   FLIP_RULES     the rules do not allow trying one's luck            0
+ *   FLIP_STOCK     trying one's luck needs two stock cards or more     the stock's size
+ *   PICK_UP_PHASE  picking up in phase 1                               0
+ *   PICK_UP_EMPTY  nothing on the table to pick up                     0
+ *   NOT_HELD       the seat does not hold all these cards              the cards not held
+ *   SLOUGH_RANK    slough cards not of a rank lying in the trick       those cards
+ *   ONE_CARD_COLLECTING  several cards in phase 1, where the rules     the cards
+ *                  allow one (several equal cards need trick_mode=ALL
+ *                  and multi_card_plays)
+ *   ONE_CARD_SHEDDING    several cards in phase 2 without runs         the cards
+ *   MIXED_RANKS    phase 1: cards played together of different ranks   the cards
+ *   NOT_A_RUN      phase 2: cards that are not consecutive cards of    the cards
+ *                  one suit
+ *   DOES_NOT_BEAT  phase 2: the (lowest) card does not beat the top    the top card's bit
+ *                  card of the table (higher in its suit, or a trump
+ *                  on a card that is not)
+ * The numbers are stable; new reasons are added at the end. */
+#define SG_ILLEGAL_VALUES(V)                                                                       \
+    V(SG_ILLEGAL_NONE, 0, "none")                                                                  \
+    V(SG_ILLEGAL_GAME_OVER, 1, "game_over")                                                        \
+    V(SG_ILLEGAL_MALFORMED, 2, "malformed")                                                        \
+    V(SG_ILLEGAL_WINDOW_OPEN, 3, "window_open")                                                    \
+    V(SG_ILLEGAL_NO_WINDOW, 4, "no_window")                                                        \
+    V(SG_ILLEGAL_FLIP_PHASE, 5, "flip_phase")                                                      \
+    V(SG_ILLEGAL_FLIP_RULES, 6, "flip_rules")                                                      \
+    V(SG_ILLEGAL_FLIP_STOCK, 7, "flip_stock")                                                      \
+    V(SG_ILLEGAL_PICK_UP_PHASE, 8, "pick_up_phase")                                                \
+    V(SG_ILLEGAL_PICK_UP_EMPTY, 9, "pick_up_empty")                                                \
+    V(SG_ILLEGAL_NOT_HELD, 10, "not_held")                                                         \
+    V(SG_ILLEGAL_SLOUGH_RANK, 11, "slough_rank")                                                   \
+    V(SG_ILLEGAL_ONE_CARD_COLLECTING, 12, "one_card_collecting")                                   \
+    V(SG_ILLEGAL_ONE_CARD_SHEDDING, 13, "one_card_shedding")                                       \
+    V(SG_ILLEGAL_MIXED_RANKS, 14, "mixed_ranks")                                                   \
+    V(SG_ILLEGAL_NOT_A_RUN, 15, "not_a_run")                                                       \
+    V(SG_ILLEGAL_DOES_NOT_BEAT, 16, "does_not_beat")
+
+enum sg_illegal { SG_ILLEGAL_VALUES(SG_ENUM_CONSTANT) };
+
+/* Whether `move` is legal for the player to move and, if not, why: returns
+ * SG_ILLEGAL_NONE exactly when the move is one of sg_legal_moves, else the
+ * first reason that applies, and writes its detail (above) to *detail when
+ * detail is not NULL.  Any 64-bit value may be asked about. */
+int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail);
+
+/* The lower-case name of a reason ("not_held"), or NULL past the last one:
+ * a binding can list every reason it must explain. */
+const char *sg_illegal_name(int reason);
+
+/* Applies a move after checking it is legal (with sg_why_illegal); the state
+ * is untouched when it is not.  Returns SG_ERROR_NONE, SG_ERROR_OVER when the
+ * game is over, or SG_ERROR_ILLEGAL. */
 int sg_apply(sg_state *st, sg_move move, sg_events *ev);
 
 /* Applies a move known to be legal (from sg_legal_moves). */
 void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
 
-/* ---- counts for observers ------------------------------------------------ */
+/* ---- what a seat sees, and how a game ended --------------------------------- */
 
 /* The cards `seat` cannot place (RULES.md §8) and, in slots[], how many of
  * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
  * hidden card (slots[5]).  Returns the unknown mask. */
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
+
+/* Everything one seat may see of a game (RULES.md §8), by name: what crosses
+ * to Python's Observation.  Fixed size, no pointers.  Arrays indexed by seat
+ * hold zeros beyond `players`; unused table entries are zero.  The seat's
+ * legal moves are not in it: ask sg_legal_moves when it is to move. */
+typedef struct sg_observation {
+    uint64_t hand;                      /* the seat's hand (phase 2: every card it holds) */
+    uint64_t collection;                /* the seat's phase-1 collection */
+    uint64_t out_of_play;               /* cards removed from the game */
+    uint64_t unknown;                   /* the cards the seat cannot place */
+    uint64_t known[SG_MAX_PLAYERS];     /* per seat, the cards the seat can place with it
+                                           (its own: hand | collection) */
+    uint64_t table_cards[SG_NCARDS];    /* the plays on the table, bottom first */
+    uint32_t moves_played;              /* moves played so far */
+    uint8_t seat;                       /* whose observation this is */
+    uint8_t players;
+    uint8_t phase;                      /* enum sg_phase */
+    uint8_t to_move;                    /* SG_NO_SEAT when the game is over */
+    uint8_t dealer;
+    uint8_t trump;                      /* once every player knows it, else SG_NO_SUIT */
+    uint8_t upcard;                     /* trump=UPCARD: the up-card while it lies in the
+                                           stock, else SG_NO_CARD */
+    uint8_t slough_winner;              /* the trick's winner while a slough window is
+                                           open, else SG_NO_SEAT */
+    uint8_t hidden_holder;              /* beside whom the face-down last card lies, while
+                                           it does, else SG_NO_SEAT */
+    uint8_t stock_size;                 /* cards left in the stock */
+    uint8_t stock_slots;                /* unknown cards in the stock */
+    uint8_t hidden_slots;               /* 1 while the face-down last card is unknown */
+    uint8_t n_table_plays;              /* entries of table_cards / table_seat */
+    uint8_t n_finished;                 /* entries of finished */
+    uint8_t hand_sizes[SG_MAX_PLAYERS];
+    uint8_t collection_sizes[SG_MAX_PLAYERS];
+    uint8_t unknown_slots[SG_MAX_PLAYERS]; /* per seat, its cards unknown to this seat
+                                              (0 for itself) */
+    uint8_t finished[SG_MAX_PLAYERS];   /* seats that are out, in the order they went out */
+    uint8_t table_seat[SG_NCARDS];      /* who made each play of table_cards */
+    uint8_t reserved[2];                /* zero */
+} sg_observation;
+
+#define SG_OBSERVATION_BYTES(m) SG_MEMBER_SIZE(sg_observation, m)
+SG_STATIC_ASSERT(sizeof(sg_observation) ==
+                     8 * 4 + SG_OBSERVATION_BYTES(known) + SG_OBSERVATION_BYTES(table_cards) +
+                         4 + 14 + 4 * SG_MAX_PLAYERS + SG_OBSERVATION_BYTES(table_seat) +
+                         SG_OBSERVATION_BYTES(reserved),
+                 sg_observation_has_no_hidden_padding);
+SG_STATIC_ASSERT(offsetof(sg_observation, seat) + 14 == offsetof(sg_observation, hand_sizes),
+                 sg_observation_byte_members_are_counted);
+
+/* Fills *obs with what `seat` sees.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
+ * (obs untouched) when seat is not a seat of the game. */
+int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs);
+
+/* How a game ended. */
+typedef struct sg_result {
+    uint32_t moves;                     /* moves played */
+    uint8_t loser;                      /* the skitgubbe; SG_NO_SEAT when the game was
+                                           truncated or nobody was left holding cards */
+    uint8_t truncated;                  /* 1 when the move cap ended the game */
+    uint8_t n_finish;                   /* entries of finish_order */
+    uint8_t finish_order[SG_MAX_PLAYERS]; /* the seats that went out, in order, then
+                                             the loser if there is one */
+    uint8_t reserved[1];                /* zero */
+} sg_result;
+
+SG_STATIC_ASSERT(sizeof(sg_result) == 4 + 3 + SG_MAX_PLAYERS + 1, sg_result_has_no_hidden_padding);
+
+/* Fills *result once the game is over and returns SG_ERROR_NONE; before,
+ * returns SG_ERROR_NOT_OVER with result untouched. */
+int sg_game_result(const sg_state *st, sg_result *result);
 
 /* ---- hidden information and search ------------------------------------------ */
 

@@ -20,6 +20,7 @@ cdef extern from "skitgubbe.h" nogil:
         SG_ERROR_ILLEGAL
         SG_ERROR_OVER
         SG_ERROR_POSITION
+        SG_ERROR_NOT_OVER
         SG_RULES_ERROR_NONE
         SG_RULES_ERROR_BAD_VALUE
         SG_RULES_ERROR_CONFLICT
@@ -142,7 +143,69 @@ cdef extern from "skitgubbe.h" nogil:
                         uint8_t trump, uint8_t leader, sg_events *ev)
     int sg_legal_moves(const sg_state *st, sg_move *moves)
     int sg_apply(sg_state *st, sg_move move, sg_events *ev)
+
+    # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).
+    enum:
+        SG_ILLEGAL_NONE
+        SG_ILLEGAL_GAME_OVER
+        SG_ILLEGAL_MALFORMED
+        SG_ILLEGAL_WINDOW_OPEN
+        SG_ILLEGAL_NO_WINDOW
+        SG_ILLEGAL_FLIP_PHASE
+        SG_ILLEGAL_FLIP_RULES
+        SG_ILLEGAL_FLIP_STOCK
+        SG_ILLEGAL_PICK_UP_PHASE
+        SG_ILLEGAL_PICK_UP_EMPTY
+        SG_ILLEGAL_NOT_HELD
+        SG_ILLEGAL_SLOUGH_RANK
+        SG_ILLEGAL_ONE_CARD_COLLECTING
+        SG_ILLEGAL_ONE_CARD_SHEDDING
+        SG_ILLEGAL_MIXED_RANKS
+        SG_ILLEGAL_NOT_A_RUN
+        SG_ILLEGAL_DOES_NOT_BEAT
+
+    int sg_why_illegal(const sg_state *st, sg_move move, uint64_t *detail)
+    const char *sg_illegal_name(int reason)
     uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t *slots)
+
+    # What one seat sees (RULES.md §8), by name; arrays indexed by seat are 0 beyond players.
+    ctypedef struct sg_observation:
+        uint64_t hand
+        uint64_t collection
+        uint64_t out_of_play
+        uint64_t unknown
+        uint64_t known[4]
+        uint64_t table_cards[52]
+        uint32_t moves_played
+        uint8_t seat
+        uint8_t players
+        uint8_t phase
+        uint8_t to_move
+        uint8_t dealer
+        uint8_t trump
+        uint8_t upcard
+        uint8_t slough_winner
+        uint8_t hidden_holder
+        uint8_t stock_size
+        uint8_t stock_slots
+        uint8_t hidden_slots
+        uint8_t n_table_plays
+        uint8_t n_finished
+        uint8_t hand_sizes[4]
+        uint8_t collection_sizes[4]
+        uint8_t unknown_slots[4]
+        uint8_t finished[4]
+        uint8_t table_seat[52]
+
+    ctypedef struct sg_result:
+        uint32_t moves
+        uint8_t loser
+        uint8_t truncated
+        uint8_t n_finish
+        uint8_t finish_order[4]
+
+    int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs)
+    int sg_game_result(const sg_state *st, sg_result *result)
     void sg_simulate(const sg_rules *rules, uint64_t seed, uint64_t first, uint64_t count,
                      sg_sim_result *out)
 

@@ -31,6 +31,15 @@ static int popcount(uint64_t x)
     return n;
 }
 
+/* The lowest card of a non-empty set. */
+static uint8_t lowest(uint64_t x)
+{
+    uint8_t n = 0;
+    for (; !(x & 1); x >>= 1)
+        n++;
+    return n;
+}
+
 /* Every card lies in exactly one place. */
 static void check_cards(const sg_state *st, uint64_t game)
 {
@@ -86,6 +95,74 @@ static void check_knowledge(const sg_state *st, uint64_t game)
     }
 }
 
+/* An observation says what sg_unknown and the state say, and nothing else. */
+static void check_observation(const sg_state *st, uint8_t seat, uint64_t game)
+{
+    sg_observation obs;
+    memset(&obs, 0xAB, sizeof obs);
+    EXPECT(sg_observe(st, seat, &obs) == SG_ERROR_NONE, "sg_observe refused seat %u", seat);
+    uint8_t slots[SG_MAX_PLAYERS + 2];
+    const uint64_t unknown = sg_unknown(st, seat, slots);
+    const int n = st->rules.players;
+    EXPECT(obs.seat == seat && obs.players == n && obs.phase == st->phase &&
+               obs.to_move == st->to_move && obs.dealer == st->dealer &&
+               obs.moves_played == st->moves,
+           "game %" PRIu64 ": observation header", game);
+    EXPECT(obs.hand == st->hand[seat] && obs.collection == st->coll[seat] &&
+               obs.out_of_play == st->out && obs.unknown == unknown,
+           "game %" PRIu64 ": observed cards", game);
+    EXPECT(obs.trump == (st->trump_public ? st->trump : SG_NO_SUIT), "observed trump");
+    int sum = obs.stock_slots + obs.hidden_slots;
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        sum += obs.unknown_slots[p];
+        if (p >= n) {
+            EXPECT(!obs.known[p] && !obs.hand_sizes[p] && !obs.collection_sizes[p] &&
+                       !obs.unknown_slots[p],
+                   "observation of a seat beyond the players");
+            continue;
+        }
+        EXPECT(obs.known[p] == (p == seat ? st->hand[p] | st->coll[p] : st->known[p]),
+               "observed known cards of seat %d", p);
+        EXPECT(obs.hand_sizes[p] == popcount(st->hand[p]) &&
+                   obs.collection_sizes[p] == popcount(st->coll[p]),
+               "observed sizes of seat %d", p);
+        EXPECT(obs.unknown_slots[p] == slots[p], "observed slots of seat %d", p);
+    }
+    EXPECT(obs.unknown_slots[seat] == 0, "own unknown slots");
+    EXPECT(obs.stock_slots == slots[SG_MAX_PLAYERS] &&
+               obs.hidden_slots == slots[SG_MAX_PLAYERS + 1],
+           "observed stock and hidden slots");
+    EXPECT(sum == popcount(unknown), "game %" PRIu64 ": slots %d != unknown %d", game, sum,
+           popcount(unknown));
+    EXPECT(obs.stock_size == st->stock_len - st->stock_top, "observed stock size");
+    EXPECT(obs.upcard == (obs.stock_size ? st->upcard : SG_NO_CARD), "observed up-card");
+    EXPECT(obs.slough_winner == (st->window ? st->winner : SG_NO_SEAT), "observed window");
+    EXPECT(obs.hidden_holder == (st->hidden_card != SG_NO_CARD ? st->hidden_holder : SG_NO_SEAT),
+           "observed hidden holder");
+    EXPECT(obs.n_finished == st->n_finished &&
+               memcmp(obs.finished, st->finished, st->n_finished) == 0,
+           "observed finished seats");
+    for (int i = st->n_finished; i < SG_MAX_PLAYERS; i++)
+        EXPECT(obs.finished[i] == 0, "unused finished entry");
+    /* The plays rebuild the table: bottom first, one seat each, no card twice. */
+    uint64_t table = 0;
+    int cards = 0;
+    EXPECT(obs.n_table_plays <= st->table_len, "more plays than table cards");
+    for (int i = 0; i < obs.n_table_plays; i++) {
+        EXPECT(obs.table_cards[i] && !(obs.table_cards[i] & table), "observed play %d", i);
+        EXPECT(obs.table_seat[i] < n, "observed play %d by seat %u", i, obs.table_seat[i]);
+        table |= obs.table_cards[i];
+        for (uint64_t c = obs.table_cards[i]; c; c &= c - 1, cards++)
+            EXPECT(st->table[cards] == lowest(c) &&
+                       st->table_seat[cards] == obs.table_seat[i],
+                   "observed play %d: card %d", i, cards);
+    }
+    EXPECT(cards == st->table_len, "observed %d table cards of %u", cards, st->table_len);
+    for (int i = obs.n_table_plays; i < SG_NCARDS; i++)
+        EXPECT(!obs.table_cards[i] && !obs.table_seat[i], "unused table entry");
+    EXPECT(obs.reserved[0] == 0 && obs.reserved[1] == 0, "observation reserved bytes");
+}
+
 /* A view and worlds sampled from it agree with everything the seat knows. */
 static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64_t game)
 {
@@ -102,6 +179,12 @@ static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64
         EXPECT(world.coll[p] == st->coll[p], "game %" PRIu64 ": collections differ", game);
     }
     EXPECT(world.stock_len - world.stock_top == st->stock_len - st->stock_top, "stock size");
+    /* The seat cannot tell the world from the game: it observes the same. */
+    sg_observation seen, seen_in_world;
+    EXPECT(sg_observe(st, seat, &seen) == SG_ERROR_NONE &&
+               sg_observe(&world, seat, &seen_in_world) == SG_ERROR_NONE &&
+               memcmp(&seen, &seen_in_world, sizeof seen) == 0,
+           "game %" PRIu64 ": seat %u observes a sampled world differently", game, seat);
     EXPECT((world.hidden_card == SG_NO_CARD) == (st->hidden_card == SG_NO_CARD), "hidden card");
     if (st->to_move == seat) {
         sg_move a[SG_MAX_MOVES], b[SG_MAX_MOVES];
@@ -117,7 +200,195 @@ static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64
     }
 }
 
-static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
+/* ---- legality and its reasons ---------------------------------------------- */
+
+static int compare_moves(const void *a, const void *b)
+{
+    const sg_move x = *(const sg_move *)a, y = *(const sg_move *)b;
+    return (x > y) - (x < y);
+}
+
+/* The cards of the ranks lying on the table, in all suits. */
+static uint64_t trick_rank_cards(const sg_state *st)
+{
+    uint64_t cards = 0;
+    for (int i = 0; i < st->table_len; i++)
+        for (int suit = 0; suit < 4; suit++)
+            cards |= SG_CARD_BIT(SG_CARD(suit, SG_RANK_OF(st->table[i])));
+    return cards;
+}
+
+/* One candidate: sg_why_illegal says NONE exactly when the move is in the
+ * (sorted) legal list, exactly when sg_apply accepts it; a refused move leaves
+ * the state as it was; the detail is what the header promises. */
+static void check_candidate(const sg_state *st, sg_move move, const sg_move *legal, int n,
+                            uint64_t game)
+{
+    uint64_t detail = UINT64_C(0xDEADBEEF);
+    const int why = sg_why_illegal(st, move, &detail);
+    const int listed = bsearch(&move, legal, (size_t)n, sizeof move, compare_moves) != NULL;
+    EXPECT((why == SG_ILLEGAL_NONE) == listed,
+           "game %" PRIu64 ": move %016" PRIx64 " is %s but sg_why_illegal says %s", game,
+           move, listed ? "legal" : "not legal", sg_illegal_name(why));
+    EXPECT(sg_illegal_name(why) != NULL, "reason %d has no name", why);
+    EXPECT(sg_why_illegal(st, move, NULL) == why, "the reason depends on detail");
+
+    const uint64_t cards = SG_MOVE_CARDS(move);
+    const unsigned kind = SG_MOVE_KIND_OF(move);
+    const uint64_t hand = st->to_move < SG_MAX_PLAYERS ? st->hand[st->to_move] : 0;
+    switch (why) {
+    case SG_ILLEGAL_NONE:
+    case SG_ILLEGAL_GAME_OVER:
+    case SG_ILLEGAL_NO_WINDOW:
+    case SG_ILLEGAL_FLIP_PHASE:
+    case SG_ILLEGAL_FLIP_RULES:
+    case SG_ILLEGAL_PICK_UP_PHASE:
+    case SG_ILLEGAL_PICK_UP_EMPTY:
+        EXPECT(detail == 0, "%s with detail %" PRIx64, sg_illegal_name(why), detail);
+        break;
+    case SG_ILLEGAL_MALFORMED:
+        EXPECT((detail == 0) == ((kind == SG_MOVE_KIND_PLAY || kind == SG_MOVE_KIND_SLOUGH) &&
+                                 move == SG_MAKE_MOVE(kind, 0)) &&
+                   !(detail & ~move),
+               "malformed detail %" PRIx64 " of %" PRIx64, detail, move);
+        break;
+    case SG_ILLEGAL_WINDOW_OPEN:
+        EXPECT(st->window && detail == (hand & trick_rank_cards(st)) && detail,
+               "window detail");
+        break;
+    case SG_ILLEGAL_FLIP_STOCK:
+        EXPECT(detail == (uint64_t)(st->stock_len - st->stock_top) && detail < 2,
+               "flip detail");
+        break;
+    case SG_ILLEGAL_NOT_HELD:
+        EXPECT(detail && detail == (cards & ~hand), "not-held detail");
+        break;
+    case SG_ILLEGAL_SLOUGH_RANK:
+        EXPECT(detail && detail == (cards & ~trick_rank_cards(st)) && !(cards & ~hand),
+               "slough detail");
+        break;
+    case SG_ILLEGAL_ONE_CARD_COLLECTING:
+    case SG_ILLEGAL_ONE_CARD_SHEDDING:
+    case SG_ILLEGAL_MIXED_RANKS:
+    case SG_ILLEGAL_NOT_A_RUN:
+        EXPECT(detail == cards && popcount(cards) > 1 && !(cards & ~hand), "%s detail",
+               sg_illegal_name(why));
+        EXPECT((why == SG_ILLEGAL_ONE_CARD_COLLECTING || why == SG_ILLEGAL_MIXED_RANKS) ==
+                   (st->phase == SG_PHASE_COLLECTING),
+               "%s in phase %u", sg_illegal_name(why), st->phase);
+        break;
+    case SG_ILLEGAL_DOES_NOT_BEAT:
+        EXPECT(st->phase == SG_PHASE_SHEDDING && st->table_len &&
+                   detail == SG_CARD_BIT(st->table[st->table_len - 1]),
+               "does-not-beat detail");
+        break;
+    default:
+        EXPECT(0, "unknown reason %d", why);
+    }
+
+    sg_state after = *st;
+    const int code = sg_apply(&after, move, NULL);
+    if (!listed) {
+        EXPECT(code == (st->phase == SG_PHASE_OVER ? SG_ERROR_OVER : SG_ERROR_ILLEGAL),
+               "sg_apply answered %d to an illegal move", code);
+        EXPECT(memcmp(&after, st, sizeof after) == 0, "an illegal move changed the state");
+        return;
+    }
+    EXPECT(code == SG_ERROR_NONE, "sg_apply refused a legal move");
+    sg_state expected = *st;
+    sg_apply_unchecked(&expected, move, NULL);
+    EXPECT(memcmp(&after, &expected, sizeof after) == 0, "sg_apply differs from unchecked");
+}
+
+/* Every kind of candidate move in one position (see check_candidate). */
+static void check_legality(const sg_state *st, uint64_t game)
+{
+    sg_rng own, *rng = &own; /* apart from the game's: checking does not change it */
+    sg_rng_seed(rng, game * 1000003u + st->moves);
+    sg_move legal[SG_MAX_MOVES];
+    const int n = sg_legal_moves(st, legal);
+    qsort(legal, (size_t)n, sizeof legal[0], compare_moves);
+    for (int i = 0; i < n; i++) {
+        check_candidate(st, legal[i], legal, n, game);
+        if (failures)
+            return;
+    }
+    const unsigned kinds[] = {SG_MOVE_KIND_PLAY, SG_MOVE_KIND_SLOUGH};
+    const uint64_t hand = st->to_move < SG_MAX_PLAYERS ? st->hand[st->to_move] : 0;
+    uint64_t held[SG_NCARDS];
+    int n_held = 0;
+    for (uint64_t h = hand; h; h &= h - 1)
+        held[n_held++] = h & (~h + 1);
+
+#define TRY(move)                                                                            \
+    do {                                                                                     \
+        check_candidate(st, (move), legal, n, game);                                         \
+        if (failures)                                                                        \
+            return;                                                                          \
+    } while (0)
+    for (int k = 0; k < 2; k++) {
+        const unsigned kind = kinds[k];
+        for (int suit = 0; suit < 4; suit++) {
+            for (int rank = 0; rank < 13; rank++) {
+                /* every card, and the runs up from it */
+                uint64_t run = SG_CARD_BIT(SG_CARD(suit, rank));
+                TRY(SG_MAKE_MOVE(kind, run));
+                for (int top = rank + 1; top < 13 && top < rank + 6; top++) {
+                    run |= SG_CARD_BIT(SG_CARD(suit, top));
+                    TRY(SG_MAKE_MOVE(kind, run));
+                }
+            }
+        }
+        /* every set of equal cards */
+        for (int rank = 0; rank < 13; rank++)
+            for (uint32_t suits = 1; suits < 16; suits++) {
+                uint64_t set = 0;
+                for (int suit = 0; suit < 4; suit++)
+                    if (suits & (1u << suit))
+                        set |= SG_CARD_BIT(SG_CARD(suit, rank));
+                TRY(SG_MAKE_MOVE(kind, set));
+            }
+        /* pairs and triples of held cards, some with a card not held */
+        for (int a = 0; a < n_held; a++)
+            for (int b = a + 1; b < n_held; b++) {
+                TRY(SG_MAKE_MOVE(kind, held[a] | held[b]));
+                if (n_held <= 10)
+                    for (int c = b + 1; c < n_held; c++)
+                        TRY(SG_MAKE_MOVE(kind, held[a] | held[b] | held[c]));
+            }
+        for (int i = 0; i < 24 && n_held >= 3; i++) {
+            const uint64_t some = held[sg_rng_below(rng, (uint32_t)n_held)] |
+                                  held[sg_rng_below(rng, (uint32_t)n_held)] |
+                                  held[sg_rng_below(rng, (uint32_t)n_held)];
+            const uint64_t other =
+                SG_CARD_BIT(SG_CARD(sg_rng_below(rng, 4), sg_rng_below(rng, 13)));
+            TRY(SG_MAKE_MOVE(kind, some));
+            TRY(SG_MAKE_MOVE(kind, some | other));
+            TRY(SG_MAKE_MOVE(kind, hand & sg_rng_next(rng)));
+        }
+        /* every selection of the held cards of the trick's ranks */
+        const uint64_t throwable = hand & trick_rank_cards(st);
+        for (uint64_t sub = throwable; sub; sub = (sub - 1) & throwable)
+            TRY(SG_MAKE_MOVE(kind, sub));
+        TRY(SG_MAKE_MOVE(kind, hand));
+        TRY(SG_MAKE_MOVE(kind, SG_ALL_CARDS));
+    }
+    /* moves without cards, and junk */
+    for (unsigned kind = 0; kind < 8; kind++) {
+        TRY(SG_MAKE_MOVE(kind, 0));
+        TRY(SG_MAKE_MOVE(kind, hand & (~hand + 1)));
+        TRY(SG_MAKE_MOVE(kind, UINT64_C(1) << 20));
+        TRY(((sg_move)kind << 61) | (UINT64_C(1) << (13 + 16 * (kind % 4))) |
+            (hand & (~hand + 1)));
+    }
+    for (int i = 0; i < 16; i++)
+        TRY(sg_rng_next(rng));
+#undef TRY
+}
+
+/* Plays one random game, checking the invariants after every move and, when
+ * `check_moves` is set, every kind of candidate move in every position. */
+static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int check_moves)
 {
     sg_rng rng;
     uint8_t deck[SG_NCARDS];
@@ -134,6 +405,15 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
     while (st.phase != SG_PHASE_OVER) {
         check_cards(&st, game);
         check_knowledge(&st, game);
+        check_observation(&st, (uint8_t)(st.moves % rules->players), game);
+        sg_observation obs;
+        sg_result result;
+        EXPECT(sg_observe(&st, rules->players, &obs) == SG_ERROR_SEAT &&
+                   sg_observe(&st, SG_NO_SEAT, &obs) == SG_ERROR_SEAT,
+               "sg_observe accepted a seat out of range");
+        EXPECT(sg_game_result(&st, &result) == SG_ERROR_NOT_OVER, "a result before the end");
+        if (check_moves)
+            check_legality(&st, game);
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
         check_sampling(&st, st.to_move, &rng, game);
@@ -151,6 +431,23 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game)
         EXPECT(st.moves <= rules->max_moves, "cap exceeded");
     }
     check_cards(&st, game);
+    for (uint8_t seat = 0; seat < rules->players; seat++)
+        check_observation(&st, seat, game);
+    if (check_moves)
+        check_legality(&st, game);
+    sg_result result;
+    memset(&result, 0xAB, sizeof result);
+    EXPECT(sg_game_result(&st, &result) == SG_ERROR_NONE, "no result at the end");
+    EXPECT(result.moves == st.moves && result.loser == st.loser &&
+               result.truncated == st.truncated,
+           "game %" PRIu64 ": result", game);
+    EXPECT(result.n_finish == st.n_finished + (st.loser != SG_NO_SEAT) &&
+               memcmp(result.finish_order, st.finished, st.n_finished) == 0 &&
+               (st.loser == SG_NO_SEAT || result.finish_order[st.n_finished] == st.loser),
+           "game %" PRIu64 ": finish order", game);
+    for (int i = result.n_finish; i < SG_MAX_PLAYERS; i++)
+        EXPECT(result.finish_order[i] == 0, "unused finish order entry");
+    EXPECT(result.reserved[0] == 0, "result reserved byte");
     int holding = 0;
     for (int p = 0; p < rules->players; p++)
         holding += (st.hand[p] | st.coll[p]) != 0;
@@ -400,7 +697,8 @@ int main(int argc, char **argv)
             rules.hand_size = hand_size;
             rules.max_moves = 400; /* exercise truncation too */
             for (uint64_t g = 0; g < games; g++) {
-                play_one(&rules, sg_game_seed(seed + players * 10u + hand_size, g), g);
+                play_one(&rules, sg_game_seed(seed + players * 10u + hand_size, g), g,
+                         g % 128 == 0);
                 if (failures)
                     return 1;
             }
@@ -424,7 +722,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "core_check: random rules refused\n");
             return 1;
         }
-        play_one(&rules, sg_game_seed(seed ^ UINT64_C(0xABCDEF), g), g);
+        play_one(&rules, sg_game_seed(seed ^ UINT64_C(0xABCDEF), g), g, g % 32 == 0);
         if (failures)
             return 1;
         sg_sim_result res;
