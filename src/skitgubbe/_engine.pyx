@@ -99,6 +99,16 @@ def rules_check(tuple rules):
     return code, (field.decode() if field != NULL else None)
 
 
+def illegal_reasons():
+    """The names of every reason sg_why_illegal can give, in the core's order."""
+    cdef int i = 0
+    names = []
+    while sg_illegal_name(i) != NULL:
+        names.append(sg_illegal_name(i).decode())
+        i += 1
+    return tuple(names)
+
+
 def rng_outputs(uint64_t seed, int count):
     """The first `count` outputs of the generator seeded with `seed`."""
     cdef sg_rng rng
@@ -467,49 +477,64 @@ cdef class Core:
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
 
     def observe(self, int seat):
-        """Everything `seat` may see, in one call (the typed layer builds the Observation).
-
-        Returns (phase, to_move, dealer, trump or NO_SUIT if not public, hand, collection,
-        table plays [(seat, mask)], hand counts, collection counts, stock count, out,
-        hidden holder or NO_SEAT, known masks (own seat: hand | collection), unknown,
-        slots, finished seats, moves, legal move codes (empty unless `seat` is to move),
-        up-card while it lies in the stock or NO_CARD, slough-window winner or NO_SEAT).
-        """
-        cdef sg_state *st = &self.st
-        cdef uint8_t slots[6]
-        cdef sg_move moves[SG_MAX_MOVES]
-        cdef int n = st.rules.players
-        cdef int i
-        cdef int nmoves = 0
-        if not 0 <= seat < n:
+        """What `seat` may see (sg_observe), as a dict keyed by the names of the C
+        struct sg_observation's fields, arrays cut to their length; plus
+        "legal_moves", the seat's legal moves as shared Move objects when it is
+        to move (else an empty tuple)."""
+        cdef sg_observation o
+        cdef int n, i
+        if not 0 <= seat < self.st.rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        unknown = sg_unknown(st, <uint8_t>seat, slots)
-        known = [st.known[i] for i in range(n)]
-        known[seat] = st.hand[seat] | st.coll[seat]
-        if st.to_move == seat:
-            nmoves = sg_legal_moves(st, moves)
-        return (
-            st.phase,
-            st.to_move,
-            st.dealer,
-            st.trump if st.trump_public else SG_NO_SUIT,
-            st.hand[seat],
-            st.coll[seat],
-            self.table_plays(),
-            tuple([popcount(st.hand[i]) for i in range(n)]),
-            tuple([popcount(st.coll[i]) for i in range(n)]),
-            st.stock_len - st.stock_top,
-            st.out,
-            st.hidden_holder if st.hidden_card != SG_NO_CARD else SG_NO_SEAT,
-            tuple(known),
-            unknown,
-            (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5]),
-            tuple([st.finished[i] for i in range(st.n_finished)]),
-            st.moves,
-            [moves[i] for i in range(nmoves)],
-            st.upcard if st.stock_len > st.stock_top else SG_NO_CARD,
-            st.winner if st.window else SG_NO_SEAT,
-        )
+        sg_observe(&self.st, <uint8_t>seat, &o)
+        n = o.players
+        return {
+            "seat": o.seat,
+            "players": n,
+            "phase": o.phase,
+            "to_move": o.to_move,
+            "dealer": o.dealer,
+            "trump": o.trump,
+            "hand": o.hand,
+            "collection": o.collection,
+            "table_cards": tuple([o.table_cards[i] for i in range(o.n_table_plays)]),
+            "table_seat": tuple([o.table_seat[i] for i in range(o.n_table_plays)]),
+            "hand_sizes": tuple([o.hand_sizes[i] for i in range(n)]),
+            "collection_sizes": tuple([o.collection_sizes[i] for i in range(n)]),
+            "stock_size": o.stock_size,
+            "out_of_play": o.out_of_play,
+            "hidden_holder": o.hidden_holder,
+            "known": tuple([o.known[i] for i in range(n)]),
+            "unknown": o.unknown,
+            "unknown_slots": tuple([o.unknown_slots[i] for i in range(n)]),
+            "stock_slots": o.stock_slots,
+            "hidden_slots": o.hidden_slots,
+            "finished": tuple([o.finished[i] for i in range(o.n_finished)]),
+            "moves_played": o.moves_played,
+            "upcard": o.upcard,
+            "slough_winner": o.slough_winner,
+            "legal_moves": self.legal_move_objects() if o.to_move == seat else (),
+        }
+
+    def result(self):
+        """How the game ended (sg_game_result) as a dict keyed by the names of the
+        C struct sg_result's fields, or None while it goes on."""
+        cdef sg_result r
+        cdef int i
+        if sg_game_result(&self.st, &r) != SG_ERROR_NONE:
+            return None
+        return {
+            "loser": r.loser,
+            "finish_order": tuple([r.finish_order[i] for i in range(r.n_finish)]),
+            "truncated": bool(r.truncated),
+            "moves": r.moves,
+        }
+
+    def why_illegal(self, uint64_t move):
+        """(reason, detail) for `move` (sg_why_illegal): the reason's name
+        ("none" when the move is legal) and its detail mask or number."""
+        cdef uint64_t detail = 0
+        reason = sg_why_illegal(&self.st, move, &detail)
+        return sg_illegal_name(reason).decode(), detail
 
     def view(self, int seat):
         """What `seat` knows, as the raw bytes of a view state (see sg_view)."""

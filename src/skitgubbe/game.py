@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -41,9 +41,9 @@ from .errors import (
     SkitgubbeError,
 )
 from .events import Event, from_raw, seen_by
-from .moves import Move, MoveKind
+from .moves import Move
 from .observation import History, Observation, Phase, TablePlay, _HistoryNode
-from .rules import Rules, TrickMode
+from .rules import Rules
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Events", "Game", "GameResult"]
 
@@ -382,7 +382,7 @@ class Game:
     @property
     def table(self) -> tuple[TablePlay, ...]:
         """The plays on the table, bottom first."""
-        return _table(self._core)
+        return tuple([_table_play(seat, mask) for seat, mask in self._core.table_plays()])
 
     @property
     def out_of_play(self) -> CardSet:
@@ -417,12 +417,15 @@ class Game:
     @property
     def result(self) -> GameResult | None:
         """``None`` until the game is over, then its :class:`GameResult`."""
-        core = self._core
-        if core.phase != 2:
+        result = self._core.result()
+        if result is None:
             return None
-        loser = None if core.loser == _NO_SEAT else core.loser
-        order = core.finished + ((loser,) if loser is not None else ())
-        return GameResult(loser, order, core.truncated, core.moves)
+        return GameResult(
+            loser=_seat_or_none(result["loser"]),
+            finish_order=result["finish_order"],
+            truncated=result["truncated"],
+            moves_played=result["moves"],
+        )
 
     @property
     def seed(self) -> int | None:
@@ -498,49 +501,9 @@ class Game:
         )
 
     def _why_illegal(self, move: Move) -> str:
-        core = self._core
-        rules = self._rules
-        if core.phase == 2:
-            return "the game is over"
-        seat = core.to_move
-        hand = core.hands[seat]
-        kind = move.kind
-        window = core.slough_winner != _NO_SEAT
-        if window and kind not in (MoveKind.SLOUGH, MoveKind.PASS):
-            return "the trick is won: throw cards of ranks in it (slough) or pass"
-        if not window and kind in (MoveKind.SLOUGH, MoveKind.PASS):
-            return "there is no slough window open"
-        if kind is MoveKind.FLIP:
-            if core.phase != 0:
-                return "trying your luck is for phase 1"
-            if not rules.try_your_luck:
-                return "these rules do not allow trying your luck"
-            return "trying your luck needs at least two cards in the stock"
-        if kind is MoveKind.PICK_UP:
-            if core.phase == 0:
-                return "nobody picks up in phase 1"
-            return "there is nothing on the table to pick up"
-        missing = move.cards.mask & ~hand
-        if missing:
-            return f"seat {seat} does not hold {_new_set(missing)}"
-        if kind is MoveKind.SLOUGH:
-            return f"{move.cards} are not all of ranks lying in the trick"
-        cards = move.cards
-        if len(cards) > 1:
-            ranks = {card.rank for card in cards}
-            multi = rules.trick_mode is TrickMode.ALL and rules.multi_card_plays
-            if core.phase == 0 and not multi:
-                return "these rules allow one card per play in phase 1"
-            if core.phase == 0 and len(ranks) > 1:
-                return "cards played together must be of one rank"
-            if core.phase == 1 and not rules.runs:
-                return "these rules allow one card per play in phase 2"
-            if core.phase == 1:
-                return f"{cards} is not a run (consecutive cards of one suit)"
-        top = _table_top(core)
-        if top is not None and core.phase == 1:
-            return f"{min(cards)} does not beat {top}"
-        return "not legal here"
+        """The C core's reason ``move`` is illegal, as a sentence."""
+        reason, detail = self._core.why_illegal(move.code)
+        return _REASONS[reason](self, move, detail)
 
     def undo(self) -> Move:
         """Take back the last move and return it.
@@ -608,54 +571,32 @@ class Game:
         """
         players = self._rules.players
         seat = _seat(seat, players, "seat")
-        (
-            phase,
-            to_move,
-            dealer,
-            trump,
-            hand,
-            collection,
-            table,
-            hand_sizes,
-            collection_sizes,
-            stock_size,
-            out,
-            hidden_holder,
-            known,
-            unknown,
-            slots,
-            finished,
-            moves,
-            legal,
-            upcard,
-            slough_winner,
-        ) = self._core.observe(seat)
-        from_code = Move.from_code
+        o = self._core.observe(seat)
         return Observation(
             seat=seat,
             rules=self._rules,
-            phase=_PHASES[phase],
-            to_move=None if to_move == _NO_SEAT else to_move,
-            dealer=dealer,
-            trump=None if trump == _engine.NO_SUIT else _SUITS[trump],
-            hand=_new_set(hand),
-            collection=_new_set(collection),
-            table=tuple([_table_play(play) for play in table]),
-            hand_sizes=hand_sizes,
-            collection_sizes=collection_sizes,
-            stock_size=stock_size,
-            out_of_play=_new_set(out),
-            hidden_holder=None if hidden_holder == _NO_SEAT else hidden_holder,
-            known=tuple([_new_set(mask) for mask in known]),
-            unknown=_new_set(unknown),
-            unknown_slots=slots[:players],
-            stock_slots=slots[4],
-            hidden_slots=slots[5],
-            finished=finished,
-            moves_played=moves,
-            legal_moves=tuple([from_code(code) for code in legal]),
-            upcard=None if upcard == _engine.NO_CARD else Card.from_code(upcard),
-            slough_winner=None if slough_winner == _NO_SEAT else slough_winner,
+            phase=_PHASES[o["phase"]],
+            to_move=_seat_or_none(o["to_move"]),
+            dealer=o["dealer"],
+            trump=_suit_or_none(o["trump"]),
+            hand=_new_set(o["hand"]),
+            collection=_new_set(o["collection"]),
+            table=tuple(map(_table_play, o["table_seat"], o["table_cards"])),
+            hand_sizes=o["hand_sizes"],
+            collection_sizes=o["collection_sizes"],
+            stock_size=o["stock_size"],
+            out_of_play=_new_set(o["out_of_play"]),
+            hidden_holder=_seat_or_none(o["hidden_holder"]),
+            known=tuple(map(_new_set, o["known"])),
+            unknown=_new_set(o["unknown"]),
+            unknown_slots=o["unknown_slots"],
+            stock_slots=o["stock_slots"],
+            hidden_slots=o["hidden_slots"],
+            finished=o["finished"],
+            moves_played=o["moves_played"],
+            legal_moves=o["legal_moves"],
+            upcard=None if o["upcard"] == _engine.NO_CARD else Card.from_code(o["upcard"]),
+            slough_winner=_seat_or_none(o["slough_winner"]),
             history=History(_seat_view(self._core, seat, players)),
             core_view=self._core.view(seat),
         )
@@ -786,23 +727,54 @@ def _unpickle_game(
     return game
 
 
+# One sentence for each reason the C core gives for an illegal move (sg_why_illegal),
+# from the reason's detail: the core decides, Python only words it.
+_REASONS: Final[dict[str, Callable[[Game, Move, int], str]]] = {
+    "none": lambda game, move, _: "it is legal",
+    "game_over": lambda game, move, _: "the game is over",
+    "malformed": lambda game, move, _: "it is not a move the engine knows",
+    "window_open": lambda game, move, cards: (
+        "the trick is won: throw cards of ranks in it (slough) or pass"
+        + (f" (you may throw {_new_set(cards)})" if cards else "")
+    ),
+    "no_window": lambda game, move, _: "there is no slough window open",
+    "flip_phase": lambda game, move, _: "trying your luck is for phase 1",
+    "flip_rules": lambda game, move, _: "these rules do not allow trying your luck",
+    "flip_stock": lambda game, move, size: (
+        f"trying your luck needs at least two cards in the stock (it has {size})"
+    ),
+    "pick_up_phase": lambda game, move, _: "nobody picks up in phase 1",
+    "pick_up_empty": lambda game, move, _: "there is nothing on the table to pick up",
+    "not_held": lambda game, move, cards: f"seat {game.to_move} does not hold {_new_set(cards)}",
+    "slough_rank": lambda game, move, cards: (
+        f"{_new_set(cards)} are not of ranks lying in the trick"
+    ),
+    "one_card_collecting": lambda game, move, _: "these rules allow one card per play in phase 1",
+    "one_card_shedding": lambda game, move, _: "these rules allow one card per play in phase 2",
+    "mixed_ranks": lambda game, move, _: "cards played together must be of one rank",
+    "not_a_run": lambda game, move, cards: (
+        f"{_new_set(cards)} is not a run (consecutive cards of one suit)"
+    ),
+    "does_not_beat": lambda game, move, top: f"{min(move.cards)} does not beat {_new_set(top)}",
+}
+
 _TABLE_PLAYS: dict[tuple[int, int], TablePlay] = {}
 
 
-def _table_play(play: tuple[int, int]) -> TablePlay:
-    """The TablePlay for a (seat, mask) pair; most are single cards, so they are cached."""
-    cached = _TABLE_PLAYS.get(play)
+def _table_play(seat: int, mask: int) -> TablePlay:
+    """The TablePlay of ``seat`` laying the cards of ``mask``; most are single cards, so
+    they are cached."""
+    cached = _TABLE_PLAYS.get((seat, mask))
     if cached is None:
-        cached = TablePlay(play[0], _new_set(play[1]))
+        cached = TablePlay(seat, _new_set(mask))
         if len(_TABLE_PLAYS) < 1 << 14:
-            _TABLE_PLAYS[play] = cached
+            _TABLE_PLAYS[seat, mask] = cached
     return cached
 
 
-def _table(core: _engine.Core) -> tuple[TablePlay, ...]:
-    return tuple([_table_play(play) for play in core.table_plays()])
+def _seat_or_none(seat: int) -> int | None:
+    return None if seat == _NO_SEAT else seat
 
 
-def _table_top(core: _engine.Core) -> Card | None:
-    table = core.table()
-    return Card.from_code(table[-1][0]) if table else None
+def _suit_or_none(suit: int) -> Suit | None:
+    return None if suit == _engine.NO_SUIT else _SUITS[suit]
