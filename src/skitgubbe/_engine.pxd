@@ -32,23 +32,10 @@ cdef extern from "skitgubbe.h" nogil:
         SG_RULE_KIND_OPTIONAL_INT
 
     ctypedef struct sg_rules:
+        # The binding reads and writes the rule fields by the table
+        # (sg_rule_fields, sg_rules_get, sg_rules_set), never by member: a new
+        # field needs no line here.  players is read directly for seat checks.
         uint8_t players
-        uint8_t hand_size
-        uint8_t trick_mode
-        uint8_t duel_tie
-        uint8_t all_tie
-        uint8_t multi_card_plays
-        uint8_t slough
-        uint8_t try_your_luck
-        uint8_t draw
-        uint8_t last_card
-        uint8_t trump
-        uint8_t low_card_threshold
-        uint8_t runs
-        uint8_t pickup
-        uint8_t trick_end
-        uint32_t max_moves
-        # and reserved bytes, always zero: clear a whole sg_rules before filling it
 
     # The table of rule fields (SG_RULE_FIELDS in skitgubbe.h), as data.
     ctypedef struct sg_rule_field:
