@@ -95,3 +95,37 @@ def test_the_core_explains_every_illegal_move_and_only_those(index: int) -> None
                 assert info.value.reason and "legal" not in info.value.reason
         game.play(rng.choice(game.legal_moves()))
     assert {"none", "not_held"} <= seen
+
+
+def test_a_very_long_game_is_freed_without_deep_recursion() -> None:
+    # A game's positions link back to their parents; freeing the last one frees
+    # the chain. Run with a small stack so that a recursion as deep as the game
+    # is long would crash the child.
+    import resource
+    import subprocess
+    import sys
+
+    script = (
+        "import skitgubbe as sg\n"
+        "g = sg.Game.new(sg.Rules.classic(4, max_moves=10**6), seed=1)\n"
+        "for _ in range(2000):\n"
+        "    g.play(sg.bots.GreedyBot().choose(g.observation(g.to_move)))\n"
+        "while g.moves_played < 200_000:\n"
+        "    g.play(g.legal_moves()[0])\n"
+        "del g\n"
+        "print('freed')\n"
+    )
+
+    def small_stack() -> None:
+        resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, resource.RLIM_INFINITY))
+
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=small_stack,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "freed"

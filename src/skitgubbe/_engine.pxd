@@ -4,6 +4,11 @@ from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from "skitgubbe.h" nogil:
     enum:
+        SG_MOVE_KIND_PLAY
+        SG_MOVE_KIND_FLIP
+        SG_MOVE_KIND_PICK_UP
+        SG_MOVE_KIND_SLOUGH
+        SG_MOVE_KIND_PASS
         SG_MAX_PLAYERS
         SG_NCARDS
         SG_NO_SEAT
@@ -30,6 +35,10 @@ cdef extern from "skitgubbe.h" nogil:
         SG_RULE_KIND_BOOL
         SG_RULE_KIND_ENUM
         SG_RULE_KIND_OPTIONAL_INT
+
+    # Macros: every card bit, and the bit of card index c.
+    const uint64_t SG_ALL_CARDS
+    uint64_t SG_CARD_BIT(int c)
 
     ctypedef struct sg_rules:
         # The binding reads and writes the rule fields by the table

@@ -6,6 +6,7 @@ Everything here speaks the core's own numbers: cards are bit indices
 codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
+cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -244,11 +245,47 @@ cdef dict MOVE_CACHE = {}
 cdef object MOVE_FACTORY = None
 
 
+# The most common moves, found without making an int: a play of the one card
+# with bit i at SINGLE_PLAYS[i], and the moves without cards by kind.
+cdef list SINGLE_PLAYS = [None] * 64
+cdef list CARDLESS = [None] * 8
+
+
 def share_moves(dict cache, factory):
     """Register the Move cache (code -> Move) and the factory for codes not in it."""
-    global MOVE_CACHE, MOVE_FACTORY
+    global MOVE_CACHE, MOVE_FACTORY, SINGLE_PLAYS, CARDLESS
     MOVE_CACHE = cache
     MOVE_FACTORY = factory
+    SINGLE_PLAYS = [
+        factory(SG_CARD_BIT(i)) if (i & 15) < 13 else None for i in range(64)
+    ]
+    CARDLESS = [
+        factory(<uint64_t>k << 61) if k in (SG_MOVE_KIND_FLIP, SG_MOVE_KIND_PICK_UP,
+                                            SG_MOVE_KIND_PASS) else None
+        for k in range(8)
+    ]
+
+
+cdef inline object move_object(sg_move code):
+    cdef uint64_t cards = code & SG_ALL_CARDS
+    if cards == 0:
+        move = CARDLESS[code >> 61]
+        if move is not None:
+            return move
+    elif code >> 61 == SG_MOVE_KIND_PLAY and cards & (cards - 1) == 0:
+        return SINGLE_PLAYS[ctz64(cards)]
+    move = MOVE_CACHE.get(code)
+    if move is None:
+        move = MOVE_FACTORY(code)
+    return move
+
+
+cdef inline int ctz64(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while not (x & 1):
+        x >>= 1
+        n += 1
+    return n
 
 
 cdef Core core_from_snapshot(bytes snapshot):
@@ -277,6 +314,7 @@ def share_event_decoder(decoder):
     EVENT_DECODER = decoder
 
 
+@cython.freelist(64)
 cdef class Events:
     """The events one move caused, in order: an immutable sequence of Event objects.
 
@@ -336,6 +374,10 @@ cdef Events packed_events(const sg_event *buf, int n):
 cdef EMPTY_EVENTS = Events.of(())
 
 
+# The trashcan: freeing a game's last position frees its whole history, one
+# parent after another, without a C recursion as deep as the game is long.
+@cython.trashcan(True)
+@cython.freelist(64)
 cdef class Core:
     """One game state of the C core.  Value semantics: copy() is a memcpy.
 
@@ -415,13 +457,9 @@ cdef class Core:
         cdef sg_move moves[SG_MAX_MOVES]
         cdef int n = sg_legal_moves(&self.st, moves)
         cdef int i
-        cdef dict cache = MOVE_CACHE
         cdef tuple out = PyTuple_New(n)
         for i in range(n):
-            code = moves[i]
-            move = cache.get(code)
-            if move is None:
-                move = MOVE_FACTORY(code)
+            move = move_object(moves[i])
             Py_INCREF(move)
             PyTuple_SET_ITEM(out, i, move)
         return out
@@ -596,6 +634,11 @@ cdef class Core:
     @property
     def to_move(self):
         return self.st.to_move
+
+    @property
+    def seat_to_move(self):
+        """The seat to move, or None when the game is over."""
+        return None if self.st.to_move == SG_NO_SEAT else self.st.to_move
 
     @property
     def dealer(self):

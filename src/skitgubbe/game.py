@@ -344,8 +344,7 @@ class Game:
     @property
     def to_move(self) -> int | None:
         """The seat to move; ``None`` when the game is over."""
-        seat = self._core.to_move
-        return None if seat == _NO_SEAT else seat
+        return self._core.seat_to_move
 
     @property
     def dealer(self) -> int:
