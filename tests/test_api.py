@@ -107,7 +107,7 @@ def test_play_game_is_reproducible_and_continues_a_given_game() -> None:
         game.play(game.legal_moves()[0])
     result = sg.play_game(bots(), game=game)
     assert game.result == result and result.moves > 10
-    with pytest.raises(sg.SkitgubbeError, match="not both"):
+    with pytest.raises(sg.ArgumentError, match="not both"):
         sg.play_game(bots(), seed=1, game=game)
 
 
@@ -120,10 +120,14 @@ def test_players_are_recognised_by_the_protocol() -> None:
 def test_simulate_checks_its_arguments() -> None:
     with pytest.raises(sg.RulesError, match="players"):
         sg.simulate(sg.Rules.modern(players=7), 10)
-    with pytest.raises(sg.SkitgubbeError, match="games"):
+    with pytest.raises(sg.ArgumentError, match="games must be a non-negative int, not -1"):
         sg.simulate(None, -1)
-    with pytest.raises(sg.SkitgubbeError, match="seed"):
+    with pytest.raises(sg.ArgumentTypeError, match=r"games must be a non-negative int, not 1\.0"):
+        sg.simulate(None, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(sg.ArgumentError, match="seed"):
         sg.simulate(None, 1, seed=-5)
+    with pytest.raises(sg.ArgumentTypeError, match="seed"):
+        sg.simulate(None, 1, seed=True)
     result = sg.simulate(sg.Rules.classic(players=2, max_moves=20), 50, seed=1)
     assert result.truncated == 50 and sum(result.losses) == 0
     assert result.moves_per_game == 20
@@ -133,7 +137,7 @@ def test_simulate_checks_its_arguments() -> None:
 def test_simulate_gives_the_same_totals_on_any_number_of_threads(threads: int) -> None:
     rules = sg.Rules.modern(players=4)
     assert sg.simulate(rules, 101, seed=4, threads=threads) == sg.simulate(rules, 101, seed=4)
-    with pytest.raises(sg.SkitgubbeError, match="threads"):
+    with pytest.raises(sg.ArgumentError, match="threads"):
         sg.simulate(rules, 10, threads=0)
 
 

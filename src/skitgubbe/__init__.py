@@ -18,9 +18,6 @@ from . import bots
 from .aio import (
     AsyncBot,
     AsyncPlayer,
-    DisconnectedError,
-    PlayerDisconnectedError,
-    PlayerTimeoutError,
     TableUpdate,
     play_game_async,
 )
@@ -37,9 +34,15 @@ from .arena import (
 )
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DisconnectedError,
     IllegalMoveError,
     ParseError,
+    ParseTypeError,
+    PlayerDisconnectedError,
     PlayerError,
+    PlayerTimeoutError,
     RecordError,
     RulesError,
     SkitgubbeError,
@@ -73,6 +76,8 @@ __all__ = [
     "SESSION_FORMAT",
     "SESSION_VERSION",
     "AllTie",
+    "ArgumentError",
+    "ArgumentTypeError",
     "AsyncBot",
     "AsyncPlayer",
     "Card",
@@ -96,6 +101,7 @@ __all__ = [
     "MoveKind",
     "Observation",
     "ParseError",
+    "ParseTypeError",
     "Phase",
     "Pickup",
     "Player",

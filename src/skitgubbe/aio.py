@@ -8,8 +8,9 @@ wrap a slow bot in :class:`AsyncBot` with ``in_thread=True`` so its search runs
 in a worker thread and the loop stays responsive.
 
 A seat that times out or disconnects never costs game state: by default the
-runner raises :class:`PlayerTimeoutError` or :class:`PlayerDisconnectedError` (both
-:class:`~skitgubbe.PlayerError`, with the seat) and leaves the game exactly
+runner raises :class:`~skitgubbe.PlayerTimeoutError` or
+:class:`~skitgubbe.PlayerDisconnectedError` (both :class:`~skitgubbe.PlayerError`,
+with the seat) and leaves the game exactly
 where that seat is to move, so a server that passed ``game=`` can resume it
 with the same call once the person is back. With ``on_timeout="bot"`` or
 ``on_disconnect="bot"`` a stand-in bot moves for the seat instead. The
@@ -44,7 +45,14 @@ from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from . import bots
-from .errors import PlayerError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DisconnectedError,
+    PlayerDisconnectedError,
+    PlayerError,
+    PlayerTimeoutError,
+)
 from .events import Event
 from .game import Game, GameResult
 from .moves import Move
@@ -80,7 +88,7 @@ class AsyncPlayer(Protocol):
     awaited when present: ``async def game_started(observation)`` at the start
     of every :func:`play_game_async` call (also when a game is resumed, so a
     reconnected person gets the position) and ``async def game_ended(observation,
-    result)`` at the end. Raise :class:`DisconnectedError` (or any
+    result)`` at the end. Raise :class:`~skitgubbe.DisconnectedError` (or any
     ``ConnectionError``) from ``choose`` when the person is gone.
 
     >>> import asyncio, skitgubbe as sg
@@ -98,58 +106,6 @@ class AsyncPlayer(Protocol):
     async def choose(self, observation: Observation) -> Move:
         """Return one of ``observation.legal_moves``."""
         ...
-
-
-class DisconnectedError(ConnectionError):
-    """Raised by an :class:`AsyncPlayer` whose person has gone away.
-
-    Any ``ConnectionError`` (and a ``choose`` that ends cancelled) counts
-    as a disconnect; this class is the one to raise on purpose.
-
-    >>> isinstance(DisconnectedError("seat 1 closed the socket"), ConnectionError)
-    True
-    """
-
-
-class PlayerTimeoutError(PlayerError):
-    """A seat did not answer within the runner's ``timeout`` (``on_timeout="raise"``).
-
-    ``seat`` is the seat and ``timeout`` the limit in seconds. Nothing was
-    played: the game is at the position where ``seat`` is to move.
-
-    >>> error = PlayerTimeoutError("seat 1 did not answer within 30 s", 1, 30.0)
-    >>> error.seat, error.timeout, isinstance(error, PlayerError)
-    (1, 30.0, True)
-    """
-
-    timeout: float
-
-    def __init__(self, message: str, seat: int, timeout: float) -> None:
-        super().__init__(message, seat)
-        self.timeout = timeout
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.args[0], self.seat, self.timeout), self.__dict__)
-
-
-class PlayerDisconnectedError(PlayerError):
-    """A seat disconnected (``on_disconnect="raise"``).
-
-    ``choose`` (or a hook) raised a ``ConnectionError`` such as
-    :class:`DisconnectedError`, or ended cancelled; ``cause`` is that exception.
-    Nothing was played: the game is at the position where ``seat`` is to move
-    (or over, when it was ``game_ended`` that failed).
-
-    >>> error = PlayerDisconnectedError("seat 2 disconnected", 2, DisconnectedError("gone"))
-    >>> error.seat, type(error.cause).__name__
-    (2, 'DisconnectedError')
-    """
-
-    def __init__(self, message: str, seat: int, cause: BaseException | None = None) -> None:
-        super().__init__(message, seat, cause=cause)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.args[0], self.seat, self.cause), self.__dict__)
 
 
 class AsyncBot:
@@ -173,7 +129,7 @@ class AsyncBot:
 
     def __init__(self, bot: Player, *, in_thread: bool = False) -> None:
         if not callable(getattr(bot, "choose", None)):
-            raise SkitgubbeError(f"AsyncBot needs a Player with choose(), not {bot!r}")
+            raise ArgumentTypeError(f"AsyncBot needs a Player with choose(), not {bot!r}")
         self.bot = bot
         self.in_thread = in_thread
         self._lock = threading.Lock()
@@ -334,22 +290,24 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _limit(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"a timeout is a positive number of seconds or None, not {value!r}")
+    if not value > 0:
+        raise ArgumentError(f"a timeout is a positive number of seconds or None, not {value!r}")
+    return value
+
+
 def _limits(timeout: float | Sequence[float | None] | None, players: int) -> list[float | None]:
     if timeout is None or isinstance(timeout, (int, float)):
-        limits: list[float | None] = [timeout] * players
-    else:
-        limits = list(timeout)
-        if len(limits) != players:
-            raise SkitgubbeError(
-                f"timeout lists one limit per seat: {players} needed, {len(limits)} given"
-            )
-    for limit in limits:
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit > 0
-        ):
-            raise SkitgubbeError(
-                f"a timeout is a positive number of seconds or None, not {limit!r}"
-            )
+        return [_limit(timeout)] * players
+    limits = [_limit(limit) for limit in timeout]
+    if len(limits) != players:
+        raise ArgumentError(
+            f"timeout lists one limit per seat: {players} needed, {len(limits)} given"
+        )
     return limits
 
 
@@ -357,7 +315,7 @@ def _stand_ins(fallback: Player | AsyncPlayer | str, players: int) -> list[Playe
     if isinstance(fallback, str):
         return [bots.make(fallback, seed=seat) for seat in range(players)]
     if not callable(getattr(fallback, "choose", None)):
-        raise SkitgubbeError(f"fallback must be a bot spec or a player, not {fallback!r}")
+        raise ArgumentTypeError(f"fallback must be a bot spec or a player, not {fallback!r}")
     return [fallback] * players
 
 
@@ -389,16 +347,17 @@ async def play_game_async(
     (a bot computing in the loop cannot be interrupted). When a seat runs out
     of time its ``choose`` is cancelled and, by ``on_timeout``:
 
-    * ``"raise"`` (default): :class:`PlayerTimeoutError` is raised with the seat;
+    * ``"raise"`` (default): :class:`~skitgubbe.PlayerTimeoutError` is raised
+      with the seat;
     * ``"bot"``: the stand-in bot plays this one move for the seat, and the
       seat's player is asked again at its next turn.
 
     A seat whose ``choose`` (or hook) raises a ``ConnectionError`` such as
-    :class:`DisconnectedError`, or ends cancelled, has disconnected; by
+    :class:`~skitgubbe.DisconnectedError`, or ends cancelled, has disconnected; by
     ``on_disconnect``:
 
-    * ``"raise"`` (default): :class:`PlayerDisconnectedError` is raised with the
-      seat and the cause;
+    * ``"raise"`` (default): :class:`~skitgubbe.PlayerDisconnectedError` is
+      raised with the seat and the cause;
     * ``"bot"``: the stand-in bot plays the seat for the rest of this call and
       the seat's player is not called again (not even ``game_ended``).
 
@@ -429,7 +388,7 @@ async def play_game_async(
     >>> asyncio.run(sg.play_game_async(table, game=game, timeout=0.01))
     Traceback (most recent call last):
         ...
-    skitgubbe.aio.PlayerTimeoutError: seat 1 (Silent) did not answer within 0.01 s
+    skitgubbe.errors.PlayerTimeoutError: seat 1 (Silent) did not answer within 0.01 s
     >>> game.to_move, game.moves_played
     (1, 1)
     >>> table[1] = sg.bots.GreedyBot()  # the person is back (here: a bot)
@@ -446,7 +405,7 @@ async def play_game_async(
     count = game.players
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):
         if policy not in _POLICIES:
-            raise SkitgubbeError(f"{name} must be 'raise' or 'bot', not {policy!r}")
+            raise ArgumentError(f"{name} must be 'raise' or 'bot', not {policy!r}")
     limits = _limits(timeout, count)
     wants_bot = "bot" in (on_timeout, on_disconnect)
     stand_ins = _stand_ins(fallback, count) if wants_bot else []

@@ -34,7 +34,14 @@ import attrs
 
 from . import _engine
 from .bots import registry
-from .errors import PlayerError, RecordError, RulesError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    PlayerError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
 from .game import Game, _check_supported
 from .moves import Move
 from .players import Player
@@ -86,12 +93,14 @@ def wilson_interval(
     >>> [round(x, 4) for x in wilson_interval(0, 10)]
     [0.0, 0.2775]
     """
-    if type(trials) is not int or trials < 1:
-        raise SkitgubbeError(f"trials must be a positive int, not {trials!r}")
+    if type(trials) is not int:
+        raise ArgumentTypeError(f"trials must be a positive int, not {trials!r}")
+    if trials < 1:
+        raise ArgumentError(f"trials must be a positive int, not {trials!r}")
     if not 0 <= successes <= trials:
-        raise SkitgubbeError(f"successes must lie in 0..{trials}, not {successes!r}")
+        raise ArgumentError(f"successes must lie in 0..{trials}, not {successes!r}")
     if not 0 < confidence < 1:
-        raise SkitgubbeError(f"confidence must lie strictly between 0 and 1, not {confidence!r}")
+        raise ArgumentError(f"confidence must lie strictly between 0 and 1, not {confidence!r}")
     z = NormalDist().inv_cdf((1 + confidence) / 2)
     p = successes / trials
     z2n = z * z / trials
@@ -401,7 +410,7 @@ class MatchResult:
         for stats in self.stats:
             if stats.name == name:
                 return stats
-        raise SkitgubbeError(f"no entrant {name!r}; entrants: {', '.join(self.entrants)}")
+        raise ArgumentError(f"no entrant {name!r}; entrants: {', '.join(self.entrants)}")
 
     # -- saving and loading -------------------------------------------------------
 
@@ -797,9 +806,11 @@ class _StderrProgress:
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
-    if type(value) is not int or value < low or (high is not None and value >= high):
-        bound = f"{low} <= {name}" + (f" < {high}" if high is not None else "")
-        raise SkitgubbeError(f"{name} must be an int {bound}, not {value!r}")
+    bound = f"{low} <= {name}" + (f" < {high}" if high is not None else "")
+    if type(value) is not int:
+        raise ArgumentTypeError(f"{name} must be an int {bound}, not {value!r}")
+    if value < low or (high is not None and value >= high):
+        raise ArgumentError(f"{name} must be an int {bound}, not {value!r}")
     return value
 
 
@@ -840,7 +851,7 @@ def run_match(
     True
     """
     if isinstance(entrants, str) or not isinstance(entrants, Sequence):
-        raise SkitgubbeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
+        raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
     specs = tuple(entrants)
     for spec in specs:
         # An unknown bot or bad options fail here, at once, not in every game.
@@ -848,9 +859,9 @@ def run_match(
     if rules is None:
         rules = Rules.classic(players=len(specs))
     elif not isinstance(rules, Rules):
-        raise SkitgubbeError(f"rules must be a Rules, not {rules!r}")
+        raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
     if len(specs) != rules.players:
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
         )
     _check_supported(rules)
@@ -859,7 +870,7 @@ def run_match(
     if jobs is not None:
         _check_int("jobs", jobs, 1)
         if executor is not None:
-            raise SkitgubbeError("give jobs or an executor, not both")
+            raise ArgumentError("give jobs or an executor, not both")
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
     if isinstance(progress, bool):
@@ -867,7 +878,7 @@ def run_match(
     elif callable(progress):
         report = progress
     else:
-        raise SkitgubbeError(f"progress must be a bool or a callable, not {progress!r}")
+        raise ArgumentTypeError(f"progress must be a bool or a callable, not {progress!r}")
 
     # The factories go to the workers with the work (see _Plan).
     plan = _Plan(

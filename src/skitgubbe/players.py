@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from .errors import PlayerError, SkitgubbeError
+from .errors import ArgumentError, PlayerError
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
@@ -54,9 +54,9 @@ def _table_game(players: int, rules: Rules | None, seed: int | None, game: Game 
     if game is None:
         game = Game.new(Rules.classic(players=players) if rules is None else rules, seed=seed)
     elif rules is not None or seed is not None:
-        raise SkitgubbeError("give rules and seed, or a game, not both")
+        raise ArgumentError("give rules and seed, or a game, not both")
     if players != game.players:
-        raise SkitgubbeError(f"{game.players} players are needed, {players} were given")
+        raise ArgumentError(f"{game.players} players are needed, {players} were given")
     return game
 
 

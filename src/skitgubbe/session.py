@@ -46,7 +46,14 @@ import attrs
 
 from . import _engine
 from .cards import Card
-from .errors import ParseError, RecordError, RulesError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    ParseError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
 from .game import Game, GameResult, _check_supported
 from .players import Player, play_game
 from .rules import Rules
@@ -179,20 +186,23 @@ def _cut(players: int, seed: int) -> tuple[tuple[Cut, ...], int]:
 
 
 def _check_seed(seed: object) -> int:
-    if type(seed) is not int or not 0 <= seed < 2**64:
-        raise SkitgubbeError(f"the session seed must be an int 0 <= seed < 2**64, not {seed!r}")
+    message = f"the session seed must be an int 0 <= seed < 2**64, not {seed!r}"
+    if type(seed) is not int:
+        raise ArgumentTypeError(message)
+    if not 0 <= seed < 2**64:
+        raise ArgumentError(message)
     return seed
 
 
 def _check_lineup(players: Sequence[Player], count: int, what: str) -> Sequence[Player]:
     if len(players) != count:
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"the rules are for {count} players; {what} {len(players)} "
             f"player{'s' if len(players) != 1 else ''}"
         )
     for seat, player in enumerate(players):
         if not callable(getattr(player, "choose", None)):
-            raise SkitgubbeError(f"seat {seat}: {player!r} is not a Player (it has no choose())")
+            raise ArgumentTypeError(f"seat {seat}: {player!r} is not a Player (it has no choose())")
     return players
 
 
@@ -224,7 +234,7 @@ class Session:
     >>> sg.Session([sg.bots.RandomBot()] * 3, sg.Rules.classic(players=2), seed=1)
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.SkitgubbeError: the rules are for 2 players; got 3 players
+    skitgubbe.errors.ArgumentError: the rules are for 2 players; got 3 players
     """
 
     __slots__ = (
@@ -264,11 +274,11 @@ class Session:
         pot: bool = False,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules, not {type(rules).__name__}", None)
+            raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
         if isinstance(players, Sequence):
             if rules is None:
                 if not 2 <= len(players) <= 4:
-                    raise SkitgubbeError(
+                    raise ArgumentError(
                         f"Skitgubbe is played by 2, 3 or 4 players; got {len(players)}"
                     )
                 rules = Rules.classic(players=len(players))
@@ -276,16 +286,16 @@ class Session:
             self._lineup = lambda _index: seated
         elif callable(players):
             if rules is None:
-                raise SkitgubbeError("give the rules when players is a function of the game index")
+                raise ArgumentError("give the rules when players is a function of the game index")
             self._lineup = players
         else:
-            raise SkitgubbeError(
+            raise ArgumentTypeError(
                 f"players must be a sequence of players or a function of the game index, "
                 f"not {type(players).__name__}"
             )
         _check_supported(rules)
         if type(pot) is not bool:
-            raise SkitgubbeError(f"pot must be True or False, not {pot!r}")
+            raise ArgumentTypeError(f"pot must be True or False, not {pot!r}")
         self._rules = rules
         self._seed = _check_seed(seed)
         self._pot = pot
@@ -415,12 +425,14 @@ class Session:
         >>> session.play(-1)
         Traceback (most recent call last):
             ...
-        skitgubbe.errors.SkitgubbeError: games must be an int >= 0, not -1
+        skitgubbe.errors.ArgumentError: games must be an int >= 0, not -1
         """
-        if type(games) is not int or games < 0:
-            raise SkitgubbeError(f"games must be an int >= 0, not {games!r}")
+        if type(games) is not int:
+            raise ArgumentTypeError(f"games must be an int >= 0, not {games!r}")
+        if games < 0:
+            raise ArgumentError(f"games must be an int >= 0, not {games!r}")
         if progress is not None and not callable(progress):
-            raise SkitgubbeError(f"progress must be callable or None, not {progress!r}")
+            raise ArgumentTypeError(f"progress must be callable or None, not {progress!r}")
         results: list[GameResult] = []
         for _ in range(games):
             results.append(self.play_game())

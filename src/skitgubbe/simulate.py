@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import attrs
 
 from . import _engine
-from .errors import SkitgubbeError
+from .errors import ArgumentError, ArgumentTypeError
 from .game import _check_supported
 from .rules import Rules
 
@@ -61,12 +61,15 @@ def simulate(
     """
     rules = Rules.classic() if rules is None else rules
     _check_supported(rules)
-    if type(games) is not int or games < 0:
-        raise SkitgubbeError(f"games must be a non-negative int, not {games!r}")
-    if type(seed) is not int or not 0 <= seed < 2**64:
-        raise SkitgubbeError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
-    if type(threads) is not int or threads < 1:
-        raise SkitgubbeError(f"threads must be a positive int, not {threads!r}")
+    for name, value, low, high, wanted in (
+        ("games", games, 0, None, "a non-negative int"),
+        ("seed", seed, 0, 2**64, "an int 0 <= seed < 2**64"),
+        ("threads", threads, 1, None, "a positive int"),
+    ):
+        if type(value) is not int:
+            raise ArgumentTypeError(f"{name} must be {wanted}, not {value!r}")
+        if value < low or (high is not None and value >= high):
+            raise ArgumentError(f"{name} must be {wanted}, not {value!r}")
     core_rules = rules.core_tuple()
     if threads == 1 or games < 2:
         parts = [_engine.simulate(core_rules, seed, 0, games)]
