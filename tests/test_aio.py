@@ -451,6 +451,22 @@ def test_async_bot_needs_a_player() -> None:
         sg.AsyncBot("greedy")  # type: ignore[arg-type]
 
 
+def test_an_answer_that_merely_equals_a_legal_move_is_refused() -> None:
+    class Impostor:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    human = QueueHuman()
+    impostor = Impostor()
+    human.answers.put_nowait(impostor)
+    game = sg.Game.new(seed=3)
+    with pytest.raises(sg.PlayerError, match="not a Move") as caught:
+        run(sg.play_game_async([human, FirstMove(), FirstMove()], game=game))
+    assert caught.value.answer is impostor and game.moves_played == 0
+
+
 # -- updates -------------------------------------------------------------------------------------
 
 

@@ -33,9 +33,15 @@ class Picker:
         return max(plays, key=lambda m: max(m.cards)) if plays else view.legal_moves[0]
 
 
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("cannot print")
+
+
 class Saboteur:
     """Misbehaves as ``when`` says: raise in choose, answer an illegal move, raise in a
-    hook; with ``sometimes``, only in games whose seed is odd and after 30 moves."""
+    hook, raise what cannot be printed; with ``sometimes``, only in games whose seed is
+    odd and after 30 moves."""
 
     def __init__(self, seed: int | None = None, when: str = "choose", sometimes: bool = False):
         self.when = when
@@ -52,6 +58,8 @@ class Saboteur:
                 raise ValueError("boom")
             if self.when == "illegal":
                 return sg.Move.pick_up() if view.phase is sg.Phase.COLLECTING else sg.Move.flip()
+            if self.when == "unprintable":
+                raise UnprintableError
         return view.legal_moves[0]
 
     def game_ended(self, view: sg.Observation, result: sg.GameResult) -> None:
@@ -249,6 +257,7 @@ def test_truncated_games_have_no_loser_and_share_the_places_left() -> None:
         ("illegal", "PlayerError: seat"),
         ("started", "RuntimeError: cannot start"),
         ("ended", "KeyError: 'gone'"),
+        ("unprintable", "UnprintableError: <exception str() failed>"),
     ],
 )
 def test_a_crashing_bot_loses_the_game_and_the_match_goes_on(when: str, error: str) -> None:

@@ -52,6 +52,7 @@ from .game import RECORD_FORMAT, RECORD_VERSION, Game, GameResult
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay
 from .players import Player, play_game
+from .referee import Decision, PlayerCall, Referee
 from .rules import (
     AllTie,
     Draw,
@@ -84,6 +85,7 @@ __all__ = [
     "CardSet",
     "Crash",
     "Cut",
+    "Decision",
     "DisconnectedError",
     "Draw",
     "DuelTie",
@@ -105,11 +107,13 @@ __all__ = [
     "Phase",
     "Pickup",
     "Player",
+    "PlayerCall",
     "PlayerDisconnectedError",
     "PlayerError",
     "PlayerTimeoutError",
     "Rank",
     "RecordError",
+    "Referee",
     "Rules",
     "RulesError",
     "Session",

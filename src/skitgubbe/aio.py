@@ -57,7 +57,8 @@ from .events import Event
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
-from .players import Player, _table_game
+from .players import Player
+from .referee import PlayerCall, Referee
 from .rules import Rules
 
 __all__ = [
@@ -262,32 +263,18 @@ async def _settle(call: Coroutine[Any, Any, _T], limit: float | None) -> _T:
     raise error
 
 
-async def _choose(player: AsyncPlayer | Player, observation: Observation) -> object:
-    answer: object = player.choose(observation)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    return answer
-
-
-async def _hook(hook: Callable[..., object], *args: Any) -> None:
-    outcome = hook(*args)
+async def _perform(call: PlayerCall[AsyncPlayer | Player]) -> object:
+    """Make ``call``, awaiting what it returns when that is awaitable."""
+    outcome: object = call()
     if inspect.isawaitable(outcome):
-        await outcome
+        outcome = await outcome
+    return outcome
 
 
 async def _tell(on_event: Callable[[TableUpdate], object], update: TableUpdate) -> None:
     outcome = on_event(update)
     if inspect.isawaitable(outcome):
         await outcome
-
-
-def _name(player: object) -> str:
-    return type(player).__name__
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _limit(value: object) -> float | None:
@@ -401,7 +388,8 @@ async def play_game_async(
     >>> stand_in.loser in (0, 1, 2) or stand_in.truncated
     True
     """
-    game = _table_game(len(players), rules, seed, game)
+    referee: Referee[AsyncPlayer | Player] = Referee(players, rules, seed=seed, game=game)
+    game = referee.game
     count = game.players
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):
         if policy not in _POLICIES:
@@ -411,40 +399,25 @@ async def play_game_async(
     stand_ins = _stand_ins(fallback, count) if wants_bot else []
     gone = [False] * count  # seats the stand-in holds after a disconnect
 
-    def disconnected(seat: int, cause: BaseException, what: str) -> None:
-        player = players[seat]
+    def disconnected(call: PlayerCall[AsyncPlayer | Player], cause: BaseException) -> None:
         if on_disconnect == "raise":
-            raise PlayerDisconnectedError(
-                f"seat {seat} ({_name(player)}) disconnected in {what}: {_describe(cause)}",
-                seat,
-                cause,
-            ) from cause
-        gone[seat] = True
+            raise call.disconnected(cause) from cause
+        gone[call.seat] = True
 
-    def failed(seat: int, player: object, cause: BaseException, what: str) -> PlayerError:
-        return PlayerError(
-            f"seat {seat} ({_name(player)}) raised {_describe(cause)} in {what}",
-            seat=seat,
-            cause=cause,
-        )
-
-    for seat, seated in enumerate(players):
-        started = getattr(seated, "game_started", None)
-        if started is None:
-            continue
+    for call in referee.start():
         try:
-            await _settle(_hook(started, game.observation(seat)), None)
+            await _settle(_perform(call), None)
         except _GoneError as exc:
-            disconnected(seat, exc.cause, "game_started")
+            disconnected(call, exc.cause)
         except _FailedError as exc:
-            raise failed(seat, seated, exc.cause, "game_started") from exc.cause
+            raise call.failed(exc.cause) from exc.cause
 
     seen = [0] * count
 
     async def report(
         mover: int | None, move: Move | None, stand_in: Literal["timeout", "disconnect"] | None
     ) -> None:
-        assert on_event is not None and game is not None
+        assert on_event is not None
         public: tuple[Event, ...] = ()
         to_move, played, result = game.to_move, game.moves_played, game.result
         for viewer in range(count):
@@ -465,68 +438,49 @@ async def play_game_async(
     if on_event is not None:
         await report(None, None, None)
 
-    while (to_move := game.to_move) is not None:
-        seat = to_move
-        observation = game.observation(seat)
-        player: AsyncPlayer | Player = players[seat]
+    while (turn := referee.turn()) is not None:
+        seat = turn.seat
         stand_in: Literal["timeout", "disconnect"] | None = "disconnect" if gone[seat] else None
         if stand_in is None:
             try:
-                answer = await _settle(_choose(player, observation), limits[seat])
+                answer = await _settle(_perform(turn), limits[seat])
             except _TimedOutError:
                 if on_timeout == "raise":
-                    raise PlayerTimeoutError(
-                        f"seat {seat} ({_name(player)}) did not answer within {limits[seat]} s",
-                        seat,
-                        float(limits[seat] or 0.0),
-                    ) from None
+                    raise turn.timed_out(limits[seat] or 0.0) from None
                 stand_in = "timeout"
             except _GoneError as exc:
-                disconnected(seat, exc.cause, "choose")
+                disconnected(turn, exc.cause)
                 stand_in = "disconnect"
             except _FailedError as exc:
-                raise failed(seat, player, exc.cause, "choose") from exc.cause
+                raise turn.failed(exc.cause) from exc.cause
         if stand_in is not None:
-            player = stand_ins[seat]
+            turn = turn.instead(stand_ins[seat], stand_in)
             try:
-                answer = await _settle(_choose(player, observation), None)
+                answer = await _settle(_perform(turn), None)
             except (_GoneError, _FailedError) as exc:
-                raise failed(seat, player, exc.cause, "choose (standing in)") from exc.cause
-        if not isinstance(answer, Move) or answer not in observation.legal_moves:
-            shown = ", ".join(str(m) for m in observation.legal_moves)
-            what = "illegal move" if isinstance(answer, Move) else "not a Move"
-            raise PlayerError(
-                f"seat {seat} ({_name(player)}) answered {answer!r}: {what}; legal moves: {shown}",
-                seat=seat,
-                answer=answer,
-            )
-        game.play(answer)
+                raise turn.failed(exc.cause) from exc.cause
+        referee.accept(turn, answer)
         if on_event is not None:
+            assert isinstance(answer, Move)  # accept took it
             await report(seat, answer, stand_in)
 
-    result = game.result
-    assert result is not None
     first_error: PlayerError | None = None
-    for seat, seated in enumerate(players):
-        ended = getattr(seated, "game_ended", None)
-        if ended is None or gone[seat]:
+    for call in referee.finish():
+        if gone[call.seat]:
             continue
         try:
-            await _settle(_hook(ended, game.observation(seat), result), None)
+            await _settle(_perform(call), None)
         except (_GoneError, _FailedError) as exc:
             if isinstance(exc, _GoneError) and on_disconnect == "bot":
                 continue
             if first_error is None:
                 first_error = (
-                    PlayerDisconnectedError(
-                        f"seat {seat} ({_name(seated)}) disconnected in game_ended: "
-                        f"{_describe(exc.cause)}",
-                        seat,
-                        exc.cause,
-                    )
+                    call.disconnected(exc.cause)
                     if isinstance(exc, _GoneError)
-                    else failed(seat, seated, exc.cause, "game_ended")
+                    else call.failed(exc.cause)
                 )
     if first_error is not None:
         raise first_error
+    result = referee.result
+    assert result is not None
     return result

@@ -43,8 +43,8 @@ from .errors import (
     SkitgubbeError,
 )
 from .game import Game, _check_supported
-from .moves import Move
 from .players import Player
+from .referee import Referee
 from .rules import Rules
 
 __all__ = [
@@ -691,23 +691,27 @@ def _portable(factory: registry.BotFactory) -> registry.BotFactory | None:
 
 
 def _one_line(exc: BaseException) -> str:
-    message = str(exc).strip().partition("\n")[0]
+    try:
+        message = str(exc).strip().partition("\n")[0]
+    except Exception:  # a player's exception whose __str__ fails still makes a crash record
+        message = "<exception str() failed>"
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
-    """Play one game; a bot that raises or answers an illegal move loses it.
+    """Play one game with a :class:`~skitgubbe.Referee`; a bot that fails it loses it.
 
-    The loop is :func:`~skitgubbe.play_game`'s, but it also names the seat whose
-    hook raised, and turns any failure into a lost game instead of an exception.
+    A bot that cannot be made, raises (in ``choose`` or a hook) or answers
+    anything but a legal move crashes: the game ends there, lost by that bot,
+    and the crash keeps the bot's own exception (the
+    :class:`~skitgubbe.PlayerError` itself for an illegal answer).
     """
     seats = plan.seatings[arrangement]
     deck_seed = _engine.game_seed(plan.seed, deal)
     game = Game.new(plan.rules, seed=deck_seed)
     bot_seed = _engine.game_seed(deck_seed, arrangement)
-    bots: list[Player] = []
 
-    def crashed(seat: int, exc: Exception) -> MatchGame:
+    def crashed(seat: int, exc: BaseException) -> MatchGame:
         over = game.result
         before = over.finish_order if over is not None else game.observation(seat).finished
         return MatchGame(
@@ -725,39 +729,16 @@ def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
             ),
         )
 
-    seat = 0
-    try:
-        for seat, spec in enumerate(seats):
-            bots.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
-        for seat, bot in enumerate(bots):
-            started = getattr(bot, "game_started", None)
-            if started is not None:
-                started(game.observation(seat))
-    except Exception as exc:
-        return crashed(seat, exc)
-    while (to_move := game.to_move) is not None:
-        view = game.observation(to_move)
+    lineup: list[Player] = []
+    for seat, spec in enumerate(seats):
         try:
-            answer = bots[to_move].choose(view)
-            if not isinstance(answer, Move) or answer not in view.legal_moves:
-                raise PlayerError(
-                    f"seat {to_move} ({seats[to_move]}) answered {answer!r}, not a legal move; "
-                    f"legal moves: {', '.join(map(str, view.legal_moves))}",
-                    seat=to_move,
-                    answer=answer,
-                )
+            lineup.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
         except Exception as exc:
-            return crashed(to_move, exc)
-        game.play(answer)
-    result = game.result
-    assert result is not None
+            return crashed(seat, exc)
     try:
-        for seat, bot in enumerate(bots):
-            ended = getattr(bot, "game_ended", None)
-            if ended is not None:
-                ended(game.observation(seat), result)
-    except Exception as exc:
-        return crashed(seat, exc)
+        result = Referee(lineup, game=game).run()
+    except PlayerError as error:
+        return crashed(error.seat, error.cause if error.cause is not None else error)
     return MatchGame(
         deal=deal,
         arrangement=arrangement,
