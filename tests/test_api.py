@@ -1,4 +1,5 @@
-"""The public API around the engine: records, play_game and its hooks, simulate, the CLI."""
+"""The public API around the engine: what `import skitgubbe` loads, records, play_game and its
+hooks, simulate, the CLI."""
 
 from __future__ import annotations
 
@@ -11,6 +12,53 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe.cli import main
+
+LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.session"]
+NOT_CORE = ["asyncio", "concurrent.futures", "csv", "multiprocessing", "rich", *LAZY_MODULES]
+
+
+def fresh_interpreter(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_import_skitgubbe_loads_the_core_api_only() -> None:
+    loaded = fresh_interpreter(
+        f"import sys, skitgubbe; print(sorted(set({NOT_CORE!r}) & set(sys.modules)))"
+    )
+    assert loaded == "[]"
+    core = fresh_interpreter("import sys, skitgubbe; print('skitgubbe.referee' in sys.modules)")
+    assert core == "True"
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [
+        ("run_match", "skitgubbe.arena"),
+        ("Session", "skitgubbe.session"),
+        ("play_game_async", "skitgubbe.aio"),
+        ("arena", "skitgubbe.arena"),
+    ],
+)
+def test_a_lazy_name_loads_its_module_on_first_use(name: str, module: str) -> None:
+    code = (
+        "import sys, skitgubbe as sg\n"
+        f"print({module!r} in sys.modules)\n"
+        f"value = sg.{name}\n"
+        f"print({module!r} in sys.modules, value is sg.{name})"
+    )
+    assert fresh_interpreter(code).split("\n") == ["False", "True True"]
+
+
+def test_every_public_name_is_listed_and_resolves() -> None:
+    assert set(sg.__all__) <= set(dir(sg))
+    assert {"aio", "arena", "session"} <= set(dir(sg))
+    for name in sg.__all__:
+        assert getattr(sg, name) is not None
+    assert sg.run_match is sg.arena.run_match and sg.Session is sg.session.Session
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        sg.nothing  # type: ignore[attr-defined]  # noqa: B018
 
 
 def random_game(seed: int, players: int = 3) -> sg.Game:

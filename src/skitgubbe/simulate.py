@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import attrs
 
 from . import _engine
@@ -74,6 +72,9 @@ def simulate(
     if threads == 1 or games < 2:
         parts = [_engine.simulate(core_rules, seed, 0, games)]
     else:
+        # Imported here: concurrent.futures is not part of what `import skitgubbe` loads.
+        from concurrent.futures import ThreadPoolExecutor
+
         # Contiguous blocks, one per thread: each runs in C without the GIL.
         bounds = [games * k // threads for k in range(threads + 1)]
         with ThreadPoolExecutor(max_workers=threads) as pool:
