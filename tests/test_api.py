@@ -3,6 +3,7 @@ hooks, simulate, the CLI."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import subprocess
@@ -136,13 +137,27 @@ class Recorder:
 
 
 def test_play_game_calls_the_optional_hooks_with_each_seats_view() -> None:
-    players = [Recorder() for _ in range(3)]
-    result = sg.play_game(players, seed=4)
-    for seat, player in enumerate(players):
+    lineup = [Recorder() for _ in range(3)]
+    result = sg.play_game(lineup, seed=4)
+    for seat, player in enumerate(lineup):
         assert [view.seat for view in player.started] == [seat]
         assert player.seen_seats == {seat}
         ((view, told),) = player.ended
         assert view.seat == seat and view.phase is sg.Phase.OVER and told == result
+
+
+@pytest.mark.parametrize(
+    "function", [sg.play_game, sg.play_game_async, sg.Referee, sg.Session, sg.Session.resume]
+)
+def test_the_players_of_a_table_are_its_lineup(function: object) -> None:
+    # `players` is a count (Rules.players, Game.players); the players themselves are a lineup.
+    parameters = inspect.signature(function).parameters  # type: ignore[arg-type]
+    assert "lineup" in parameters and "players" not in parameters
+
+
+def test_play_game_takes_its_lineup_by_keyword() -> None:
+    result = sg.play_game(lineup=[sg.bots.GreedyBot(), sg.bots.GreedyBot()], seed=1)
+    assert result == sg.play_game([sg.bots.GreedyBot()] * 2, seed=1)
 
 
 def test_play_game_is_reproducible_and_continues_a_given_game() -> None:

@@ -478,7 +478,7 @@ def test_bad_game_counts(games: object, error: type[Exception]) -> None:
     assert session.games_played == 0
 
 
-def test_bad_players() -> None:
+def test_bad_lineups() -> None:
     with pytest.raises(sg.ArgumentError, match="the rules are for 4 players; got 3 players"):
         sg.Session(lowest(3), sg.Rules.classic(players=4), seed=1)
     with pytest.raises(sg.ArgumentError, match="played by 2, 3 or 4 players; got 5"):
@@ -489,7 +489,7 @@ def test_bad_players() -> None:
         sg.Session([Lowest(), "bot", Lowest()], seed=1)  # type: ignore[list-item]
     with pytest.raises(sg.ArgumentError, match="give the rules"):
         sg.Session(seeded_bots(3), seed=1)
-    with pytest.raises(sg.ArgumentTypeError, match="players must be a sequence"):
+    with pytest.raises(sg.ArgumentTypeError, match="lineup must be a sequence"):
         sg.Session(3, seed=1)  # type: ignore[arg-type]
 
 

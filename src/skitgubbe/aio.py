@@ -307,7 +307,7 @@ def _stand_ins(fallback: Player | AsyncPlayer | str, players: int) -> list[Playe
 
 
 async def play_game_async(
-    players: Sequence[AsyncPlayer | Player],
+    lineup: Sequence[AsyncPlayer | Player],
     rules: Rules | None = None,
     *,
     seed: int | None = None,
@@ -318,10 +318,10 @@ async def play_game_async(
     fallback: Player | AsyncPlayer | str = "greedy",
     on_event: Callable[[TableUpdate], Awaitable[None] | None] | None = None,
 ) -> GameResult:
-    """Play a game to the end in the event loop (seat ``i`` is ``players[i]``).
+    """Play a game to the end in the event loop (seat ``i`` is ``lineup[i]``).
 
     A new game is dealt from ``seed`` (with ``rules``, by default the classic
-    rules for ``len(players)``), or the given ``game`` is played on in place:
+    rules for ``len(lineup)``), or the given ``game`` is played on in place:
     pass your own ``game`` when you may want to resume it. Each seat's
     ``choose(observation)`` is awaited (an :class:`AsyncPlayer`) or called
     (a synchronous :class:`~skitgubbe.Player`, in the loop; see
@@ -353,7 +353,7 @@ async def play_game_async(
     :func:`~skitgubbe.play_game` (never handed to the stand-in: a bug should
     show). Whenever a seat fails in ``choose``, nothing is played for it:
     ``game`` is left exactly at the position where that seat is to move, and
-    ``play_game_async(players, game=game)`` resumes it. Cancelling the call
+    ``play_game_async(lineup, game=game)`` resumes it. Cancelling the call
     leaves the game the same way (the waiting seat's ``choose`` is cancelled
     with it). The stand-in is ``fallback``: a bot spec for
     :func:`skitgubbe.bots.make` (one bot per seat), or a player shared by the
@@ -388,7 +388,7 @@ async def play_game_async(
     >>> stand_in.loser in (0, 1, 2) or stand_in.truncated
     True
     """
-    referee: Referee[AsyncPlayer | Player] = Referee(players, rules, seed=seed, game=game)
+    referee: Referee[AsyncPlayer | Player] = Referee(lineup, rules, seed=seed, game=game)
     game = referee.game
     count = game.players
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):

@@ -46,16 +46,16 @@ class Player(Protocol):
 
 
 def play_game(
-    players: Sequence[Player],
+    lineup: Sequence[Player],
     rules: Rules | None = None,
     *,
     seed: int | None = None,
     game: Game | None = None,
 ) -> GameResult:
-    """Play a game to the end between ``players`` (seat ``i`` is ``players[i]``).
+    """Play a game to the end between the players of ``lineup`` (seat ``i`` is ``lineup[i]``).
 
     A new game is dealt from ``seed`` (with ``rules``, by default the classic
-    rules for ``len(players)``), or an existing ``game`` is played on. The
+    rules for ``len(lineup)``), or an existing ``game`` is played on. The
     optional hooks are called before the first move and after the last. A
     player that raises or answers anything but a legal :class:`~skitgubbe.Move`
     is reported as :class:`~skitgubbe.PlayerError` with its seat; the game is
@@ -68,4 +68,4 @@ def play_game(
     >>> sorted(result.finish_order) == [0, 1, 2, 3] or result.truncated
     True
     """
-    return Referee(players, rules, seed=seed, game=game).run()
+    return Referee(lineup, rules, seed=seed, game=game).run()

@@ -75,8 +75,8 @@ SESSION_VERSION: Final = 1
 _CUT_INDEX: Final = 2**64 - 1
 """The game index the cut's seeds hang from: no session ever plays that game."""
 
-Lineup: TypeAlias = Callable[[int], Sequence[Player]]
-"""A function from a game's index to the players of that game, seat by seat."""
+LineupFactory: TypeAlias = Callable[[int], Sequence[Player]]
+"""A function from a game's index to the lineup of that game: its players, seat by seat."""
 
 
 @attrs.frozen
@@ -194,27 +194,27 @@ def _check_seed(seed: object) -> int:
     return seed
 
 
-def _check_lineup(players: Sequence[Player], count: int, what: str) -> Sequence[Player]:
-    if len(players) != count:
+def _check_lineup(lineup: Sequence[Player], count: int, what: str) -> Sequence[Player]:
+    if len(lineup) != count:
         raise ArgumentError(
-            f"the rules are for {count} players; {what} {len(players)} "
-            f"player{'s' if len(players) != 1 else ''}"
+            f"the rules are for {count} players; {what} {len(lineup)} "
+            f"player{'s' if len(lineup) != 1 else ''}"
         )
-    for seat, player in enumerate(players):
+    for seat, player in enumerate(lineup):
         if not callable(getattr(player, "choose", None)):
             raise ArgumentTypeError(f"seat {seat}: {player!r} is not a Player (it has no choose())")
-    return players
+    return lineup
 
 
 class Session:
     """A series of games among the same players (RULES.md §7).
 
-    ``players`` seats the players (seat ``i`` is ``players[i]``) for every game,
-    or is a function from a game's index to the players of that game — use one
+    ``lineup`` seats the players (seat ``i`` is ``lineup[i]``) for every game,
+    or is a function from a game's index to the lineup of that game — use one
     to re-create seeded bots for each game, so that a resumed session plays
     exactly the games an uninterrupted one would have played (a bot's random
     state is not part of the session record). ``rules`` defaults to the classic
-    rules for ``len(players)`` (give them when ``players`` is a function).
+    rules for ``len(lineup)`` (give them when ``lineup`` is a function).
     ``seed`` (an int ``0 <= seed < 2**64``) fixes the cut and every deal; with
     ``pot=True`` each loss puts a token in the pot.
 
@@ -223,9 +223,9 @@ class Session:
     :meth:`record` and :meth:`resume` save and restore.
 
     >>> import skitgubbe as sg
-    >>> def lineup(index: int) -> list[sg.bots.RandomBot]:
+    >>> def lineup_of(index: int) -> list[sg.bots.RandomBot]:
     ...     return [sg.bots.RandomBot(seed=1000 * index + seat) for seat in range(4)]
-    >>> session = sg.Session(lineup, sg.Rules.classic(players=4), seed=11)
+    >>> session = sg.Session(lineup_of, sg.Rules.classic(players=4), seed=11)
     >>> session.first_dealer, session.next_dealer, session.games_played
     (1, 1, 0)
     >>> _ = session.play(3)
@@ -242,7 +242,7 @@ class Session:
         "_cuts",
         "_first_dealer",
         "_games",
-        "_lineup",
+        "_lineups",
         "_losses",
         "_no_loser",
         "_pot",
@@ -256,7 +256,7 @@ class Session:
     _cuts: tuple[Cut, ...]
     _first_dealer: int
     _games: list[SessionGame]
-    _lineup: Lineup
+    _lineups: LineupFactory
     _losses: list[int]
     _no_loser: int
     _pot: bool
@@ -267,7 +267,7 @@ class Session:
 
     def __init__(
         self,
-        players: Sequence[Player] | Lineup,
+        lineup: Sequence[Player] | LineupFactory,
         rules: Rules | None = None,
         *,
         seed: int,
@@ -275,23 +275,23 @@ class Session:
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        if isinstance(players, Sequence):
+        if isinstance(lineup, Sequence):
             if rules is None:
-                if not 2 <= len(players) <= 4:
+                if not 2 <= len(lineup) <= 4:
                     raise ArgumentError(
-                        f"Skitgubbe is played by 2, 3 or 4 players; got {len(players)}"
+                        f"Skitgubbe is played by 2, 3 or 4 players; got {len(lineup)}"
                     )
-                rules = Rules.classic(players=len(players))
-            seated = tuple(_check_lineup(players, rules.players, "got"))
-            self._lineup = lambda _index: seated
-        elif callable(players):
+                rules = Rules.classic(players=len(lineup))
+            seated = tuple(_check_lineup(lineup, rules.players, "got"))
+            self._lineups = lambda _index: seated
+        elif callable(lineup):
             if rules is None:
-                raise ArgumentError("give the rules when players is a function of the game index")
-            self._lineup = players
+                raise ArgumentError("give the rules when lineup is a function of the game index")
+            self._lineups = lineup
         else:
             raise ArgumentTypeError(
-                f"players must be a sequence of players or a function of the game index, "
-                f"not {type(players).__name__}"
+                f"lineup must be a sequence of players or a function of the game index, "
+                f"not {type(lineup).__name__}"
             )
         _check_supported(rules)
         if type(pot) is not bool:
@@ -401,9 +401,9 @@ class Session:
         if self._closed:
             raise SkitgubbeError("the session is closed; no more games can be played")
         index = len(self._games)
-        players = _check_lineup(self._lineup(index), self._rules.players, f"game {index} has")
+        lineup = _check_lineup(self._lineups(index), self._rules.players, f"game {index} has")
         game = Game.new(self._rules, seed=self.next_seed, dealer=self.next_dealer)
-        result = play_game(players, game=game)
+        result = play_game(lineup, game=game)
         self._count(game)
         return result
 
@@ -534,7 +534,7 @@ class Session:
         }
 
     @classmethod
-    def resume(cls, record: Mapping[str, Any], players: Sequence[Player] | Lineup) -> Session:
+    def resume(cls, record: Mapping[str, Any], lineup: Sequence[Player] | LineupFactory) -> Session:
         """Rebuild a session from :meth:`record`, checking everything in it.
 
         The cut is made again from the seed and must match; every game is
@@ -543,7 +543,7 @@ class Session:
         index (seed, dealer, rules) and finished with the recorded result. A
         record that fails raises :class:`~skitgubbe.RecordError` naming what is
         wrong. Playing on then gives the games an uninterrupted session would
-        have given, provided the players behave the same (see ``players`` in
+        have given, provided the players behave the same (see ``lineup`` in
         :class:`Session`).
 
         >>> import skitgubbe as sg
@@ -591,7 +591,7 @@ class Session:
                 raise RecordError(
                     f"the record's {key!r} must be true or false, not {record[key]!r}"
                 )
-        session = cls(players, rules, seed=seed, pot=record["pot"])
+        session = cls(lineup, rules, seed=seed, pot=record["pot"])
         cuts = _read_cuts(record["cuts"])
         if cuts != session._cuts:
             raise RecordError(
