@@ -281,22 +281,45 @@ class Referee(Generic[P]):
 
     @property
     def game(self) -> Game:
-        """The game the referee runs (change it only through :meth:`accept`)."""
+        """The game the referee runs (change it only through :meth:`accept`).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=1)
+        >>> sg.Referee([sg.bots.GreedyBot()] * 3, game=game).game is game
+        True
+        """
         return self._game
 
     @property
     def lineup(self) -> tuple[P, ...]:
-        """The players, seat by seat."""
+        """The players, seat by seat.
+
+        >>> import skitgubbe as sg
+        >>> sg.Referee([sg.bots.GreedyBot(), sg.bots.RandomBot(seed=1)], seed=1).lineup
+        (GreedyBot(), RandomBot(seed=1))
+        """
         return self._lineup
 
     @property
     def to_move(self) -> int | None:
-        """The seat to move, or ``None`` once the game is over."""
+        """The seat to move, or ``None`` once the game is over.
+
+        >>> import skitgubbe as sg
+        >>> referee = sg.Referee([sg.bots.GreedyBot()] * 2, seed=1)
+        >>> referee.to_move, referee.run() is not None, referee.to_move
+        (0, True, None)
+        """
         return self._game.to_move
 
     @property
     def result(self) -> GameResult | None:
-        """The game's result, or ``None`` while it goes on."""
+        """The game's result, or ``None`` while it goes on.
+
+        >>> import skitgubbe as sg
+        >>> referee = sg.Referee([sg.bots.GreedyBot()] * 2, seed=1)
+        >>> referee.result is None, referee.run() == referee.result
+        (True, True)
+        """
         return self._game.result
 
     @property
