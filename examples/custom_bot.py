@@ -24,9 +24,9 @@ def main(games: int) -> None:
     losses = 0
     for game_no in range(games):
         seat = game_no % 3  # rotate the seat so the deal's luck evens out
-        players: list[sg.Player] = [sg.bots.RandomBot(seed=game_no * 3 + s) for s in range(3)]
-        players[seat] = LowCardBot()
-        result = sg.play_game(players, seed=game_no)
+        lineup: list[sg.Player] = [sg.bots.RandomBot(seed=game_no * 3 + s) for s in range(3)]
+        lineup[seat] = LowCardBot()
+        result = sg.play_game(lineup, seed=game_no)
         losses += result.loser == seat
     print(f"LowCardBot was the skitgubbe in {losses} of {games} games ({losses / games:.0%});")
     print("a random player loses about one game in three.")

@@ -7,7 +7,6 @@ import asyncio
 import http.client
 import importlib.util
 import json
-import pickle
 import re
 import threading
 import time
@@ -425,28 +424,47 @@ def test_a_player_that_raises_is_a_player_error_not_a_disconnect() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "error", "message"),
     [
-        ({"timeout": 0}, "positive number"),
-        ({"timeout": [1.0, 2.0]}, "one limit per seat"),
-        ({"on_timeout": "wait"}, "on_timeout must be"),
-        ({"on_disconnect": "bot", "fallback": "nobody"}, "no bot named 'nobody'"),
-        ({"on_timeout": "bot", "fallback": 42}, "fallback must be"),
-        ({"rules": sg.Rules.classic(players=4)}, "4 players are needed"),
+        ({"timeout": 0}, sg.ArgumentError, "positive number"),
+        ({"timeout": float("nan")}, sg.ArgumentError, "positive number"),
+        ({"timeout": [1.0, None, -2]}, sg.ArgumentError, "positive number"),
+        ({"timeout": "1"}, sg.ArgumentTypeError, "positive number"),
+        ({"timeout": True}, sg.ArgumentTypeError, "positive number"),
+        ({"timeout": [1.0, 2.0]}, sg.ArgumentError, "one limit per seat"),
+        ({"on_timeout": "wait"}, sg.ArgumentError, "on_timeout must be"),
+        ({"on_disconnect": "bot", "fallback": "nobody"}, sg.ArgumentError, "no bot named"),
+        ({"on_timeout": "bot", "fallback": 42}, sg.ArgumentTypeError, "fallback must be"),
+        ({"rules": sg.Rules.classic(players=4)}, sg.ArgumentError, "4 players are needed"),
+        ({"seed": 1, "game": sg.Game.new(seed=1)}, sg.ArgumentError, "not both"),
     ],
 )
-def test_bad_arguments_are_refused_before_any_move(kwargs: dict[str, Any], message: str) -> None:
-    with pytest.raises(sg.SkitgubbeError, match=message):
+def test_bad_arguments_are_refused_before_any_move(
+    kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         run(sg.play_game_async([Silent(), Silent(), Silent()], **kwargs))
 
 
-def test_the_errors_survive_pickle() -> None:
-    timeout = pickle.loads(pickle.dumps(sg.PlayerTimeoutError("late", 2, 1.5)))
-    assert (str(timeout), timeout.seat, timeout.timeout) == ("late", 2, 1.5)
-    gone = pickle.loads(
-        pickle.dumps(sg.PlayerDisconnectedError("gone", 1, sg.DisconnectedError("x")))
-    )
-    assert (str(gone), gone.seat, type(gone.cause)) == ("gone", 1, sg.DisconnectedError)
+def test_async_bot_needs_a_player() -> None:
+    with pytest.raises(TypeError, match=r"AsyncBot needs a Player with choose\(\)"):
+        sg.AsyncBot("greedy")  # type: ignore[arg-type]
+
+
+def test_an_answer_that_merely_equals_a_legal_move_is_refused() -> None:
+    class Impostor:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    human = QueueHuman()
+    impostor = Impostor()
+    human.answers.put_nowait(impostor)
+    game = sg.Game.new(seed=3)
+    with pytest.raises(sg.PlayerError, match="not a Move") as caught:
+        run(sg.play_game_async([human, FirstMove(), FirstMove()], game=game))
+    assert caught.value.answer is impostor and game.moves_played == 0
 
 
 # -- updates -------------------------------------------------------------------------------------

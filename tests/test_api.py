@@ -1,8 +1,10 @@
-"""The public API around the engine: records, play_game and its hooks, simulate, the CLI."""
+"""The public API around the engine: what `import skitgubbe` loads, records, play_game and its
+hooks, simulate, the CLI."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import io
 import json
 import random
@@ -14,6 +16,53 @@ import pytest
 import skitgubbe as sg
 from skitgubbe.apps.cli import main, run_arena, run_session
 from skitgubbe.errors import ArgumentError
+
+LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.session"]
+NOT_CORE = ["asyncio", "concurrent.futures", "csv", "multiprocessing", "rich", *LAZY_MODULES]
+
+
+def fresh_interpreter(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_import_skitgubbe_loads_the_core_api_only() -> None:
+    loaded = fresh_interpreter(
+        f"import sys, skitgubbe; print(sorted(set({NOT_CORE!r}) & set(sys.modules)))"
+    )
+    assert loaded == "[]"
+    core = fresh_interpreter("import sys, skitgubbe; print('skitgubbe.referee' in sys.modules)")
+    assert core == "True"
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [
+        ("run_match", "skitgubbe.arena"),
+        ("Session", "skitgubbe.session"),
+        ("play_game_async", "skitgubbe.aio"),
+        ("arena", "skitgubbe.arena"),
+    ],
+)
+def test_a_lazy_name_loads_its_module_on_first_use(name: str, module: str) -> None:
+    code = (
+        "import sys, skitgubbe as sg\n"
+        f"print({module!r} in sys.modules)\n"
+        f"value = sg.{name}\n"
+        f"print({module!r} in sys.modules, value is sg.{name})"
+    )
+    assert fresh_interpreter(code).split("\n") == ["False", "True True"]
+
+
+def test_every_public_name_is_listed_and_resolves() -> None:
+    assert set(sg.__all__) <= set(dir(sg))
+    assert {"aio", "arena", "session"} <= set(dir(sg))
+    for name in sg.__all__:
+        assert getattr(sg, name) is not None
+    assert sg.run_match is sg.arena.run_match and sg.Session is sg.session.Session
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        sg.nothing  # type: ignore[attr-defined]  # noqa: B018
 
 
 def random_game(seed: int, players: int = 3) -> sg.Game:
@@ -91,13 +140,27 @@ class Recorder:
 
 
 def test_play_game_calls_the_optional_hooks_with_each_seats_view() -> None:
-    players = [Recorder() for _ in range(3)]
-    result = sg.play_game(players, seed=4)
-    for seat, player in enumerate(players):
+    lineup = [Recorder() for _ in range(3)]
+    result = sg.play_game(lineup, seed=4)
+    for seat, player in enumerate(lineup):
         assert [view.seat for view in player.started] == [seat]
         assert player.seen_seats == {seat}
         ((view, told),) = player.ended
         assert view.seat == seat and view.phase is sg.Phase.OVER and told == result
+
+
+@pytest.mark.parametrize(
+    "function", [sg.play_game, sg.play_game_async, sg.Referee, sg.Session, sg.Session.resume]
+)
+def test_the_players_of_a_table_are_its_lineup(function: object) -> None:
+    # `players` is a count (Rules.players, Game.players); the players themselves are a lineup.
+    parameters = inspect.signature(function).parameters  # type: ignore[arg-type]
+    assert "lineup" in parameters and "players" not in parameters
+
+
+def test_play_game_takes_its_lineup_by_keyword() -> None:
+    result = sg.play_game(lineup=[sg.bots.GreedyBot(), sg.bots.GreedyBot()], seed=1)
+    assert result == sg.play_game([sg.bots.GreedyBot()] * 2, seed=1)
 
 
 def test_play_game_is_reproducible_and_continues_a_given_game() -> None:
@@ -110,7 +173,7 @@ def test_play_game_is_reproducible_and_continues_a_given_game() -> None:
         game.play(game.legal_moves()[0])
     result = sg.play_game(bots(), game=game)
     assert game.result == result and result.moves_played > 10
-    with pytest.raises(sg.SkitgubbeError, match="not both"):
+    with pytest.raises(sg.ArgumentError, match="not both"):
         sg.play_game(bots(), seed=1, game=game)
 
 
@@ -123,10 +186,14 @@ def test_players_are_recognised_by_the_protocol() -> None:
 def test_simulate_checks_its_arguments() -> None:
     with pytest.raises(sg.RulesError, match="players"):
         sg.simulate(sg.Rules.modern(players=7), 10)
-    with pytest.raises(sg.SkitgubbeError, match="games"):
+    with pytest.raises(sg.ArgumentError, match="games must be a non-negative int, not -1"):
         sg.simulate(None, -1)
-    with pytest.raises(sg.SkitgubbeError, match="seed"):
+    with pytest.raises(sg.ArgumentTypeError, match=r"games must be a non-negative int, not 1\.0"):
+        sg.simulate(None, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(sg.ArgumentError, match="seed"):
         sg.simulate(None, 1, seed=-5)
+    with pytest.raises(sg.ArgumentTypeError, match="seed"):
+        sg.simulate(None, 1, seed=True)
     result = sg.simulate(sg.Rules.classic(players=2, max_moves=20), 50, seed=1)
     assert result.truncated == 50 and sum(result.losses) == 0
     assert result.moves_per_game == 20
@@ -136,7 +203,7 @@ def test_simulate_checks_its_arguments() -> None:
 def test_simulate_gives_the_same_totals_on_any_number_of_threads(threads: int) -> None:
     rules = sg.Rules.modern(players=4)
     assert sg.simulate(rules, 101, seed=4, threads=threads) == sg.simulate(rules, 101, seed=4)
-    with pytest.raises(sg.SkitgubbeError, match="threads"):
+    with pytest.raises(sg.ArgumentError, match="threads"):
         sg.simulate(rules, 10, threads=0)
 
 

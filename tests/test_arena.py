@@ -33,9 +33,15 @@ class Picker:
         return max(plays, key=lambda m: max(m.cards)) if plays else view.legal_moves[0]
 
 
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("cannot print")
+
+
 class Saboteur:
     """Misbehaves as ``when`` says: raise in choose, answer an illegal move, raise in a
-    hook; with ``sometimes``, only in games whose seed is odd and after 30 moves."""
+    hook, raise what cannot be printed; with ``sometimes``, only in games whose seed is
+    odd and after 30 moves."""
 
     def __init__(self, seed: int | None = None, when: str = "choose", sometimes: bool = False):
         self.when = when
@@ -52,6 +58,8 @@ class Saboteur:
                 raise ValueError("boom")
             if self.when == "illegal":
                 return sg.Move.pick_up() if view.phase is sg.Phase.COLLECTING else sg.Move.flip()
+            if self.when == "unprintable":
+                raise UnprintableError
         return view.legal_moves[0]
 
     def game_ended(self, view: sg.Observation, result: sg.GameResult) -> None:
@@ -119,10 +127,19 @@ def test_wilson_interval_is_symmetric_takes_fractions_and_other_levels() -> None
 
 
 @pytest.mark.parametrize(
-    ("k", "n", "confidence"), [(1, 0, 0.95), (11, 10, 0.95), (-1, 10, 0.95), (1, 10, 1.0)]
+    ("k", "n", "confidence", "error"),
+    [
+        (1, 0, 0.95, sg.ArgumentError),
+        (11, 10, 0.95, sg.ArgumentError),
+        (-1, 10, 0.95, sg.ArgumentError),
+        (1, 10, 1.0, sg.ArgumentError),
+        (1, 10.0, 0.95, sg.ArgumentTypeError),
+    ],
 )
-def test_wilson_interval_refuses_bad_input(k: int, n: int, confidence: float) -> None:
-    with pytest.raises(sg.SkitgubbeError):
+def test_wilson_interval_refuses_bad_input(
+    k: int, n: int, confidence: float, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
         sg.wilson_interval(k, n, confidence=confidence)
 
 
@@ -240,6 +257,7 @@ def test_truncated_games_have_no_loser_and_share_the_places_left() -> None:
         ("illegal", "PlayerError: seat"),
         ("started", "RuntimeError: cannot start"),
         ("ended", "KeyError: 'gone'"),
+        ("unprintable", "UnprintableError: <exception str() failed>"),
     ],
 )
 def test_a_crashing_bot_loses_the_game_and_the_match_goes_on(when: str, error: str) -> None:
@@ -524,42 +542,48 @@ def test_cli_arena_plot_without_matplotlib_fails_before_the_match(
 # -- bad input ----------------------------------------------------------------------------
 
 
+VALUE, TYPE = sg.ArgumentError, sg.ArgumentTypeError
+
+
 @pytest.mark.parametrize(
-    ("entrants", "options", "message"),
+    ("entrants", "options", "error", "message"),
     [
-        (["random", "nobody"], {}, "no bot named 'nobody'"),
-        (["random", "random:speed=3"], {}, "bad options"),
-        (["random", 3], {}, "a bot spec is a name"),
-        (["random", "random"], {"rules": sg.Rules.classic(players=3)}, "need 3 entrants"),
-        (["random"] * 3, {"rules": "classic"}, "rules must be a Rules"),
-        ("random", {}, "sequence of bot specs"),
-        (["random", "random"], {"deals": 0}, "deals must be"),
-        (["random", "random"], {"deals": -3}, "deals must be"),
-        (["random", "random"], {"deals": 2.0}, "deals must be"),
-        (["random", "random"], {"seed": -1}, "seed must be"),
-        (["random", "random"], {"seed": 2**64}, "seed must be"),
-        (["random", "random"], {"jobs": 0}, "jobs must be"),
-        (["random", "random"], {"chunk_size": 0}, "chunk_size must be"),
-        (["random", "random"], {"progress": "yes"}, "progress must be"),
+        (["random", "nobody"], {}, VALUE, "no bot named 'nobody'"),
+        (["random", "random:speed=3"], {}, VALUE, "bad options"),
+        (["random", 3], {}, TYPE, "a bot spec is a name"),
+        (["random", " "], {}, VALUE, "a bot spec is a name"),
+        (["random", "random"], {"rules": sg.Rules.classic(players=3)}, VALUE, "need 3 entrants"),
+        (["random"] * 3, {"rules": "classic"}, TYPE, "rules must be a Rules"),
+        ("random", {}, TYPE, "sequence of bot specs"),
+        (["random", "random"], {"deals": 0}, VALUE, "deals must be"),
+        (["random", "random"], {"deals": -3}, VALUE, "deals must be"),
+        (["random", "random"], {"deals": 2.0}, TYPE, "deals must be"),
+        (["random", "random"], {"seed": -1}, VALUE, "seed must be"),
+        (["random", "random"], {"seed": 2**64}, VALUE, "seed must be"),
+        (["random", "random"], {"jobs": 0}, VALUE, "jobs must be"),
+        (["random", "random"], {"chunk_size": 0}, VALUE, "chunk_size must be"),
+        (["random", "random"], {"progress": "yes"}, TYPE, "progress must be"),
     ],
 )
-def test_run_match_refuses_bad_input(entrants: Any, options: dict[str, Any], message: str) -> None:
+def test_run_match_refuses_bad_input(
+    entrants: Any, options: dict[str, Any], error: type[Exception], message: str
+) -> None:
     arguments = {"deals": 1, "seed": 0, **options}
     rules = arguments.pop("rules", None)
-    with pytest.raises(sg.SkitgubbeError, match=message):
+    with pytest.raises(error, match=message):
         sg.run_match(entrants, rules, **arguments)
 
 
 def test_jobs_and_an_executor_together_are_refused() -> None:
     with (
         ProcessPoolExecutor(1) as pool,
-        pytest.raises(sg.SkitgubbeError, match="jobs or an executor"),
+        pytest.raises(sg.ArgumentError, match="jobs or an executor"),
     ):
         sg.run_match(["random", "random"], deals=1, seed=0, jobs=2, executor=pool)
 
 
 def test_an_unknown_entrant_name_in_a_result_is_an_error(in_process: sg.MatchResult) -> None:
-    with pytest.raises(sg.SkitgubbeError, match="no entrant 'greedy'"):
+    with pytest.raises(sg.ArgumentError, match="no entrant 'greedy'"):
         in_process.entrant("greedy")
     assert Counter(in_process.entrants) == Counter(s.name for s in in_process.stats)
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from skitgubbe import (
+    ArgumentError,
     Card,
     CardSet,
     Game,
@@ -638,19 +639,20 @@ def test_a_player_answering_a_non_move_is_reported_with_the_answer(answer: objec
 def test_the_wrong_number_of_players_is_refused() -> None:
     game = Game.new(Rules.classic(), seed=5)
     before = state(game)
-    with pytest.raises(SkitgubbeError) as info:
+    with pytest.raises(ArgumentError) as info:
         play_game([First(), First()], game=game)
-    assert "3" in str(info.value)
+    assert str(info.value) == "3 players are needed, 2 were given"
     assert state(game) == before
-    with pytest.raises(SkitgubbeError):
+    with pytest.raises(RulesError):  # no classic rules for five
         play_game([First()] * 5, seed=1)
-    with pytest.raises(SkitgubbeError):
+    with pytest.raises(ValueError, match="3 players are needed, 2 were given"):
         play_game([First()] * 2, Rules.classic(3), seed=1)
 
 
 def test_rules_or_seed_with_a_game_are_refused() -> None:
     game = Game.new(Rules.classic(), seed=5)
-    with pytest.raises(SkitgubbeError):
+    with pytest.raises(ArgumentError, match="not both"):
         play_game([First()] * 3, Rules.classic(), game=game)
-    with pytest.raises(SkitgubbeError):
+    with pytest.raises(ArgumentError, match="not both"):
         play_game([First()] * 3, seed=1, game=game)
+    assert game.moves_played == 0

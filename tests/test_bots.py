@@ -177,20 +177,43 @@ def test_the_registry_makes_configured_bots() -> None:
     bot = sg.bots.make("pimc:worlds=7,rollout=random", seed=2)
     assert isinstance(bot, sg.bots.PIMCBot) and bot.worlds == 7 and bot.rollout == "random"
     assert isinstance(sg.bots.make("ismcts:time=0.01"), sg.bots.ISMCTSBot)
-    with pytest.raises(sg.SkitgubbeError, match="bad options for bot 'greedy'"):
+    with pytest.raises(sg.ArgumentError, match="bad options for bot 'greedy'"):
         sg.bots.make("greedy:depth=3")
-    with pytest.raises(sg.SkitgubbeError, match="rollout policy"):
+    with pytest.raises(sg.ArgumentError, match="rollout policy"):
         sg.bots.make("pimc:rollout=smart")
-    with pytest.raises(sg.SkitgubbeError, match="worlds must be a positive int"):
+    with pytest.raises(sg.ArgumentError, match="worlds must be a positive int, not 0"):
         sg.bots.make("pimc:worlds=0")
+    with pytest.raises(sg.ArgumentTypeError, match=r"^worlds must be a positive int, not 'many'"):
+        sg.bots.make("pimc:worlds=many")  # the bot's own message, not "bad options"
+    with pytest.raises(sg.ArgumentTypeError, match="time must be a positive number"):
+        sg.bots.ISMCTSBot(time="1")  # type: ignore[arg-type]
+    with pytest.raises(sg.ArgumentError, match="time must be a positive number"):
+        sg.bots.ISMCTSBot(time=0)
     assert {"random", "greedy", "pimc", "ismcts"} <= set(sg.bots.available())
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [("", sg.ArgumentError), ("pimc:worlds", sg.ArgumentError), (None, sg.ArgumentTypeError)],
+)
+def test_bad_specs_are_refused(spec: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="bot"):
+        sg.bots.make(spec)  # type: ignore[arg-type]
+
+
+def test_bad_bot_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="a bot name is letters"):
+        sg.bots.register("my bot", sg.bots.GreedyBot)
+    with pytest.raises(TypeError, match="a bot name is letters"):
+        sg.bots.register(7, sg.bots.GreedyBot)  # type: ignore[arg-type]
+    assert "my bot" not in sg.bots.available()
 
 
 @pytest.mark.parametrize("spec", ["greedy", "pimc:worlds=2", "ismcts:iterations=10"])
 def test_a_bot_asked_out_of_turn_says_so(spec: str) -> None:
     game = sg.Game.new(seed=1)
     waiting = game.observation((game.to_move or 0) + 1)
-    with pytest.raises(sg.SkitgubbeError, match="seat 1 is asked to move, but seat 0 is to move"):
+    with pytest.raises(sg.ArgumentError, match="seat 1 is asked to move, but seat 0 is to move"):
         sg.bots.make(spec).choose(waiting)
 
 

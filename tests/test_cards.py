@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skitgubbe.cards import ALL_CARDS, ALL_MASK, Card, CardSet, Rank, Suit
-from skitgubbe.errors import ParseError
+from skitgubbe.errors import ParseError, ParseTypeError
 
 cards_st = st.sampled_from(ALL_CARDS)
 card_lists = st.lists(cards_st, max_size=52)
@@ -79,6 +79,18 @@ def test_card_accepts_plain_ints_and_converts_them() -> None:
         (-1, 7, "-1"),
         (2, 1, "1"),
         (2, 15, "15"),
+    ],
+)
+def test_card_constructor_rejects_bad_suit_or_rank(suit: Any, rank: Any, bad: str) -> None:
+    with pytest.raises(ParseError, match=re.escape(bad)) as info:
+        Card(suit, rank)
+    assert type(info.value) is ParseError
+    assert info.value.text == bad
+
+
+@pytest.mark.parametrize(
+    ("suit", "rank", "bad"),
+    [
         (True, 7, "True"),
         (2, False, "False"),
         ("H", 7, "'H'"),
@@ -86,9 +98,12 @@ def test_card_accepts_plain_ints_and_converts_them() -> None:
         (2.0, 7, "2.0"),
     ],
 )
-def test_card_constructor_rejects_bad_suit_or_rank(suit: Any, rank: Any, bad: str) -> None:
-    with pytest.raises(ParseError, match=re.escape(bad)) as info:
+def test_card_constructor_rejects_suits_and_ranks_of_the_wrong_type(
+    suit: Any, rank: Any, bad: str
+) -> None:
+    with pytest.raises(TypeError, match=re.escape(bad)) as info:
         Card(suit, rank)
+    assert isinstance(info.value, ParseTypeError)
     assert info.value.text == bad
 
 
@@ -114,7 +129,7 @@ def test_card_from_code_rejects_non_card_codes(code: int) -> None:
 
 @pytest.mark.parametrize("code", [True, False, 1.0, "5", None])
 def test_card_from_code_rejects_non_ints(code: Any) -> None:
-    with pytest.raises(ParseError, match=re.escape(repr(code))):
+    with pytest.raises(ParseTypeError, match=re.escape(repr(code))):
         Card.from_code(code)
 
 
@@ -162,8 +177,9 @@ def test_card_parse_rejects_and_names_the_text(text: str) -> None:
 
 @pytest.mark.parametrize("value", [7, None, b"7H", Card.parse("7H")])
 def test_card_parse_rejects_non_strings(value: Any) -> None:
-    with pytest.raises(ParseError, match=re.escape(repr(value))):
+    with pytest.raises(ParseTypeError, match=re.escape(repr(value))) as info:
         Card.parse(value)
+    assert isinstance(info.value, TypeError) and info.value.text == repr(value)
 
 
 def test_card_str_and_repr() -> None:
@@ -287,7 +303,7 @@ def test_cardset_rejects_non_card_bits(mask: int) -> None:
 
 @pytest.mark.parametrize("mask", [True, 1.0, "1", None, [1]])
 def test_cardset_rejects_non_ints(mask: Any) -> None:
-    with pytest.raises(ParseError, match=re.escape(repr(mask))):
+    with pytest.raises(ParseTypeError, match=re.escape(repr(mask))):
         CardSet(mask)
 
 
@@ -298,9 +314,10 @@ def test_cardset_of_accepts_cards_and_text() -> None:
 
 
 def test_cardset_of_rejects_bad_items() -> None:
-    with pytest.raises(ParseError, match="'1H'"):
+    with pytest.raises(ParseError, match="'1H'") as info:
         CardSet.of("1H")
-    with pytest.raises(ParseError, match="37"):
+    assert not isinstance(info.value, TypeError)
+    with pytest.raises(ParseTypeError, match="37"):
         CardSet.of(37)  # type: ignore[arg-type]
 
 
@@ -319,7 +336,7 @@ def test_cardset_parse_error_names_the_token_and_the_text() -> None:
 
 
 def test_cardset_parse_rejects_non_strings() -> None:
-    with pytest.raises(ParseError, match="42"):
+    with pytest.raises(ParseTypeError, match="42"):
         CardSet.parse(42)  # type: ignore[arg-type]
 
 
@@ -367,6 +384,8 @@ def test_cardset_suit_and_rank_reject_bad_arguments() -> None:
         CardSet.full().suit(4)  # type: ignore[arg-type]
     with pytest.raises(ParseError, match="not a rank: 1"):
         CardSet.full().rank(1)  # type: ignore[arg-type]
+    with pytest.raises(ParseTypeError, match="not a suit: 'hearts'"):
+        CardSet.full().suit("hearts")  # type: ignore[arg-type]
 
 
 @given(card_sets)

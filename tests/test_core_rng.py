@@ -60,7 +60,7 @@ def test_simulate_totals_equal_the_model_playouts(players: int) -> None:
         if loser is not None:
             losses[loser] += 1
     assert result.games == games
-    assert result.moves == moves
+    assert result.moves_played == moves
     assert result.losses == tuple(losses)
     assert (result.truncated, result.no_loser) == (truncated, no_loser)
 

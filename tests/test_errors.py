@@ -7,30 +7,89 @@ import pickle
 
 import pytest
 
+import skitgubbe as sg
+from skitgubbe import aio
 from skitgubbe.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DisconnectedError,
     IllegalMoveError,
     ParseError,
+    ParseTypeError,
+    PlayerDisconnectedError,
     PlayerError,
+    PlayerTimeoutError,
     RecordError,
     RulesError,
     SkitgubbeError,
 )
 from skitgubbe.moves import Move
 
+LIBRARY_ERRORS = [
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalMoveError,
+    ParseError,
+    ParseTypeError,
+    PlayerDisconnectedError,
+    PlayerError,
+    PlayerTimeoutError,
+    RecordError,
+    RulesError,
+]
 
-@pytest.mark.parametrize(
-    "cls", [IllegalMoveError, RulesError, ParseError, PlayerError, RecordError]
-)
+
+@pytest.mark.parametrize("cls", LIBRARY_ERRORS)
 def test_every_error_is_a_skitgubbe_error(cls: type[Exception]) -> None:
     assert issubclass(cls, SkitgubbeError)
     assert issubclass(cls, Exception)
 
 
-def test_skitgubbe_error_is_not_a_value_or_type_error() -> None:
-    # The library's errors are caught by SkitgubbeError, not by accident as
-    # ValueError/TypeError.
-    for cls in (IllegalMoveError, RulesError, ParseError, PlayerError, RecordError):
+@pytest.mark.parametrize(
+    ("error", "base"),
+    [
+        (ArgumentError("seat must be 0..2, not 5"), ValueError),
+        (ParseError("not a card: '1H'", "1H"), ValueError),
+        (RulesError("Rules.players must be 2, 3 or 4; got 7", "players"), ValueError),
+        (IllegalMoveError("illegal move 7♥", Move.parse("7H"), "not in hand", []), ValueError),
+        (RecordError("bad record", 3), ValueError),
+        (ArgumentTypeError("a seat is an int, not 'two'"), TypeError),
+        (ParseTypeError("not card text: 7; expected a str", "7"), TypeError),
+    ],
+)
+def test_errors_about_values_and_types_are_caught_by_the_standard_bases(
+    error: SkitgubbeError, base: type[Exception]
+) -> None:
+    with pytest.raises(base) as caught:
+        raise error
+    assert caught.value is error
+
+
+def test_a_wrong_type_to_parse_is_both_a_parse_error_and_a_type_error() -> None:
+    assert issubclass(ParseTypeError, ParseError) and issubclass(ParseTypeError, TypeError)
+    assert not issubclass(ArgumentTypeError, ValueError)
+    assert not issubclass(ArgumentError, TypeError)
+
+
+def test_player_errors_are_neither_value_nor_type_errors() -> None:
+    # A player that fails is not a bad argument of the caller's.
+    for cls in (PlayerError, PlayerTimeoutError, PlayerDisconnectedError):
         assert not issubclass(cls, (ValueError, TypeError))
+
+
+def test_a_disconnect_is_the_players_connection_error_not_the_librarys() -> None:
+    assert issubclass(DisconnectedError, ConnectionError)
+    assert not issubclass(DisconnectedError, SkitgubbeError)
+
+
+@pytest.mark.parametrize(
+    "name", ["DisconnectedError", "PlayerDisconnectedError", "PlayerTimeoutError"]
+)
+def test_the_async_errors_live_in_errors_and_are_importable_where_they_were(name: str) -> None:
+    cls = getattr(sg.errors, name)
+    assert cls.__module__ == "skitgubbe.errors"
+    assert getattr(sg, name) is cls
+    assert getattr(aio, name) is cls
 
 
 def test_rules_error_keeps_field_and_message() -> None:
@@ -107,6 +166,35 @@ def test_player_error_pickles_with_cause_and_answer() -> None:
     assert isinstance(copy_.cause, KeyError)
     assert copy_.cause.args == ("k",)
     assert copy_.answer == [1, 2]
+
+
+def test_player_timeout_error_pickles() -> None:
+    copy_ = _roundtrip(PlayerTimeoutError("late", 2, 1.5))
+    assert type(copy_) is PlayerTimeoutError
+    assert (str(copy_), copy_.seat, copy_.timeout, copy_.cause) == ("late", 2, 1.5, None)
+
+
+def test_player_disconnected_error_pickles_with_its_cause() -> None:
+    copy_ = _roundtrip(PlayerDisconnectedError("gone", 1, DisconnectedError("closed")))
+    assert type(copy_) is PlayerDisconnectedError
+    assert (str(copy_), copy_.seat) == ("gone", 1)
+    assert type(copy_.cause) is DisconnectedError and copy_.cause.args == ("closed",)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        ArgumentError("bad value"),
+        ArgumentTypeError("bad type"),
+        ParseTypeError("not card text: 7", "7"),
+        DisconnectedError("closed"),
+    ],
+)
+def test_the_other_errors_pickle(error: Exception) -> None:
+    copy_ = _roundtrip(error)
+    assert type(copy_) is type(error)
+    assert copy_.args == error.args
+    assert getattr(copy_, "text", None) == getattr(error, "text", None)
 
 
 def test_record_error_pickles() -> None:

@@ -451,49 +451,62 @@ def test_a_failed_game_is_not_counted() -> None:
     )
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.0, "1", True, None])
-def test_bad_seeds(seed: object) -> None:
-    with pytest.raises(sg.SkitgubbeError, match="seed must be an int"):
+@pytest.mark.parametrize(
+    ("seed", "error"),
+    [
+        (-1, sg.ArgumentError),
+        (2**64, sg.ArgumentError),
+        (1.0, sg.ArgumentTypeError),
+        ("1", sg.ArgumentTypeError),
+        (True, sg.ArgumentTypeError),
+        (None, sg.ArgumentTypeError),
+    ],
+)
+def test_bad_seeds(seed: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="seed must be an int"):
         sg.Session(lowest(), seed=seed)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("games", [-1, 1.5, "3", True])
-def test_bad_game_counts(games: object) -> None:
+@pytest.mark.parametrize(
+    ("games", "error"),
+    [(-1, ValueError), (1.5, TypeError), ("3", TypeError), (True, TypeError)],
+)
+def test_bad_game_counts(games: object, error: type[Exception]) -> None:
     session = sg.Session(lowest(), seed=1)
-    with pytest.raises(sg.SkitgubbeError, match="games must be an int >= 0"):
+    with pytest.raises(error, match="games must be an int >= 0"):
         session.play(games)  # type: ignore[arg-type]
     assert session.games_played == 0
 
 
-def test_bad_players() -> None:
-    with pytest.raises(sg.SkitgubbeError, match="the rules are for 4 players; got 3 players"):
+def test_bad_lineups() -> None:
+    with pytest.raises(sg.ArgumentError, match="the rules are for 4 players; got 3 players"):
         sg.Session(lowest(3), sg.Rules.classic(players=4), seed=1)
-    with pytest.raises(sg.SkitgubbeError, match="played by 2, 3 or 4 players; got 5"):
+    with pytest.raises(sg.ArgumentError, match="played by 2, 3 or 4 players; got 5"):
         sg.Session(lowest(5), seed=1)
-    with pytest.raises(sg.SkitgubbeError, match="played by 2, 3 or 4 players; got 1"):
+    with pytest.raises(sg.ArgumentError, match="played by 2, 3 or 4 players; got 1"):
         sg.Session(lowest(1), seed=1)
-    with pytest.raises(sg.SkitgubbeError, match="seat 1: 'bot' is not a Player"):
+    with pytest.raises(sg.ArgumentTypeError, match="seat 1: 'bot' is not a Player"):
         sg.Session([Lowest(), "bot", Lowest()], seed=1)  # type: ignore[list-item]
-    with pytest.raises(sg.SkitgubbeError, match="give the rules"):
+    with pytest.raises(sg.ArgumentError, match="give the rules"):
         sg.Session(seeded_bots(3), seed=1)
-    with pytest.raises(sg.SkitgubbeError, match="players must be a sequence"):
+    with pytest.raises(sg.ArgumentTypeError, match="lineup must be a sequence"):
         sg.Session(3, seed=1)  # type: ignore[arg-type]
 
 
 def test_a_lineup_with_the_wrong_count_fails_before_the_game() -> None:
     session = sg.Session(lambda index: lowest(2 if index == 1 else 3), sg.Rules(), seed=1)
     session.play_game()
-    with pytest.raises(sg.SkitgubbeError, match="the rules are for 3 players; game 1 has 2"):
+    with pytest.raises(sg.ArgumentError, match="the rules are for 3 players; game 1 has 2"):
         session.play_game()
     assert session.games_played == 1
 
 
 def test_bad_rules_and_pot() -> None:
-    with pytest.raises(sg.RulesError, match="rules must be a Rules"):
+    with pytest.raises(sg.ArgumentTypeError, match="rules must be a Rules"):
         sg.Session(lowest(), {"players": 3}, seed=1)  # type: ignore[arg-type]
-    with pytest.raises(sg.SkitgubbeError, match="pot must be True or False"):
+    with pytest.raises(sg.ArgumentTypeError, match="pot must be True or False"):
         sg.Session(lowest(), seed=1, pot=1)  # type: ignore[arg-type]
-    with pytest.raises(sg.SkitgubbeError, match="progress must be callable"):
+    with pytest.raises(sg.ArgumentTypeError, match="progress must be callable"):
         sg.Session(lowest(), seed=1).play(1, progress=3)  # type: ignore[arg-type]
 
 

@@ -3,6 +3,13 @@
 A plain-C bitboard core plays the rules (``shared/RULES.md`` in the project);
 this package is its typed API.
 
+``import skitgubbe`` loads the core API only: cards, rules, moves, events, the
+game and its observations, players and the referee, the bots, simulation and
+the errors. The orchestration layers (:mod:`skitgubbe.arena`,
+:mod:`skitgubbe.session` and the asyncio runner :mod:`skitgubbe.aio`, with
+their asyncio, process pools and csv) load the first time one of their names
+is read, so ``sg.run_match`` works without an import of its own.
+
 >>> import skitgubbe as sg
 >>> game = sg.Game.new(sg.Rules.classic(players=3), seed=1)
 >>> game.phase, game.to_move, len(game.legal_moves())
@@ -10,36 +17,27 @@ this package is its typed API.
 >>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
 >>> result.loser is not None or result.truncated
 True
+>>> sg.run_match(["random", "random"], deals=1, seed=0).deals  # loads skitgubbe.arena
+1
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
 from . import bots
-from .aio import (
-    AsyncBot,
-    AsyncPlayer,
-    DisconnectedError,
-    PlayerDisconnectedError,
-    PlayerTimeoutError,
-    TableUpdate,
-    play_game_async,
-)
-from .arena import (
-    MATCH_FORMAT,
-    MATCH_VERSION,
-    Crash,
-    EntrantStats,
-    MatchGame,
-    MatchResult,
-    arrangements,
-    run_match,
-    wilson_interval,
-)
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DisconnectedError,
     IllegalMoveError,
     ParseError,
+    ParseTypeError,
+    PlayerDisconnectedError,
     PlayerError,
+    PlayerTimeoutError,
     RecordError,
     RulesError,
     SkitgubbeError,
@@ -49,6 +47,7 @@ from .game import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
 from .moves import Move, MoveKind
 from .observation import History, Observation, Phase, TablePlay
 from .players import Player, play_game
+from .referee import Decision, PlayerCall, Referee
 from .rules import (
     AllTie,
     Draw,
@@ -61,10 +60,78 @@ from .rules import (
     TrickMode,
     TrumpRule,
 )
-from .session import SESSION_FORMAT, SESSION_VERSION, Cut, Session, SessionGame, SessionResult
 from .simulate import SimulationResult, simulate
 
+if TYPE_CHECKING:
+    from . import aio as aio
+    from . import arena as arena
+    from . import session as session
+    from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
+    from .arena import (
+        MATCH_FORMAT,
+        MATCH_VERSION,
+        Crash,
+        EntrantStats,
+        MatchGame,
+        MatchResult,
+        arrangements,
+        run_match,
+        wilson_interval,
+    )
+    from .session import (
+        SESSION_FORMAT,
+        SESSION_VERSION,
+        Cut,
+        Session,
+        SessionGame,
+        SessionResult,
+    )
+
 __version__ = "0.1.0"
+
+_LAZY: Final[dict[str, str]] = {
+    **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
+    **dict.fromkeys(
+        (
+            "MATCH_FORMAT",
+            "MATCH_VERSION",
+            "Crash",
+            "EntrantStats",
+            "MatchGame",
+            "MatchResult",
+            "arrangements",
+            "run_match",
+            "wilson_interval",
+        ),
+        "arena",
+    ),
+    **dict.fromkeys(
+        ("SESSION_FORMAT", "SESSION_VERSION", "Cut", "Session", "SessionGame", "SessionResult"),
+        "session",
+    ),
+}
+"""The names that load their module on first use, and the module of each."""
+
+_LAZY_MODULES: Final = frozenset(_LAZY.values())
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
+
+    def __getattr__(name: str) -> Any:
+        # PEP 562: called only for names not (yet) in the module's namespace.
+        if name in _LAZY_MODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_LAZY_MODULES})
+
 
 __all__ = [
     "MATCH_FORMAT",
@@ -74,12 +141,15 @@ __all__ = [
     "SESSION_FORMAT",
     "SESSION_VERSION",
     "AllTie",
+    "ArgumentError",
+    "ArgumentTypeError",
     "AsyncBot",
     "AsyncPlayer",
     "Card",
     "CardSet",
     "Crash",
     "Cut",
+    "Decision",
     "DisconnectedError",
     "Draw",
     "DuelTie",
@@ -98,14 +168,17 @@ __all__ = [
     "MoveKind",
     "Observation",
     "ParseError",
+    "ParseTypeError",
     "Phase",
     "Pickup",
     "Player",
+    "PlayerCall",
     "PlayerDisconnectedError",
     "PlayerError",
     "PlayerTimeoutError",
     "Rank",
     "RecordError",
+    "Referee",
     "RuleField",
     "Rules",
     "RulesError",

@@ -8,8 +8,9 @@ wrap a slow bot in :class:`AsyncBot` with ``in_thread=True`` so its search runs
 in a worker thread and the loop stays responsive.
 
 A seat that times out or disconnects never costs game state: by default the
-runner raises :class:`PlayerTimeoutError` or :class:`PlayerDisconnectedError` (both
-:class:`~skitgubbe.PlayerError`, with the seat) and leaves the game exactly
+runner raises :class:`~skitgubbe.PlayerTimeoutError` or
+:class:`~skitgubbe.PlayerDisconnectedError` (both :class:`~skitgubbe.PlayerError`,
+with the seat) and leaves the game exactly
 where that seat is to move, so a server that passed ``game=`` can resume it
 with the same call once the person is back. With ``on_timeout="bot"`` or
 ``on_disconnect="bot"`` a stand-in bot moves for the seat instead. The
@@ -44,12 +45,20 @@ from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from . import bots
-from .errors import PlayerError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DisconnectedError,
+    PlayerDisconnectedError,
+    PlayerError,
+    PlayerTimeoutError,
+)
 from .events import Event
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
-from .players import Player, _table_game
+from .players import Player
+from .referee import PlayerCall, Referee
 from .rules import Rules
 
 __all__ = [
@@ -80,7 +89,7 @@ class AsyncPlayer(Protocol):
     awaited when present: ``async def game_started(observation)`` at the start
     of every :func:`play_game_async` call (also when a game is resumed, so a
     reconnected person gets the position) and ``async def game_ended(observation,
-    result)`` at the end. Raise :class:`DisconnectedError` (or any
+    result)`` at the end. Raise :class:`~skitgubbe.DisconnectedError` (or any
     ``ConnectionError``) from ``choose`` when the person is gone.
 
     >>> import asyncio, skitgubbe as sg
@@ -98,58 +107,6 @@ class AsyncPlayer(Protocol):
     async def choose(self, observation: Observation) -> Move:
         """Return one of ``observation.legal_moves``."""
         ...
-
-
-class DisconnectedError(ConnectionError):
-    """Raised by an :class:`AsyncPlayer` whose person has gone away.
-
-    Any ``ConnectionError`` (and a ``choose`` that ends cancelled) counts
-    as a disconnect; this class is the one to raise on purpose.
-
-    >>> isinstance(DisconnectedError("seat 1 closed the socket"), ConnectionError)
-    True
-    """
-
-
-class PlayerTimeoutError(PlayerError):
-    """A seat did not answer within the runner's ``timeout`` (``on_timeout="raise"``).
-
-    ``seat`` is the seat and ``timeout`` the limit in seconds. Nothing was
-    played: the game is at the position where ``seat`` is to move.
-
-    >>> error = PlayerTimeoutError("seat 1 did not answer within 30 s", 1, 30.0)
-    >>> error.seat, error.timeout, isinstance(error, PlayerError)
-    (1, 30.0, True)
-    """
-
-    timeout: float
-
-    def __init__(self, message: str, seat: int, timeout: float) -> None:
-        super().__init__(message, seat)
-        self.timeout = timeout
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.args[0], self.seat, self.timeout), self.__dict__)
-
-
-class PlayerDisconnectedError(PlayerError):
-    """A seat disconnected (``on_disconnect="raise"``).
-
-    ``choose`` (or a hook) raised a ``ConnectionError`` such as
-    :class:`DisconnectedError`, or ended cancelled; ``cause`` is that exception.
-    Nothing was played: the game is at the position where ``seat`` is to move
-    (or over, when it was ``game_ended`` that failed).
-
-    >>> error = PlayerDisconnectedError("seat 2 disconnected", 2, DisconnectedError("gone"))
-    >>> error.seat, type(error.cause).__name__
-    (2, 'DisconnectedError')
-    """
-
-    def __init__(self, message: str, seat: int, cause: BaseException | None = None) -> None:
-        super().__init__(message, seat, cause=cause)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.args[0], self.seat, self.cause), self.__dict__)
 
 
 class AsyncBot:
@@ -173,7 +130,7 @@ class AsyncBot:
 
     def __init__(self, bot: Player, *, in_thread: bool = False) -> None:
         if not callable(getattr(bot, "choose", None)):
-            raise SkitgubbeError(f"AsyncBot needs a Player with choose(), not {bot!r}")
+            raise ArgumentTypeError(f"AsyncBot needs a Player with choose(), not {bot!r}")
         self.bot = bot
         self.in_thread = in_thread
         self._lock = threading.Lock()
@@ -306,17 +263,12 @@ async def _settle(call: Coroutine[Any, Any, _T], limit: float | None) -> _T:
     raise error
 
 
-async def _choose(player: AsyncPlayer | Player, observation: Observation) -> object:
-    answer: object = player.choose(observation)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    return answer
-
-
-async def _hook(hook: Callable[..., object], *args: Any) -> None:
-    outcome = hook(*args)
+async def _perform(call: PlayerCall[AsyncPlayer | Player]) -> object:
+    """Make ``call``, awaiting what it returns when that is awaitable."""
+    outcome: object = call()
     if inspect.isawaitable(outcome):
-        await outcome
+        outcome = await outcome
+    return outcome
 
 
 async def _tell(on_event: Callable[[TableUpdate], object], update: TableUpdate) -> None:
@@ -325,31 +277,24 @@ async def _tell(on_event: Callable[[TableUpdate], object], update: TableUpdate) 
         await outcome
 
 
-def _name(player: object) -> str:
-    return type(player).__name__
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+def _limit(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"a timeout is a positive number of seconds or None, not {value!r}")
+    if not value > 0:
+        raise ArgumentError(f"a timeout is a positive number of seconds or None, not {value!r}")
+    return value
 
 
 def _limits(timeout: float | Sequence[float | None] | None, players: int) -> list[float | None]:
     if timeout is None or isinstance(timeout, (int, float)):
-        limits: list[float | None] = [timeout] * players
-    else:
-        limits = list(timeout)
-        if len(limits) != players:
-            raise SkitgubbeError(
-                f"timeout lists one limit per seat: {players} needed, {len(limits)} given"
-            )
-    for limit in limits:
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit > 0
-        ):
-            raise SkitgubbeError(
-                f"a timeout is a positive number of seconds or None, not {limit!r}"
-            )
+        return [_limit(timeout)] * players
+    limits = [_limit(limit) for limit in timeout]
+    if len(limits) != players:
+        raise ArgumentError(
+            f"timeout lists one limit per seat: {players} needed, {len(limits)} given"
+        )
     return limits
 
 
@@ -357,12 +302,12 @@ def _stand_ins(fallback: Player | AsyncPlayer | str, players: int) -> list[Playe
     if isinstance(fallback, str):
         return [bots.make(fallback, seed=seat) for seat in range(players)]
     if not callable(getattr(fallback, "choose", None)):
-        raise SkitgubbeError(f"fallback must be a bot spec or a player, not {fallback!r}")
+        raise ArgumentTypeError(f"fallback must be a bot spec or a player, not {fallback!r}")
     return [fallback] * players
 
 
 async def play_game_async(
-    players: Sequence[AsyncPlayer | Player],
+    lineup: Sequence[AsyncPlayer | Player],
     rules: Rules | None = None,
     *,
     seed: int | None = None,
@@ -373,10 +318,10 @@ async def play_game_async(
     fallback: Player | AsyncPlayer | str = "greedy",
     on_event: Callable[[TableUpdate], Awaitable[None] | None] | None = None,
 ) -> GameResult:
-    """Play a game to the end in the event loop (seat ``i`` is ``players[i]``).
+    """Play a game to the end in the event loop (seat ``i`` is ``lineup[i]``).
 
     A new game is dealt from ``seed`` (with ``rules``, by default the classic
-    rules for ``len(players)``), or the given ``game`` is played on in place:
+    rules for ``len(lineup)``), or the given ``game`` is played on in place:
     pass your own ``game`` when you may want to resume it. Each seat's
     ``choose(observation)`` is awaited (an :class:`AsyncPlayer`) or called
     (a synchronous :class:`~skitgubbe.Player`, in the loop; see
@@ -389,16 +334,17 @@ async def play_game_async(
     (a bot computing in the loop cannot be interrupted). When a seat runs out
     of time its ``choose`` is cancelled and, by ``on_timeout``:
 
-    * ``"raise"`` (default): :class:`PlayerTimeoutError` is raised with the seat;
+    * ``"raise"`` (default): :class:`~skitgubbe.PlayerTimeoutError` is raised
+      with the seat;
     * ``"bot"``: the stand-in bot plays this one move for the seat, and the
       seat's player is asked again at its next turn.
 
     A seat whose ``choose`` (or hook) raises a ``ConnectionError`` such as
-    :class:`DisconnectedError`, or ends cancelled, has disconnected; by
+    :class:`~skitgubbe.DisconnectedError`, or ends cancelled, has disconnected; by
     ``on_disconnect``:
 
-    * ``"raise"`` (default): :class:`PlayerDisconnectedError` is raised with the
-      seat and the cause;
+    * ``"raise"`` (default): :class:`~skitgubbe.PlayerDisconnectedError` is
+      raised with the seat and the cause;
     * ``"bot"``: the stand-in bot plays the seat for the rest of this call and
       the seat's player is not called again (not even ``game_ended``).
 
@@ -407,7 +353,7 @@ async def play_game_async(
     :func:`~skitgubbe.play_game` (never handed to the stand-in: a bug should
     show). Whenever a seat fails in ``choose``, nothing is played for it:
     ``game`` is left exactly at the position where that seat is to move, and
-    ``play_game_async(players, game=game)`` resumes it. Cancelling the call
+    ``play_game_async(lineup, game=game)`` resumes it. Cancelling the call
     leaves the game the same way (the waiting seat's ``choose`` is cancelled
     with it). The stand-in is ``fallback``: a bot spec for
     :func:`skitgubbe.bots.make` (one bot per seat), or a player shared by the
@@ -429,7 +375,7 @@ async def play_game_async(
     >>> asyncio.run(sg.play_game_async(table, game=game, timeout=0.01))
     Traceback (most recent call last):
         ...
-    skitgubbe.aio.PlayerTimeoutError: seat 1 (Silent) did not answer within 0.01 s
+    skitgubbe.errors.PlayerTimeoutError: seat 1 (Silent) did not answer within 0.01 s
     >>> game.to_move, game.moves_played
     (1, 1)
     >>> table[1] = sg.bots.GreedyBot()  # the person is back (here: a bot)
@@ -442,50 +388,36 @@ async def play_game_async(
     >>> stand_in.loser in (0, 1, 2) or stand_in.truncated
     True
     """
-    game = _table_game(len(players), rules, seed, game)
+    referee: Referee[AsyncPlayer | Player] = Referee(lineup, rules, seed=seed, game=game)
+    game = referee.game
     count = game.players
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):
         if policy not in _POLICIES:
-            raise SkitgubbeError(f"{name} must be 'raise' or 'bot', not {policy!r}")
+            raise ArgumentError(f"{name} must be 'raise' or 'bot', not {policy!r}")
     limits = _limits(timeout, count)
     wants_bot = "bot" in (on_timeout, on_disconnect)
     stand_ins = _stand_ins(fallback, count) if wants_bot else []
     gone = [False] * count  # seats the stand-in holds after a disconnect
 
-    def disconnected(seat: int, cause: BaseException, what: str) -> None:
-        player = players[seat]
+    def disconnected(call: PlayerCall[AsyncPlayer | Player], cause: BaseException) -> None:
         if on_disconnect == "raise":
-            raise PlayerDisconnectedError(
-                f"seat {seat} ({_name(player)}) disconnected in {what}: {_describe(cause)}",
-                seat,
-                cause,
-            ) from cause
-        gone[seat] = True
+            raise call.disconnected(cause) from cause
+        gone[call.seat] = True
 
-    def failed(seat: int, player: object, cause: BaseException, what: str) -> PlayerError:
-        return PlayerError(
-            f"seat {seat} ({_name(player)}) raised {_describe(cause)} in {what}",
-            seat=seat,
-            cause=cause,
-        )
-
-    for seat, seated in enumerate(players):
-        started = getattr(seated, "game_started", None)
-        if started is None:
-            continue
+    for call in referee.start():
         try:
-            await _settle(_hook(started, game.observation(seat)), None)
+            await _settle(_perform(call), None)
         except _GoneError as exc:
-            disconnected(seat, exc.cause, "game_started")
+            disconnected(call, exc.cause)
         except _FailedError as exc:
-            raise failed(seat, seated, exc.cause, "game_started") from exc.cause
+            raise call.failed(exc.cause) from exc.cause
 
     seen = [0] * count
 
     async def report(
         mover: int | None, move: Move | None, stand_in: Literal["timeout", "disconnect"] | None
     ) -> None:
-        assert on_event is not None and game is not None
+        assert on_event is not None
         public: tuple[Event, ...] = ()
         to_move, played, result = game.to_move, game.moves_played, game.result
         for viewer in range(count):
@@ -506,68 +438,49 @@ async def play_game_async(
     if on_event is not None:
         await report(None, None, None)
 
-    while (to_move := game.to_move) is not None:
-        seat = to_move
-        observation = game.observation(seat)
-        player: AsyncPlayer | Player = players[seat]
+    while (turn := referee.turn()) is not None:
+        seat = turn.seat
         stand_in: Literal["timeout", "disconnect"] | None = "disconnect" if gone[seat] else None
         if stand_in is None:
             try:
-                answer = await _settle(_choose(player, observation), limits[seat])
+                answer = await _settle(_perform(turn), limits[seat])
             except _TimedOutError:
                 if on_timeout == "raise":
-                    raise PlayerTimeoutError(
-                        f"seat {seat} ({_name(player)}) did not answer within {limits[seat]} s",
-                        seat,
-                        float(limits[seat] or 0.0),
-                    ) from None
+                    raise turn.timed_out(limits[seat] or 0.0) from None
                 stand_in = "timeout"
             except _GoneError as exc:
-                disconnected(seat, exc.cause, "choose")
+                disconnected(turn, exc.cause)
                 stand_in = "disconnect"
             except _FailedError as exc:
-                raise failed(seat, player, exc.cause, "choose") from exc.cause
+                raise turn.failed(exc.cause) from exc.cause
         if stand_in is not None:
-            player = stand_ins[seat]
+            turn = turn.instead(stand_ins[seat], stand_in)
             try:
-                answer = await _settle(_choose(player, observation), None)
+                answer = await _settle(_perform(turn), None)
             except (_GoneError, _FailedError) as exc:
-                raise failed(seat, player, exc.cause, "choose (standing in)") from exc.cause
-        if not isinstance(answer, Move) or answer not in observation.legal_moves:
-            shown = ", ".join(str(m) for m in observation.legal_moves)
-            what = "illegal move" if isinstance(answer, Move) else "not a Move"
-            raise PlayerError(
-                f"seat {seat} ({_name(player)}) answered {answer!r}: {what}; legal moves: {shown}",
-                seat=seat,
-                answer=answer,
-            )
-        game.play(answer)
+                raise turn.failed(exc.cause) from exc.cause
+        referee.accept(turn, answer)
         if on_event is not None:
+            assert isinstance(answer, Move)  # accept took it
             await report(seat, answer, stand_in)
 
-    result = game.result
-    assert result is not None
     first_error: PlayerError | None = None
-    for seat, seated in enumerate(players):
-        ended = getattr(seated, "game_ended", None)
-        if ended is None or gone[seat]:
+    for call in referee.finish():
+        if gone[call.seat]:
             continue
         try:
-            await _settle(_hook(ended, game.observation(seat), result), None)
+            await _settle(_perform(call), None)
         except (_GoneError, _FailedError) as exc:
             if isinstance(exc, _GoneError) and on_disconnect == "bot":
                 continue
             if first_error is None:
                 first_error = (
-                    PlayerDisconnectedError(
-                        f"seat {seat} ({_name(seated)}) disconnected in game_ended: "
-                        f"{_describe(exc.cause)}",
-                        seat,
-                        exc.cause,
-                    )
+                    call.disconnected(exc.cause)
                     if isinstance(exc, _GoneError)
-                    else failed(seat, seated, exc.cause, "game_ended")
+                    else call.failed(exc.cause)
                 )
     if first_error is not None:
         raise first_error
+    result = referee.result
+    assert result is not None
     return result

@@ -34,10 +34,17 @@ import attrs
 
 from . import _engine
 from .bots import registry
-from .errors import PlayerError, RecordError, RulesError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    PlayerError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
 from .game import Game
-from .moves import Move
 from .players import Player
+from .referee import Referee
 from .rules import Rules
 
 __all__ = [
@@ -86,12 +93,14 @@ def wilson_interval(
     >>> [round(x, 4) for x in wilson_interval(0, 10)]
     [0.0, 0.2775]
     """
-    if type(trials) is not int or trials < 1:
-        raise SkitgubbeError(f"trials must be a positive int, not {trials!r}")
+    if type(trials) is not int:
+        raise ArgumentTypeError(f"trials must be a positive int, not {trials!r}")
+    if trials < 1:
+        raise ArgumentError(f"trials must be a positive int, not {trials!r}")
     if not 0 <= successes <= trials:
-        raise SkitgubbeError(f"successes must lie in 0..{trials}, not {successes!r}")
+        raise ArgumentError(f"successes must lie in 0..{trials}, not {successes!r}")
     if not 0 < confidence < 1:
-        raise SkitgubbeError(f"confidence must lie strictly between 0 and 1, not {confidence!r}")
+        raise ArgumentError(f"confidence must lie strictly between 0 and 1, not {confidence!r}")
     z = NormalDist().inv_cdf((1 + confidence) / 2)
     p = successes / trials
     z2n = z * z / trials
@@ -401,7 +410,7 @@ class MatchResult:
         for stats in self.stats:
             if stats.name == name:
                 return stats
-        raise SkitgubbeError(f"no entrant {name!r}; entrants: {', '.join(self.entrants)}")
+        raise ArgumentError(f"no entrant {name!r}; entrants: {', '.join(self.entrants)}")
 
     # -- saving and loading -------------------------------------------------------
 
@@ -682,23 +691,27 @@ def _portable(factory: registry.BotFactory) -> registry.BotFactory | None:
 
 
 def _one_line(exc: BaseException) -> str:
-    message = str(exc).strip().partition("\n")[0]
+    try:
+        message = str(exc).strip().partition("\n")[0]
+    except Exception:  # a player's exception whose __str__ fails still makes a crash record
+        message = "<exception str() failed>"
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
-    """Play one game; a bot that raises or answers an illegal move loses it.
+    """Play one game with a :class:`~skitgubbe.Referee`; a bot that fails it loses it.
 
-    The loop is :func:`~skitgubbe.play_game`'s, but it also names the seat whose
-    hook raised, and turns any failure into a lost game instead of an exception.
+    A bot that cannot be made, raises (in ``choose`` or a hook) or answers
+    anything but a legal move crashes: the game ends there, lost by that bot,
+    and the crash keeps the bot's own exception (the
+    :class:`~skitgubbe.PlayerError` itself for an illegal answer).
     """
     seats = plan.seatings[arrangement]
     deck_seed = _engine.game_seed(plan.seed, deal)
     game = Game.new(plan.rules, seed=deck_seed)
     bot_seed = _engine.game_seed(deck_seed, arrangement)
-    bots: list[Player] = []
 
-    def crashed(seat: int, exc: Exception) -> MatchGame:
+    def crashed(seat: int, exc: BaseException) -> MatchGame:
         over = game.result
         before = over.finish_order if over is not None else game.observation(seat).finished
         return MatchGame(
@@ -716,39 +729,16 @@ def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
             ),
         )
 
-    seat = 0
-    try:
-        for seat, spec in enumerate(seats):
-            bots.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
-        for seat, bot in enumerate(bots):
-            started = getattr(bot, "game_started", None)
-            if started is not None:
-                started(game.observation(seat))
-    except Exception as exc:
-        return crashed(seat, exc)
-    while (to_move := game.to_move) is not None:
-        view = game.observation(to_move)
+    lineup: list[Player] = []
+    for seat, spec in enumerate(seats):
         try:
-            answer = bots[to_move].choose(view)
-            if not isinstance(answer, Move) or answer not in view.legal_moves:
-                raise PlayerError(
-                    f"seat {to_move} ({seats[to_move]}) answered {answer!r}, not a legal move; "
-                    f"legal moves: {', '.join(map(str, view.legal_moves))}",
-                    seat=to_move,
-                    answer=answer,
-                )
+            lineup.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
         except Exception as exc:
-            return crashed(to_move, exc)
-        game.play(answer)
-    result = game.result
-    assert result is not None
+            return crashed(seat, exc)
     try:
-        for seat, bot in enumerate(bots):
-            ended = getattr(bot, "game_ended", None)
-            if ended is not None:
-                ended(game.observation(seat), result)
-    except Exception as exc:
-        return crashed(seat, exc)
+        result = Referee(lineup, game=game).run()
+    except PlayerError as error:
+        return crashed(error.seat, error.cause if error.cause is not None else error)
     return MatchGame(
         deal=deal,
         arrangement=arrangement,
@@ -797,9 +787,11 @@ class _StderrProgress:
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> int:
-    if type(value) is not int or value < low or (high is not None and value >= high):
-        bound = f"{low} <= {name}" + (f" < {high}" if high is not None else "")
-        raise SkitgubbeError(f"{name} must be an int {bound}, not {value!r}")
+    bound = f"{low} <= {name}" + (f" < {high}" if high is not None else "")
+    if type(value) is not int:
+        raise ArgumentTypeError(f"{name} must be an int {bound}, not {value!r}")
+    if value < low or (high is not None and value >= high):
+        raise ArgumentError(f"{name} must be an int {bound}, not {value!r}")
     return value
 
 
@@ -840,7 +832,7 @@ def run_match(
     True
     """
     if isinstance(entrants, str) or not isinstance(entrants, Sequence):
-        raise SkitgubbeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
+        raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
     specs = tuple(entrants)
     for spec in specs:
         # An unknown bot or bad options fail here, at once, not in every game.
@@ -848,9 +840,9 @@ def run_match(
     if rules is None:
         rules = Rules.classic(players=len(specs))
     elif not isinstance(rules, Rules):
-        raise SkitgubbeError(f"rules must be a Rules, not {rules!r}")
+        raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
     if len(specs) != rules.players:
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
         )
     _check_int("deals", deals, 1)
@@ -858,7 +850,7 @@ def run_match(
     if jobs is not None:
         _check_int("jobs", jobs, 1)
         if executor is not None:
-            raise SkitgubbeError("give jobs or an executor, not both")
+            raise ArgumentError("give jobs or an executor, not both")
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
     if isinstance(progress, bool):
@@ -866,7 +858,7 @@ def run_match(
     elif callable(progress):
         report = progress
     else:
-        raise SkitgubbeError(f"progress must be a bool or a callable, not {progress!r}")
+        raise ArgumentTypeError(f"progress must be a bool or a callable, not {progress!r}")
 
     # The factories go to the workers with the work (see _Plan).
     plan = _Plan(

@@ -8,8 +8,10 @@ There are only 52 cards and every one is built once: :meth:`Card.from_code`,
 :meth:`Card.parse` and iterating a :class:`CardSet` return these shared
 instances, so code that handles millions of cards allocates none.
 
-Values that do not describe a card (bad text, codes or masks, wrong types)
-raise :class:`~skitgubbe.errors.ParseError` naming the offending input.
+Values that do not describe a card (bad text, codes or masks) raise
+:class:`~skitgubbe.errors.ParseError` naming the offending input; values of
+the wrong type raise :class:`~skitgubbe.errors.ParseTypeError`, which is both
+a ``ParseError`` and a :class:`TypeError`.
 
 >>> hand = CardSet.parse("7H 10S QH")
 >>> [str(card) for card in hand]
@@ -28,7 +30,7 @@ from typing import Any, Final
 
 import attrs
 
-from .errors import ParseError
+from .errors import ParseError, ParseTypeError
 
 __all__ = [
     "ALL_CARDS",
@@ -130,17 +132,23 @@ class Rank(IntEnum):
 def _to_suit(value: int) -> Suit:
     if isinstance(value, Suit):
         return value
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+    message = f"not a suit: {value!r}; expected a Suit or an int 0..3"
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParseTypeError(message, repr(value))
+    if 0 <= value <= 3:
         return Suit(value)
-    raise ParseError(f"not a suit: {value!r}; expected a Suit or an int 0..3", repr(value))
+    raise ParseError(message, repr(value))
 
 
 def _to_rank(value: int) -> Rank:
     if isinstance(value, Rank):
         return value
-    if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 14:
+    message = f"not a rank: {value!r}; expected a Rank or an int 2..14"
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParseTypeError(message, repr(value))
+    if 2 <= value <= 14:
         return Rank(value)
-    raise ParseError(f"not a rank: {value!r}; expected a Rank or an int 2..14", repr(value))
+    raise ParseError(message, repr(value))
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -204,6 +212,8 @@ class Card:
                 return card
         elif isinstance(code, int) and not isinstance(code, bool):
             return Card.from_code(int(code))
+        else:
+            raise ParseTypeError(f"not a card code: {code!r}; expected an int", repr(code))
         raise ParseError(
             f"not a card code: {code!r}; card codes are suit * 16 + (rank - 2), "
             "suit 0..3, rank 2..14",
@@ -226,18 +236,19 @@ class Card:
             ...
         skitgubbe.errors.ParseError: not a card: '1H'; ...
         """
-        if isinstance(text, str):
-            key = text.strip().upper()
-            card = _BY_TEXT.get(key)
-            if card is not None:
-                return card
-            card = _BY_TEXT.get(key.replace("\ufe0f", "").replace("\ufe0e", ""))
-            if card is not None:
-                return card
+        if not isinstance(text, str):
+            raise ParseTypeError(f"not card text: {text!r}; expected a str", repr(text))
+        key = text.strip().upper()
+        card = _BY_TEXT.get(key)
+        if card is not None:
+            return card
+        card = _BY_TEXT.get(key.replace("\ufe0f", "").replace("\ufe0e", ""))
+        if card is not None:
+            return card
         raise ParseError(
             f"not a card: {text!r}; expected a rank (2-10, T, J, Q, K, A) followed "
             "by a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. '7H', '10♠'",
-            text if isinstance(text, str) else repr(text),
+            text,
         )
 
     def __str__(self) -> str:
@@ -319,7 +330,7 @@ def _to_mask(value: int) -> int:
             f"not a card mask: {value:#x}; only the card bits {ALL_MASK:#x} may be set",
             repr(value),
         )
-    raise ParseError(f"not a card mask: {value!r}; expected an int", repr(value))
+    raise ParseTypeError(f"not a card mask: {value!r}; expected an int", repr(value))
 
 
 def _new_set(mask: int) -> CardSet:
@@ -375,7 +386,7 @@ class CardSet:
             elif isinstance(card, str):
                 mask |= Card.parse(card).mask
             else:
-                raise ParseError(
+                raise ParseTypeError(
                     f"not a card: {card!r}; expected a Card or card text",
                     repr(card),
                 )
@@ -397,7 +408,7 @@ class CardSet:
         skitgubbe.errors.ParseError: not a card: '1H' in '7H 1H'; ...
         """
         if not isinstance(text, str):
-            raise ParseError(f"not card text: {text!r}; expected a str", repr(text))
+            raise ParseTypeError(f"not card text: {text!r}; expected a str", repr(text))
         mask = 0
         for token in text.replace(",", " ").split():
             card = _BY_TEXT.get(token.upper())

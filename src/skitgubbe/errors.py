@@ -24,9 +24,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
+    "DisconnectedError",
     "IllegalMoveError",
     "ParseError",
+    "ParseTypeError",
+    "PlayerDisconnectedError",
     "PlayerError",
+    "PlayerTimeoutError",
     "RecordError",
     "RulesError",
     "SkitgubbeError",
@@ -109,6 +113,19 @@ class ParseError(SkitgubbeError, ValueError):
         return (type(self), (self.args[0], self.text), self.__dict__)
 
 
+class ParseTypeError(ParseError, ArgumentTypeError):
+    """A value of the wrong type where a card, card set or move is parsed (``Card.parse(7)``).
+
+    Both a :class:`ParseError` (``text`` is the value's ``repr``), so code that
+    catches bad input keeps working, and a :class:`TypeError`, as a wrong type
+    is everywhere else.
+
+    >>> error = ParseTypeError("not card text: 7; expected a str", "7")
+    >>> isinstance(error, ParseError), isinstance(error, TypeError), error.text
+    (True, True, '7')
+    """
+
+
 class IllegalMoveError(SkitgubbeError, ValueError):
     """A move that is not legal in the position it was played in.
 
@@ -179,6 +196,64 @@ class PlayerError(SkitgubbeError):
             (self.args[0], self.seat, self.cause, self.answer),
             self.__dict__,
         )
+
+
+class DisconnectedError(ConnectionError):
+    """Raised by an asynchronous player (:class:`~skitgubbe.AsyncPlayer`) whose person has gone.
+
+    Any ``ConnectionError`` (and a ``choose`` that ends cancelled) counts as a
+    disconnect; this class is the one to raise on purpose. It is the player's
+    error, not the library's: a :class:`ConnectionError`, not a
+    :class:`SkitgubbeError`.
+
+    >>> import pickle
+    >>> error = pickle.loads(pickle.dumps(DisconnectedError("seat 1 closed the socket")))
+    >>> isinstance(error, ConnectionError), str(error)
+    (True, 'seat 1 closed the socket')
+    """
+
+
+class PlayerTimeoutError(PlayerError):
+    """A seat did not answer within its time limit.
+
+    Raised by :func:`~skitgubbe.play_game_async` with ``on_timeout="raise"``.
+    ``seat`` is the seat and ``timeout`` the limit in seconds. Nothing was
+    played: the game is at the position where ``seat`` is to move.
+
+    >>> error = PlayerTimeoutError("seat 1 did not answer within 30 s", 1, 30.0)
+    >>> error.seat, error.timeout, isinstance(error, PlayerError)
+    (1, 30.0, True)
+    """
+
+    timeout: float
+
+    def __init__(self, message: str, seat: int, timeout: float) -> None:
+        super().__init__(message, seat)
+        self.timeout = timeout
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.seat, self.timeout), self.__dict__)
+
+
+class PlayerDisconnectedError(PlayerError):
+    """A seat disconnected.
+
+    Raised by :func:`~skitgubbe.play_game_async` with ``on_disconnect="raise"``:
+    ``choose`` (or a hook) raised a ``ConnectionError`` such as
+    :class:`DisconnectedError`, or ended cancelled; ``cause`` is that exception.
+    Nothing was played: the game is at the position where ``seat`` is to move
+    (or over, when it was ``game_ended`` that failed).
+
+    >>> error = PlayerDisconnectedError("seat 2 disconnected", 2, DisconnectedError("gone"))
+    >>> error.seat, type(error.cause).__name__
+    (2, 'DisconnectedError')
+    """
+
+    def __init__(self, message: str, seat: int, cause: BaseException | None = None) -> None:
+        super().__init__(message, seat, cause=cause)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.seat, self.cause), self.__dict__)
 
 
 class RecordError(SkitgubbeError, ValueError):

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from .errors import PlayerError, SkitgubbeError
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
+from .referee import Referee
 from .rules import Rules
 
 __all__ = ["Player", "play_game"]
@@ -45,35 +45,22 @@ class Player(Protocol):
         ...
 
 
-def _table_game(players: int, rules: Rules | None, seed: int | None, game: Game | None) -> Game:
-    """The game a table of ``players`` plays: ``game``, or a new deal from ``rules`` and ``seed``.
-
-    >>> _table_game(3, None, 1, None).players
-    3
-    """
-    if game is None:
-        game = Game.new(Rules.classic(players=players) if rules is None else rules, seed=seed)
-    elif rules is not None or seed is not None:
-        raise SkitgubbeError("give rules and seed, or a game, not both")
-    if players != game.players:
-        raise SkitgubbeError(f"{game.players} players are needed, {players} were given")
-    return game
-
-
 def play_game(
-    players: Sequence[Player],
+    lineup: Sequence[Player],
     rules: Rules | None = None,
     *,
     seed: int | None = None,
     game: Game | None = None,
 ) -> GameResult:
-    """Play a game to the end between ``players`` (seat ``i`` is ``players[i]``).
+    """Play a game to the end between the players of ``lineup`` (seat ``i`` is ``lineup[i]``).
 
     A new game is dealt from ``seed`` (with ``rules``, by default the classic
-    rules for ``len(players)``), or an existing ``game`` is played on. A player
-    that raises or answers anything but a legal :class:`~skitgubbe.Move` is
-    reported as :class:`~skitgubbe.PlayerError` with its seat; the game is left
-    consistent, at the position where that player was to move.
+    rules for ``len(lineup)``), or an existing ``game`` is played on. The
+    optional hooks are called before the first move and after the last. A
+    player that raises or answers anything but a legal :class:`~skitgubbe.Move`
+    is reported as :class:`~skitgubbe.PlayerError` with its seat; the game is
+    left consistent, at the position where that player was to move. This is
+    :meth:`Referee.run <skitgubbe.Referee.run>`.
 
     >>> import skitgubbe as sg
     >>> bots = [sg.bots.RandomBot(seed=seat) for seat in range(4)]
@@ -81,37 +68,4 @@ def play_game(
     >>> sorted(result.finish_order) == [0, 1, 2, 3] or result.truncated
     True
     """
-    game = _table_game(len(players), rules, seed, game)
-    for seat, player in enumerate(players):
-        started = getattr(player, "game_started", None)
-        if started is not None:
-            started(game.observation(seat))
-    while (to_move := game.to_move) is not None:
-        seat = to_move
-        observation = game.observation(seat)
-        player = players[seat]
-        try:
-            answer = player.choose(observation)
-        except Exception as exc:
-            raise PlayerError(
-                f"seat {seat} ({type(player).__name__}) raised {type(exc).__name__}: {exc}",
-                seat=seat,
-                cause=exc,
-            ) from exc
-        if not isinstance(answer, Move) or answer not in observation.legal_moves:
-            shown = ", ".join(str(m) for m in observation.legal_moves)
-            what = "illegal move" if isinstance(answer, Move) else "not a Move"
-            raise PlayerError(
-                f"seat {seat} ({type(player).__name__}) answered {answer!r}: {what}; "
-                f"legal moves: {shown}",
-                seat=seat,
-                answer=answer,
-            )
-        game.play(answer)
-    result = game.result
-    assert result is not None
-    for seat, player in enumerate(players):
-        ended = getattr(player, "game_ended", None)
-        if ended is not None:
-            ended(game.observation(seat), result)
-    return result
+    return Referee(lineup, rules, seed=seed, game=game).run()

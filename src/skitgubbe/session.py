@@ -46,7 +46,14 @@ import attrs
 
 from . import _engine
 from .cards import Card
-from .errors import ParseError, RecordError, RulesError, SkitgubbeError
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    ParseError,
+    RecordError,
+    RulesError,
+    SkitgubbeError,
+)
 from .game import Game, GameResult
 from .players import Player, play_game
 from .rules import Rules
@@ -68,8 +75,8 @@ SESSION_VERSION: Final = 1
 _CUT_INDEX: Final = 2**64 - 1
 """The game index the cut's seeds hang from: no session ever plays that game."""
 
-Lineup: TypeAlias = Callable[[int], Sequence[Player]]
-"""A function from a game's index to the players of that game, seat by seat."""
+LineupFactory: TypeAlias = Callable[[int], Sequence[Player]]
+"""A function from a game's index to the lineup of that game: its players, seat by seat."""
 
 
 @attrs.frozen
@@ -179,32 +186,35 @@ def _cut(players: int, seed: int) -> tuple[tuple[Cut, ...], int]:
 
 
 def _check_seed(seed: object) -> int:
-    if type(seed) is not int or not 0 <= seed < 2**64:
-        raise SkitgubbeError(f"the session seed must be an int 0 <= seed < 2**64, not {seed!r}")
+    message = f"the session seed must be an int 0 <= seed < 2**64, not {seed!r}"
+    if type(seed) is not int:
+        raise ArgumentTypeError(message)
+    if not 0 <= seed < 2**64:
+        raise ArgumentError(message)
     return seed
 
 
-def _check_lineup(players: Sequence[Player], count: int, what: str) -> Sequence[Player]:
-    if len(players) != count:
-        raise SkitgubbeError(
-            f"the rules are for {count} players; {what} {len(players)} "
-            f"player{'s' if len(players) != 1 else ''}"
+def _check_lineup(lineup: Sequence[Player], count: int, what: str) -> Sequence[Player]:
+    if len(lineup) != count:
+        raise ArgumentError(
+            f"the rules are for {count} players; {what} {len(lineup)} "
+            f"player{'s' if len(lineup) != 1 else ''}"
         )
-    for seat, player in enumerate(players):
+    for seat, player in enumerate(lineup):
         if not callable(getattr(player, "choose", None)):
-            raise SkitgubbeError(f"seat {seat}: {player!r} is not a Player (it has no choose())")
-    return players
+            raise ArgumentTypeError(f"seat {seat}: {player!r} is not a Player (it has no choose())")
+    return lineup
 
 
 class Session:
     """A series of games among the same players (RULES.md §7).
 
-    ``players`` seats the players (seat ``i`` is ``players[i]``) for every game,
-    or is a function from a game's index to the players of that game — use one
+    ``lineup`` seats the players (seat ``i`` is ``lineup[i]``) for every game,
+    or is a function from a game's index to the lineup of that game — use one
     to re-create seeded bots for each game, so that a resumed session plays
     exactly the games an uninterrupted one would have played (a bot's random
     state is not part of the session record). ``rules`` defaults to the classic
-    rules for ``len(players)`` (give them when ``players`` is a function).
+    rules for ``len(lineup)`` (give them when ``lineup`` is a function).
     ``seed`` (an int ``0 <= seed < 2**64``) fixes the cut and every deal; with
     ``pot=True`` each loss puts a token in the pot.
 
@@ -213,9 +223,9 @@ class Session:
     :meth:`record` and :meth:`resume` save and restore.
 
     >>> import skitgubbe as sg
-    >>> def lineup(index: int) -> list[sg.bots.RandomBot]:
+    >>> def lineup_of(index: int) -> list[sg.bots.RandomBot]:
     ...     return [sg.bots.RandomBot(seed=1000 * index + seat) for seat in range(4)]
-    >>> session = sg.Session(lineup, sg.Rules.classic(players=4), seed=11)
+    >>> session = sg.Session(lineup_of, sg.Rules.classic(players=4), seed=11)
     >>> session.first_dealer, session.next_dealer, session.games_played
     (1, 1, 0)
     >>> _ = session.play(3)
@@ -224,7 +234,7 @@ class Session:
     >>> sg.Session([sg.bots.RandomBot()] * 3, sg.Rules.classic(players=2), seed=1)
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.SkitgubbeError: the rules are for 2 players; got 3 players
+    skitgubbe.errors.ArgumentError: the rules are for 2 players; got 3 players
     """
 
     __slots__ = (
@@ -232,7 +242,7 @@ class Session:
         "_cuts",
         "_first_dealer",
         "_games",
-        "_lineup",
+        "_lineups",
         "_losses",
         "_no_loser",
         "_pot",
@@ -246,7 +256,7 @@ class Session:
     _cuts: tuple[Cut, ...]
     _first_dealer: int
     _games: list[SessionGame]
-    _lineup: Lineup
+    _lineups: LineupFactory
     _losses: list[int]
     _no_loser: int
     _pot: bool
@@ -257,34 +267,34 @@ class Session:
 
     def __init__(
         self,
-        players: Sequence[Player] | Lineup,
+        lineup: Sequence[Player] | LineupFactory,
         rules: Rules | None = None,
         *,
         seed: int,
         pot: bool = False,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules, not {type(rules).__name__}", None)
-        if isinstance(players, Sequence):
+            raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
+        if isinstance(lineup, Sequence):
             if rules is None:
-                if not 2 <= len(players) <= 4:
-                    raise SkitgubbeError(
-                        f"Skitgubbe is played by 2, 3 or 4 players; got {len(players)}"
+                if not 2 <= len(lineup) <= 4:
+                    raise ArgumentError(
+                        f"Skitgubbe is played by 2, 3 or 4 players; got {len(lineup)}"
                     )
-                rules = Rules.classic(players=len(players))
-            seated = tuple(_check_lineup(players, rules.players, "got"))
-            self._lineup = lambda _index: seated
-        elif callable(players):
+                rules = Rules.classic(players=len(lineup))
+            seated = tuple(_check_lineup(lineup, rules.players, "got"))
+            self._lineups = lambda _index: seated
+        elif callable(lineup):
             if rules is None:
-                raise SkitgubbeError("give the rules when players is a function of the game index")
-            self._lineup = players
+                raise ArgumentError("give the rules when lineup is a function of the game index")
+            self._lineups = lineup
         else:
-            raise SkitgubbeError(
-                f"players must be a sequence of players or a function of the game index, "
-                f"not {type(players).__name__}"
+            raise ArgumentTypeError(
+                f"lineup must be a sequence of players or a function of the game index, "
+                f"not {type(lineup).__name__}"
             )
         if type(pot) is not bool:
-            raise SkitgubbeError(f"pot must be True or False, not {pot!r}")
+            raise ArgumentTypeError(f"pot must be True or False, not {pot!r}")
         self._rules = rules
         self._seed = _check_seed(seed)
         self._pot = pot
@@ -390,9 +400,9 @@ class Session:
         if self._closed:
             raise SkitgubbeError("the session is closed; no more games can be played")
         index = len(self._games)
-        players = _check_lineup(self._lineup(index), self._rules.players, f"game {index} has")
+        lineup = _check_lineup(self._lineups(index), self._rules.players, f"game {index} has")
         game = Game.new(self._rules, seed=self.next_seed, dealer=self.next_dealer)
-        result = play_game(players, game=game)
+        result = play_game(lineup, game=game)
         self._count(game)
         return result
 
@@ -414,12 +424,14 @@ class Session:
         >>> session.play(-1)
         Traceback (most recent call last):
             ...
-        skitgubbe.errors.SkitgubbeError: games must be an int >= 0, not -1
+        skitgubbe.errors.ArgumentError: games must be an int >= 0, not -1
         """
-        if type(games) is not int or games < 0:
-            raise SkitgubbeError(f"games must be an int >= 0, not {games!r}")
+        if type(games) is not int:
+            raise ArgumentTypeError(f"games must be an int >= 0, not {games!r}")
+        if games < 0:
+            raise ArgumentError(f"games must be an int >= 0, not {games!r}")
         if progress is not None and not callable(progress):
-            raise SkitgubbeError(f"progress must be callable or None, not {progress!r}")
+            raise ArgumentTypeError(f"progress must be callable or None, not {progress!r}")
         results: list[GameResult] = []
         for _ in range(games):
             results.append(self.play_game())
@@ -521,7 +533,7 @@ class Session:
         }
 
     @classmethod
-    def resume(cls, record: Mapping[str, Any], players: Sequence[Player] | Lineup) -> Session:
+    def resume(cls, record: Mapping[str, Any], lineup: Sequence[Player] | LineupFactory) -> Session:
         """Rebuild a session from :meth:`record`, checking everything in it.
 
         The cut is made again from the seed and must match; every game is
@@ -530,7 +542,7 @@ class Session:
         index (seed, dealer, rules) and finished with the recorded result. A
         record that fails raises :class:`~skitgubbe.RecordError` naming what is
         wrong. Playing on then gives the games an uninterrupted session would
-        have given, provided the players behave the same (see ``players`` in
+        have given, provided the players behave the same (see ``lineup`` in
         :class:`Session`).
 
         >>> import skitgubbe as sg
@@ -577,7 +589,7 @@ class Session:
                 raise RecordError(
                     f"the record's {key!r} must be true or false, not {record[key]!r}"
                 )
-        session = cls(players, rules, seed=seed, pot=record["pot"])
+        session = cls(lineup, rules, seed=seed, pot=record["pot"])
         cuts = _read_cuts(record["cuts"])
         if cuts != session._cuts:
             raise RecordError(

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import attrs
 
 from . import _engine
-from .errors import ArgumentTypeError, SkitgubbeError
+from .errors import ArgumentError, ArgumentTypeError
 from .rules import Rules
 
 __all__ = ["SimulationResult", "simulate"]
@@ -27,7 +25,7 @@ class SimulationResult:
     """
 
     games: int
-    moves: int
+    moves_played: int
     losses: tuple[int, ...]
     no_loser: int
     truncated: int
@@ -40,7 +38,7 @@ class SimulationResult:
     @property
     def moves_per_game(self) -> float:
         """Mean moves per game."""
-        return self.moves / self.games if self.games else 0.0
+        return self.moves_played / self.games if self.games else 0.0
 
 
 def simulate(
@@ -61,16 +59,22 @@ def simulate(
     rules = Rules.classic() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
-    if type(games) is not int or games < 0:
-        raise SkitgubbeError(f"games must be a non-negative int, not {games!r}")
-    if type(seed) is not int or not 0 <= seed < 2**64:
-        raise SkitgubbeError(f"seed must be an int 0 <= seed < 2**64, not {seed!r}")
-    if type(threads) is not int or threads < 1:
-        raise SkitgubbeError(f"threads must be a positive int, not {threads!r}")
+    for name, value, low, high, wanted in (
+        ("games", games, 0, None, "a non-negative int"),
+        ("seed", seed, 0, 2**64, "an int 0 <= seed < 2**64"),
+        ("threads", threads, 1, None, "a positive int"),
+    ):
+        if type(value) is not int:
+            raise ArgumentTypeError(f"{name} must be {wanted}, not {value!r}")
+        if value < low or (high is not None and value >= high):
+            raise ArgumentError(f"{name} must be {wanted}, not {value!r}")
     core_rules = rules._core_values()
     if threads == 1 or games < 2:
         parts = [_engine.simulate(core_rules, seed, 0, games)]
     else:
+        # Imported here: concurrent.futures is not part of what `import skitgubbe` loads.
+        from concurrent.futures import ThreadPoolExecutor
+
         # Contiguous blocks, one per thread: each runs in C without the GIL.
         bounds = [games * k // threads for k in range(threads + 1)]
         with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -84,7 +88,7 @@ def simulate(
             )
     return SimulationResult(
         games=sum(p[0] for p in parts),
-        moves=sum(p[1] for p in parts),
+        moves_played=sum(p[1] for p in parts),
         losses=tuple(sum(p[2][seat] for p in parts) for seat in range(rules.players)),
         no_loser=sum(p[3] for p in parts),
         truncated=sum(p[4] for p in parts),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import SkitgubbeError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..observation import Observation
 from ..players import Player
 
@@ -42,8 +42,10 @@ def register(name: str, factory: BotFactory) -> None:
     >>> type(bots.make("lowest")).__name__
     'Lowest'
     """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"a bot name is letters, digits, '-' and '_', not {name!r}")
     if not name or not name.replace("_", "").replace("-", "").isalnum():
-        raise SkitgubbeError(f"a bot name is letters, digits, '-' and '_', not {name!r}")
+        raise ArgumentError(f"a bot name is letters, digits, '-' and '_', not {name!r}")
     _FACTORIES[name.lower()] = factory
 
 
@@ -60,7 +62,7 @@ def available() -> tuple[str, ...]:
 def _check_turn(observation: Observation) -> None:
     """Bots decide on their own turn: the view of another seat's turn hides his hand."""
     if not observation.my_turn:
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"seat {observation.seat} is asked to move, but seat {observation.to_move} is to move"
         )
 
@@ -74,7 +76,7 @@ def factory(name: str) -> BotFactory:
     """
     found = _FACTORIES.get(name.lower())
     if found is None:
-        raise SkitgubbeError(f"no bot named {name!r}; known bots: {', '.join(available())}")
+        raise ArgumentError(f"no bot named {name!r}; known bots: {', '.join(available())}")
     return found
 
 
@@ -96,14 +98,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     >>> parse_spec("pimc:worlds=32,rollouts=4")
     ('pimc', {'worlds': 32, 'rollouts': 4})
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise SkitgubbeError(f"a bot spec is a name such as 'greedy', not {spec!r}")
+    if not isinstance(spec, str):
+        raise ArgumentTypeError(f"a bot spec is a name such as 'greedy', not {spec!r}")
+    if not spec.strip():
+        raise ArgumentError(f"a bot spec is a name such as 'greedy', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise SkitgubbeError(f"bot option {item!r} in {spec!r} is not key=value")
+            raise ArgumentError(f"bot option {item!r} in {spec!r} is not key=value")
         options[key.strip().replace("-", "_")] = _value(value.strip())
     return name.strip().lower(), options
 
@@ -115,11 +119,13 @@ def make(spec: str, *, seed: int | None = None) -> Player:
     >>> bots.make("nobody")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.SkitgubbeError: no bot named 'nobody'; known bots: ...
+    skitgubbe.errors.ArgumentError: no bot named 'nobody'; known bots: ...
     """
     name, options = parse_spec(spec)
     make_bot = factory(name)
     try:
         return make_bot(seed=seed, **options)
-    except TypeError as exc:
-        raise SkitgubbeError(f"bad options for bot {name!r} in {spec!r}: {exc}") from exc
+    except ArgumentTypeError:
+        raise  # the bot's own check of an option's type names the option
+    except TypeError as exc:  # an option the factory does not take
+        raise ArgumentError(f"bad options for bot {name!r} in {spec!r}: {exc}") from exc

@@ -6,7 +6,7 @@ import random
 from typing import Final
 
 from .. import _engine
-from ..errors import SkitgubbeError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..moves import Move
 from ..observation import Observation
 from .registry import _check_turn
@@ -20,14 +20,16 @@ def _policy(name: str) -> int:
     try:
         return _POLICIES[name]
     except KeyError:
-        raise SkitgubbeError(
+        raise ArgumentError(
             f"rollout policy must be one of {', '.join(_POLICIES)}, not {name!r}"
         ) from None
 
 
 def _positive(name: str, value: object) -> int:
-    if type(value) is not int or value < 1:
-        raise SkitgubbeError(f"{name} must be a positive int, not {value!r}")
+    if type(value) is not int:
+        raise ArgumentTypeError(f"{name} must be a positive int, not {value!r}")
+    if value < 1:
+        raise ArgumentError(f"{name} must be a positive int, not {value!r}")
     return value
 
 
@@ -122,8 +124,11 @@ class ISMCTSBot:
             iterations = 3000
         if iterations is not None:
             _positive("iterations", iterations)
-        if time is not None and not (isinstance(time, (int, float)) and time > 0):
-            raise SkitgubbeError(f"time must be a positive number of seconds, not {time!r}")
+        if time is not None:
+            if not isinstance(time, (int, float)):
+                raise ArgumentTypeError(f"time must be a positive number of seconds, not {time!r}")
+            if not time > 0:
+                raise ArgumentError(f"time must be a positive number of seconds, not {time!r}")
         self.iterations = iterations
         self.time = time
         self.exploration = float(exploration)
