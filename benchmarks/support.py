@@ -246,13 +246,13 @@ def deal_games(rules: sg.Rules, seeds: Iterable[int]) -> list[sg.Game]:
 
 def play_decisions(games: Iterable[sg.Game], rng_seed: int) -> int:
     """Play every game to its end with uniformly random legal moves: per decision
-    ``game.legal_moves()``, ``random.choice`` and ``game.play(move)``. Returns the
+    ``game.legal_moves``, ``random.choice`` and ``game.play(move)``. Returns the
     number of decisions."""
     choice = random.Random(rng_seed).choice
     decisions = 0
     for game in games:
         while game.to_move is not None:
-            game.play(choice(game.legal_moves()))
+            game.play(choice(game.legal_moves))
             decisions += 1
     return decisions
 
@@ -295,7 +295,7 @@ def mid_game(players: int = 3) -> sg.Game:
     game = sg.Game.new(sg.Rules.classic(players), seed=MID_GAME_SEED)
     choice = random.Random(MID_GAME_SEED).choice
     for _ in range(MID_GAME_MOVES):
-        game.play(choice(game.legal_moves()))
+        game.play(choice(game.legal_moves))
     return game
 
 

@@ -76,7 +76,9 @@ def test_simulate_variants(benchmark: BenchmarkFixture, figures: Figures, varian
 
     assert result.games == SIMULATE_GAMES
     assert sum(result.losses) + result.no_loser + result.truncated == SIMULATE_GAMES
-    benchmark.extra_info.update(rules=rules.describe(), games=result.games, moves=result.moves_played)
+    benchmark.extra_info.update(
+        rules=rules.describe(), games=result.games, moves=result.moves_played
+    )
     seconds = fastest_seconds(benchmark)
     if seconds is None:
         return

@@ -54,7 +54,7 @@ def _decisions_figure(
 
 @pytest.mark.benchmark(group="decisions in Python, deals excluded")
 def test_python_api_decisions(benchmark: BenchmarkFixture, figures: Figures) -> None:
-    """Per decision: game.legal_moves() + random.choice + game.play(move); the deals
+    """Per decision: game.legal_moves + random.choice + game.play(move); the deals
     (Game.new) are made untimed before each round."""
     rules = sg.Rules.classic(3)
     seeds = range(DECISION_GAMES)
@@ -118,7 +118,7 @@ def test_legal_moves(benchmark: BenchmarkFixture, figures: Figures, game: sg.Gam
     assert all(game.is_legal(m) for m in moves)
     _describe(benchmark, game)
     benchmark.extra_info["legal_moves"] = len(moves)
-    per_call("legal-moves", "Game.legal_moves()", benchmark, figures)
+    per_call("legal-moves", "Game.legal_moves", benchmark, figures)
 
 
 @pytest.mark.benchmark(group="Game calls, mid-game")
@@ -134,7 +134,7 @@ def test_copy(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game) -> N
 
 @pytest.mark.benchmark(group="Game calls, mid-game")
 def test_play_undo(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game) -> None:
-    move = random.Random(1).choice(game.legal_moves())
+    move = random.Random(1).choice(game.legal_moves)
     before = game.moves
 
     def play_undo() -> sg.Move:
@@ -151,7 +151,7 @@ def test_play_undo(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game)
 def test_undo(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game) -> None:
     # One undo per round (the move is played again untimed in setup), so the
     # figure includes the timer's own overhead of some tens of ns.
-    move = random.Random(1).choice(game.legal_moves())
+    move = random.Random(1).choice(game.legal_moves)
     before = game.moves
 
     def setup() -> None:
@@ -175,7 +175,7 @@ def test_observation(benchmark: BenchmarkFixture, figures: Figures, game: sg.Gam
     view = benchmark(game.observation, seat)
 
     assert view.seat == seat
-    assert view.legal_moves == game.legal_moves()
+    assert view.legal_moves == game.legal_moves
     assert view.moves_played == MID_GAME_MOVES
     _describe(benchmark, game)
     per_call(
@@ -194,7 +194,7 @@ def test_observation_after_move(
     """What a bot pays each turn: the view of a position one move newer than the
     last one seen, so one step of the seat's history is built."""
     game.observation(0)  # every older step is already built for seat 0
-    move = random.Random(1).choice(game.legal_moves())
+    move = random.Random(1).choice(game.legal_moves)
 
     def setup() -> tuple[tuple[sg.Game, int], dict[str, Any]]:
         twin = game.copy()

@@ -23,8 +23,8 @@ def mid_game_view(seed: int, moves: int) -> bytes:
     rng = random.Random(seed)
     game = sg.Game.new(sg.Rules.classic(), seed=seed)
     for _ in range(moves):
-        game.play(rng.choice(game.legal_moves()))
-    assert game.to_move is not None and len(game.legal_moves()) > 1
+        game.play(rng.choice(game.legal_moves))
+    assert game.to_move is not None and len(game.legal_moves) > 1
     return game.observation(game.to_move)._view
 
 

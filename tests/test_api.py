@@ -69,7 +69,7 @@ def random_game(seed: int, players: int = 3) -> sg.Game:
     rng = random.Random(seed)
     game = sg.Game.new(sg.Rules.classic(players=players), seed=seed, dealer=seed % players)
     while game.result is None:
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     return game
 
 
@@ -88,12 +88,12 @@ def test_records_round_trip_through_json(players: int) -> None:
 def test_a_record_of_an_unfinished_game_resumes_where_it_stopped() -> None:
     game = sg.Game.new(seed=3)
     for _ in range(25):
-        game.play(game.legal_moves()[-1])
+        game.play(game.legal_moves[-1])
     record = game.record()
     assert record["result"] is None and len(record["moves"]) == 25
     resumed = sg.Game.from_record(record)
     assert resumed.observation(0) == game.observation(0)
-    assert resumed.legal_moves() == game.legal_moves()
+    assert resumed.legal_moves == game.legal_moves
 
 
 def test_a_phase_two_position_records_and_replays() -> None:
@@ -170,7 +170,7 @@ def test_play_game_is_reproducible_and_continues_a_given_game() -> None:
     assert sg.play_game(bots(), seed=12) == sg.play_game(bots(), seed=12)
     game = sg.Game.new(seed=12)
     for _ in range(10):
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     result = sg.play_game(bots(), game=game)
     assert game.result == result and result.moves_played > 10
     with pytest.raises(sg.ArgumentError, match="not both"):
@@ -215,7 +215,7 @@ def test_every_event_kind_reads_as_a_sentence() -> None:
             text = str(event)
             assert text and "EventKind" not in text
     capped = sg.Game.new(sg.Rules.classic(max_moves=1), seed=1)
-    (*_, last) = capped.play(capped.legal_moves()[0])
+    (*_, last) = capped.play(capped.legal_moves[0])
     assert str(last) == "the move cap is reached: the game ends with no loser"
     kinds.add(last.kind)
     # the other kinds belong to rule variants (tests/test_variants.py)

@@ -63,7 +63,7 @@ def state(game: Game) -> tuple[Any, ...]:
         tuple(game.observation(seat) for seat in range(game.players)),
         game.moves,
         game.history,
-        game.legal_moves(),
+        game.legal_moves,
         game.to_move,
         game.phase,
     )
@@ -72,13 +72,13 @@ def state(game: Game) -> tuple[Any, ...]:
 def refuse(game: Game, move: object) -> IllegalMoveError:
     """Play ``move``, expect IllegalMoveError, check it and that nothing changed."""
     before = state(game)
-    legal = game.legal_moves()
+    legal = game.legal_moves
     with pytest.raises(IllegalMoveError) as info:
         game.play(move)  # type: ignore[arg-type]
     error = info.value
     message = str(error)
     assert error.legal_moves == legal
-    assert error.legal_moves == game.legal_moves()
+    assert error.legal_moves == game.legal_moves
     for legal_move in legal:
         assert str(legal_move) in message
     assert state(game) == before
@@ -333,10 +333,10 @@ def test_every_variant_is_accepted_by_the_engine(field: str, value: object) -> N
     rules = Rules.classic(**changes)
     game = Game.new(rules, seed=1)
     while game.result is None:
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     assert game.rules == rules
     shedding = Game.from_shedding(rules, ["9D", "JD", "4C"], trump="S", leader=0)
-    assert shedding.legal_moves()
+    assert shedding.legal_moves
 
 
 def test_the_one_refused_combination_names_the_field() -> None:
@@ -399,7 +399,7 @@ def partial_record() -> dict[str, Any]:
     """A seeded game, 12 moves into phase 1 (hand-card plays only)."""
     game = Game.new(Rules.classic(), seed=77)
     for _ in range(12):
-        plays = [m for m in game.legal_moves() if m != Move.flip()]
+        plays = [m for m in game.legal_moves if m != Move.flip()]
         game.play(plays[0])
     record = game.record()
     assert Game.from_record(copy.deepcopy(record)).moves == game.moves
@@ -409,7 +409,7 @@ def partial_record() -> dict[str, Any]:
 def finished_record() -> dict[str, Any]:
     game = Game.from_shedding(Rules.classic(), ["9D 2C", "JD 5H", "KD"], trump="S", leader=0)
     while game.result is None:
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     record = game.record()
     assert record["result"] is not None
     assert Game.from_record(copy.deepcopy(record)).result == game.result
@@ -592,7 +592,7 @@ def run_faulty(action: Callable[[Observation], object]) -> tuple[PlayerError, Ga
     assert game.moves_played > 0
     # The game goes on from there.
     played = game.moves_played
-    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves[0])
     assert game.moves_played == played + 1
     return error, game, faulty
 

@@ -21,7 +21,7 @@ def mid_game(seed: int, moves: int, rules: sg.Rules | None = None) -> sg.Game:
     for _ in range(moves):
         if game.result is not None:
             break
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     return game
 
 
@@ -32,7 +32,7 @@ def assert_world_agrees(view: sg.Observation, world: sg.Game) -> None:
     assert world.table == view.table
     assert world.out_of_play == view.out_of_play
     assert world.to_move == view.to_move and world.phase is view.phase
-    assert world.legal_moves() == (view.legal_moves if view.my_turn else world.legal_moves())
+    assert world.legal_moves == (view.legal_moves if view.my_turn else world.legal_moves)
     assert world.trump == view.trump
     for other in range(view.players):
         held = world.hands[other] | world.collections[other]
@@ -63,7 +63,7 @@ def test_sampled_worlds_agree_with_the_observation(index: int) -> None:
             assert_world_agrees(view, world)
             # the world plays on: it is a real game
             while world.result is None and world.moves_played < view.moves_played + 50:
-                world.play(world.legal_moves()[0])
+                world.play(world.legal_moves[0])
 
 
 def test_the_same_observation_and_seed_give_the_same_world() -> None:
@@ -80,7 +80,7 @@ def test_swapping_cards_the_seat_cannot_know_gives_the_same_samples() -> None:
     rng = random.Random(21)
     moves = []
     for _ in range(25):
-        moves.append(rng.choice(game.legal_moves()))
+        moves.append(rng.choice(game.legal_moves))
         game.play(moves[-1])
     seat = 2
     unknown = sorted(card.code for card in game.observation(seat).unknown)
@@ -161,7 +161,7 @@ def test_greedy_beats_random_play() -> None:
 
 
 def test_search_bots_report_their_search() -> None:
-    game = next(g for g in (mid_game(s, 60) for s in range(50)) if len(g.legal_moves()) > 2)
+    game = next(g for g in (mid_game(s, 60) for s in range(50)) if len(g.legal_moves) > 2)
     assert game.to_move is not None
     view = game.observation(game.to_move)
     bot = sg.bots.ISMCTSBot(iterations=500, seed=3)
@@ -220,7 +220,7 @@ def test_a_bot_asked_out_of_turn_says_so(spec: str) -> None:
 def test_a_finished_game_has_no_world_to_sample() -> None:
     game = sg.Game.new(seed=2)
     while game.result is None:
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     with pytest.raises(sg.SkitgubbeError, match="game is over"):
         game.observation(0).sample_world(1)
     with pytest.raises(sg.SkitgubbeError, match="rng must be"):

@@ -42,7 +42,7 @@ def test_an_observation_crosses_by_the_names_of_the_c_struct() -> None:
 def test_a_result_crosses_by_the_names_of_the_c_struct() -> None:
     game = sg.Game.new(seed=1)
     while game.to_move is not None:
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     result = game._core.result()
     assert result is not None
     assert set(result) == set(_struct_fields("sg_result")) - _FOLDED
@@ -77,7 +77,7 @@ def test_the_core_explains_every_illegal_move_and_only_those(index: int) -> None
     game = sg.Game.new(rules, seed=index)
     seen: set[str] = set()
     while game.to_move is not None:
-        legal = {move.code for move in game.legal_moves()}
+        legal = {move.code for move in game.legal_moves}
         for code in _candidates(game, rng):
             reason, _ = game._core.why_illegal(code)
             assert (reason == "none") == (code in legal), (reason, hex(code))
@@ -93,7 +93,7 @@ def test_the_core_explains_every_illegal_move_and_only_those(index: int) -> None
                     game.play(move)
                 assert info.value.reason == game._why_illegal(move)
                 assert info.value.reason and "legal" not in info.value.reason
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     assert {"none", "not_held"} <= seen
 
 
@@ -111,7 +111,7 @@ def test_a_very_long_game_is_freed_without_deep_recursion() -> None:
         "for _ in range(2000):\n"
         "    g.play(sg.bots.GreedyBot().choose(g.observation(g.to_move)))\n"
         "while g.moves_played < 200_000:\n"
-        "    g.play(g.legal_moves()[0])\n"
+        "    g.play(g.legal_moves[0])\n"
         "del g\n"
         "print('freed')\n"
     )

@@ -40,7 +40,7 @@ def codes(cards: sg.CardSet) -> set[int]:
 def assert_same_state(game: sg.Game, model: ModelGame, where: str) -> None:
     assert game.phase is PHASES[model.phase], where
     assert game.to_move == model.to_move, where
-    assert [as_model(m) for m in game.legal_moves()] == model.legal_moves(), where
+    assert [as_model(m) for m in game.legal_moves] == model.legal_moves(), where
     assert [codes(h) for h in game.hands] == model.hands, where
     if game.phase is sg.Phase.COLLECTING:
         assert [codes(c) for c in game.collections] == model.collections, where
@@ -93,7 +93,7 @@ def play_both(index: int, rules: sg.Rules | None = None) -> int:
         assert_same_state(game, model, where)
         if check_knowledge:
             assert_same_knowledge(game, model, where)
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if not moves:
             return step
         move = moves[rng.randrange(len(moves))]
@@ -147,7 +147,7 @@ def test_phase_two_positions_agree() -> None:
         while True:
             where = f"position {index} after {step} moves"
             assert_same_state(game, model, where)
-            moves = game.legal_moves()
+            moves = game.legal_moves
             if not moves:
                 break
             move = moves[rng.randrange(len(moves))]

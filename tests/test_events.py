@@ -226,7 +226,7 @@ def test_a_seat_reads_its_observation_history(rules: sg.Rules) -> None:
     rng = random.Random(5)
     game = sg.Game.new(rules, seed=5)
     while game.result is None:
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     for seat in range(rules.players):
         seen = game.observation(seat).history
         assert [seen_by(event, seat) for event in game.history] == list(seen)

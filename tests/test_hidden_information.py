@@ -85,7 +85,7 @@ def test_no_observation_shows_a_card_its_seat_cannot_know(config: str) -> None:
                     assert game.hidden_card in view.unknown and view.hidden_slots == 1
                 if game.phase is sg.Phase.COLLECTING and rules.trump is not sg.TrumpRule.UPCARD:
                     assert view.trump is None
-            moves = game.legal_moves()
+            moves = game.legal_moves
             if not moves:
                 break
             events = game.play(rng.choice(moves))
@@ -129,7 +129,7 @@ def test_swapping_cards_a_seat_cannot_know_changes_nothing_it_sees(config: str) 
         moves: list[sg.Move] = []
         views = [game.observation(seat)]
         while game.result is None and len(moves) < stop:
-            moves.append(rng.choice(game.legal_moves()))
+            moves.append(rng.choice(game.legal_moves))
             game.play(moves[-1])
             views.append(game.observation(seat))
         pairs = swappable(rules, sorted(card.code for card in views[-1].unknown))
@@ -152,7 +152,7 @@ def test_an_observation_reaches_neither_the_game_nor_the_core() -> None:
     game = sg.Game.new(seed=8)
     rng = random.Random(8)
     for _ in range(60):
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     view = game.observation(game.to_move or 0)
     forbidden = (Game, Events, _engine.Core)
     stack: list[object] = [view]
@@ -173,5 +173,5 @@ def test_observations_are_frozen_and_do_not_change_with_the_game() -> None:
     copy = game.observation(0)
     with pytest.raises(AttributeError):
         view.hand = sg.CardSet()  # type: ignore[misc]
-    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves[0])
     assert view == copy and view.moves_played == 0

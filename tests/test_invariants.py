@@ -50,7 +50,7 @@ def play_checked(index: int, rules: sg.Rules | None = None) -> None:
     while True:
         where = f"game {index} move {game.moves_played}"
         assert_cards_conserved(game, where)
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if not moves:
             break
         assert game.to_move is not None
@@ -92,7 +92,7 @@ def test_undo_walks_back_to_the_deal() -> None:
     snapshots = [game._core.snapshot()]
     rng = random.Random(1)
     while game.result is None:
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
         snapshots.append(game._core.snapshot())
     for expected in reversed(snapshots[:-1]):
         game.undo()
@@ -106,17 +106,17 @@ def test_copies_are_independent() -> None:
     rng = random.Random(5)
     game = sg.Game.new(seed=5)
     for _ in range(30):
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     twin = game.copy()
     original = game._core.snapshot()
     history = game.history
     while twin.result is None:
-        twin.play(rng.choice(twin.legal_moves()))
+        twin.play(rng.choice(twin.legal_moves))
     assert game._core.snapshot() == original and game.history == history
     assert game.moves_played == 30 and twin.moves_played > 30
     # and the other way round: moving the original leaves the copy alone
     twin_state = twin._core.snapshot()
-    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves[0])
     game.undo()
     game.undo()
     assert twin._core.snapshot() == twin_state

@@ -19,7 +19,7 @@ KIND_NAMES = {0: "play", 1: "flip", 2: "pick_up"}
 
 
 def engine_perft(core: _engine.Core, depth: int) -> int:
-    moves = core.legal_moves()
+    moves = core.legal_codes()
     if depth == 0 or not moves:
         return 1
     total = 0
@@ -52,7 +52,7 @@ def dealt(players: int, seed: int, prefix: int) -> tuple[sg.Game, ModelGame]:
     game = sg.Game.new(sg.Rules.classic(players=players), deck=[sg.Card.from_code(c) for c in deck])
     model = ModelGame(players, deck, dealer=players - 1)
     for _ in range(prefix):
-        move = game.legal_moves()[0]
+        move = game.legal_moves[0]
         game.play(move)
         model.play(as_model(move))
     return game, model

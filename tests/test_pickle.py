@@ -22,7 +22,7 @@ def _played(seed: int, moves: int, rules: sg.Rules | None = None) -> sg.Game:
     for _ in range(moves):
         if game.to_move is None:
             break
-        game.play(rng.choice(game.legal_moves()))
+        game.play(rng.choice(game.legal_moves))
     return game
 
 
@@ -30,7 +30,7 @@ def _same_game(a: sg.Game, b: sg.Game) -> None:
     assert a.moves == b.moves
     assert a.history == b.history
     assert a.record() == b.record()
-    assert a.legal_moves() == b.legal_moves()
+    assert a.legal_moves == b.legal_moves
     for seat in range(a.players):
         assert a.observation(seat) == b.observation(seat)
 
@@ -52,7 +52,7 @@ def test_a_game_survives_pickle_and_copy_with_its_history(clone: str, rules: sg.
             assert twin.undo() == game.undo()
             _same_game(game, twin)
         # and the two are independent afterwards
-        move = twin.legal_moves()[0]
+        move = twin.legal_moves[0]
         twin.play(move)
         assert len(twin.moves) == len(game.moves) + 1
 
@@ -64,7 +64,7 @@ def test_a_finished_game_and_a_phase_two_position_pickle() -> None:
     assert twin.result == game.result
     _same_game(game, twin)
     start = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
-    start.play(start.legal_moves()[0])
+    start.play(start.legal_moves[0])
     _same_game(start, pickle.loads(pickle.dumps(start)))
 
 
@@ -72,7 +72,7 @@ def test_a_sampled_world_pickles_without_a_record() -> None:
     world = _played(5, 20).observation(0).sample_world(3)
     twin = pickle.loads(pickle.dumps(world))
     assert twin.hands == world.hands and twin.stock == world.stock
-    assert twin.legal_moves() == world.legal_moves()
+    assert twin.legal_moves == world.legal_moves
 
 
 def test_a_long_game_pickles_flat() -> None:
@@ -80,7 +80,7 @@ def test_a_long_game_pickles_flat() -> None:
     rules = sg.Rules.classic(4, max_moves=5000)
     game = sg.Game.new(rules, seed=1)
     while game.to_move is not None:
-        game.play(game.legal_moves()[-1])
+        game.play(game.legal_moves[-1])
     limit = 200
     assert len(game.moves) > limit
     twin = pickle.loads(pickle.dumps(game))
@@ -97,7 +97,7 @@ def test_every_public_value_survives_pickle_and_deepcopy() -> None:
         sg.Move.parse("7h 8h"),
         sg.Move.flip(),
         game.history[0],
-        game.play(game.legal_moves()[0]),
+        game.play(game.legal_moves[0]),
         view,
         view.history,
         view.table,

@@ -158,7 +158,7 @@ def test_hint_names_a_legal_move_and_changes_nothing() -> None:
     out = text_of(console)
     found = re.search(r"Hint: ismcts would play (\d+)\) (.+)", out)
     assert found
-    legal = play.game.legal_moves()
+    legal = play.game.legal_moves
     number = int(found.group(1))
     assert 1 <= number <= len(legal)
     assert found.group(2).split(" (")[0] == str(legal[number - 1])
@@ -238,7 +238,7 @@ def test_move_text_and_a_slough_window() -> None:
     """Text answers work; in a slough window a bare card means 'slough' it."""
 
     def answer(game: sg.Game) -> str:
-        legal = game.legal_moves()
+        legal = game.legal_moves
         sloughs = [m for m in legal if m.kind is sg.MoveKind.SLOUGH]
         if sloughs:
             return " ".join(str(card) for card in sloughs[0].cards)  # no "slough" word

@@ -112,7 +112,7 @@ def test_anything_but_a_legal_move_is_refused_and_changes_nothing(
     error = caught.value
     assert type(error) is sg.PlayerError
     assert (error.seat, error.answer, error.cause) == (0, answer, None)
-    legal = ", ".join(str(m) for m in game.legal_moves())
+    legal = ", ".join(str(m) for m in game.legal_moves)
     if isinstance(answer, sg.Move):  # the reason is the game's own
         with pytest.raises(sg.IllegalMoveError) as illegal:
             game.copy().play(answer)

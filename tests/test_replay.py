@@ -263,7 +263,7 @@ def test_bad_arguments_are_argument_errors() -> None:
 def test_a_record_that_stops_mid_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = sg.Game.new(sg.Rules.classic(players=3), seed=2)
     for _ in range(6):
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_moves[0])
     path = save(game, tmp_path / "part.json")
     assert main(["replay", str(path), "--seat", "0", "--all"]) == 0
     assert "The record stops before the end of the game." in capsys.readouterr().out

@@ -167,11 +167,11 @@ def test_s3_1_leader_is_left_of_dealer_and_follower_is_left_of_leader() -> None:
     hands = ["2C 3C 4C", "5C 6C 7C", "9H 8C 10C", "JC QC KC"]
     game = Game.new(Rules.classic(4), deck=dealt(hands, "2D 3D", dealer=1), dealer=1)
     assert game.to_move == 2
-    assert set(game.legal_moves()) == moves("9H 8C 10C flip")
+    assert set(game.legal_moves) == moves("9H 8C 10C flip")
     play(game, "9H")
     assert game.to_move == 3
     # Nobody else may play: the follower is the leader's left neighbour.
-    assert game.observation(3).legal_moves == game.legal_moves()
+    assert game.observation(3).legal_moves == game.legal_moves
     assert all(game.observation(s).legal_moves == () for s in (0, 1, 2))
 
 
@@ -179,7 +179,7 @@ def test_s3_2_follower_may_play_low() -> None:
     game = Game.new(Rules.classic(), deck=dealt(["9H 2S 3S", "2C KD AD", "4S 5S 6S"], "7C 8C"))
     play(game, "9H")
     # The follower could beat with K or A but may play any hand card (or flip).
-    assert set(game.legal_moves()) == moves("2C KD AD flip")
+    assert set(game.legal_moves) == moves("2C KD AD flip")
     events = play(game, "2C")
     assert events == [
         ev(EventKind.PLAY, 1, "2C"),
@@ -193,7 +193,7 @@ def test_s3_2_follower_may_play_low() -> None:
 def test_s3_3_try_your_luck_plays_the_top_stock_card_and_draws_nothing() -> None:
     game = Game.new(Rules.classic(), deck=dealt(["9H 2S 3S", "2C KD AD", "4S 5S 6S"], "KS 4H 8C"))
     hands = game.hands
-    assert Move.flip() in game.legal_moves()
+    assert Move.flip() in game.legal_moves
     events = play(game, "flip")
     assert events == [ev(EventKind.FLIP, 0, "KS")]
     assert game.hands == hands
@@ -218,11 +218,11 @@ def test_s3_3_try_your_luck_needs_two_stock_cards() -> None:
     assert len(game.stock) == 3
     game.play(Move.flip())
     assert len(game.stock) == 2
-    assert Move.flip() in game.legal_moves()  # two cards: still allowed
+    assert Move.flip() in game.legal_moves  # two cards: still allowed
     game.play(Move.flip())
     assert game.stock == (Card.parse("9S"),)
     assert game.to_move == 0
-    assert set(game.legal_moves()) == moves("AC KC QC")
+    assert set(game.legal_moves) == moves("AC KC QC")
     assert not game.is_legal(Move.flip())
 
 
@@ -371,7 +371,7 @@ def test_s3_7_to_s3_8_and_s5_follower_runs_out_mid_tie_with_a_flipped_card() -> 
     assert game.collections == (cs(), cs())
     assert game.hands == (burned | cs("9C JH 5H KD"), cs("9D JS 5S 8H"))
     assert game.to_move == 1
-    assert set(game.legal_moves()) == moves("9D JS 5S 8H")  # §6.1
+    assert set(game.legal_moves) == moves("9D JS 5S 8H")  # §6.1
     # Everybody now knows where the revealed card is.
     assert Card.parse("8H") in game.observation(0).known[1]
 
@@ -465,7 +465,7 @@ def test_s3_10_hands_stay_full_while_the_stock_lasts(players: int, hand_size: in
             if game.stock:
                 assert all(len(hand) == hand_size for hand in game.hands)
             assert game.is_legal(Move.flip()) == (len(game.stock) >= 2)
-            game.play(rng.choice(game.legal_moves()))
+            game.play(rng.choice(game.legal_moves))
         assert game.stock == ()
         assert game.hidden_card is None
         assert game.trump is not None
@@ -499,7 +499,7 @@ def test_s5_3_only_one_player_with_cards_is_the_skitgubbe_at_once() -> None:
     assert game.history[-1].seat == 2
     assert game.phase is Phase.OVER
     assert game.to_move is None
-    assert game.legal_moves() == ()
+    assert game.legal_moves == ()
     assert game.result == GameResult(
         loser=2, finish_order=(*expected_out, 2), truncated=False, moves_played=0
     )
@@ -528,8 +528,8 @@ def test_s5_1_trump_is_public_from_the_start_of_phase_2() -> None:
 
 def test_s6_1_lead_any_card_and_no_pick_up_on_an_empty_table() -> None:
     game = Game.from_shedding(Rules.classic(), ["9D 2C AS 5H", "JD", "4C"], trump="S", leader=0)
-    assert set(game.legal_moves()) == moves("9D 2C AS 5H")
-    assert Move.pick_up() not in game.legal_moves()
+    assert set(game.legal_moves) == moves("9D 2C AS 5H")
+    assert Move.pick_up() not in game.legal_moves
 
 
 def test_s6_2_beat_with_a_higher_card_of_the_suit_or_any_trump() -> None:
@@ -537,23 +537,23 @@ def test_s6_2_beat_with_a_higher_card_of_the_suit_or_any_trump() -> None:
     game = Game.from_shedding(Rules.classic(), hands, trump="S", leader=0)
     play(game, "9D")
     # Higher diamonds, any trump (even the 2), or pick up — nothing else.
-    assert set(game.legal_moves()) == moves("10D AD 2S pick")
+    assert set(game.legal_moves) == moves("10D AD 2S pick")
     play(game, "2S")
     # A trump is beaten only by a higher trump: the ace of hearts will not do.
-    assert set(game.legal_moves()) == moves("4S KS pick")
+    assert set(game.legal_moves) == moves("4S KS pick")
 
 
 def test_s6_2_trump_led_needs_a_higher_trump() -> None:
     game = Game.from_shedding(Rules.classic(), ["5S 2C", "AD 4S 6S", "3C"], trump="S", leader=0)
     play(game, "5S")
-    assert set(game.legal_moves()) == moves("6S pick")
+    assert set(game.legal_moves) == moves("6S pick")
 
 
 def test_s6_2_picking_up_is_allowed_even_when_able_to_beat() -> None:
     game = Game.from_shedding(Rules.classic(), ["9D 3C", "AD 2H", "4C 5C"], trump="S", leader=0)
     play(game, "9D")
-    assert Move.parse("AD") in game.legal_moves()
-    assert Move.pick_up() in game.legal_moves()
+    assert Move.parse("AD") in game.legal_moves
+    assert Move.pick_up() in game.legal_moves
     events = play(game, "pick")
     assert events == [ev(EventKind.PICK_UP, 1, "9D")]
     assert game.hands[1] == cs("AD 2H 9D")
@@ -565,12 +565,12 @@ def test_s6_3_pick_up_takes_only_the_top_card() -> None:
     play(game, "9D")
     play(game, "JD")
     play(game, "QD")
-    assert set(game.legal_moves()) == {Move.pick_up()}
+    assert set(game.legal_moves) == {Move.pick_up()}
     assert play(game, "pick") == [ev(EventKind.PICK_UP, 3, "QD")]
     assert game.hands[3] == cs("5C 6C QD")
     assert game.table == (TablePlay(0, cs("9D")), TablePlay(1, cs("JD")))
     assert game.to_move == 0  # the picker's next player must beat J♦
-    assert set(game.legal_moves()) == {Move.pick_up()}  # 2♣ cannot
+    assert set(game.legal_moves) == {Move.pick_up()}  # 2♣ cannot
 
 
 def test_s6_5_trick_is_complete_after_as_many_plays_as_holders() -> None:
@@ -582,7 +582,7 @@ def test_s6_5_trick_is_complete_after_as_many_plays_as_holders() -> None:
     assert game.out_of_play == ~cs("2C 3C")
     assert game.table == ()
     assert game.to_move == 1  # the last player leads
-    assert Move.pick_up() not in game.legal_moves()
+    assert Move.pick_up() not in game.legal_moves
 
 
 def test_s6_5_target_counts_players_holding_cards_not_seats() -> None:
@@ -624,17 +624,17 @@ def test_s6_5_last_play_was_his_last_card_so_his_next_player_leads() -> None:
         ev(EventKind.DISCARD, 2, "9D JD KD"),
     ]
     assert game.to_move == 0  # seat 2's next player still holding cards
-    assert set(game.legal_moves()) == moves("2C")
+    assert set(game.legal_moves) == moves("2C")
 
 
 def test_s6_6_a_pick_up_that_empties_the_table_gives_the_lead_to_the_next_player() -> None:
     game = Game.from_shedding(Rules.classic(), ["9D 2C", "3C 4C", "5C 6C"], trump="S", leader=0)
     play(game, "9D")
-    assert set(game.legal_moves()) == {Move.pick_up()}
+    assert set(game.legal_moves) == {Move.pick_up()}
     assert play(game, "pick") == [ev(EventKind.PICK_UP, 1, "9D")]
     assert game.table == ()
     assert game.to_move == 2
-    assert set(game.legal_moves()) == moves("5C 6C")  # a new lead: no pick up
+    assert set(game.legal_moves) == moves("5C 6C")  # a new lead: no pick up
 
 
 def test_s6_6_the_next_player_after_a_pick_up_skips_players_who_are_out() -> None:
@@ -644,7 +644,7 @@ def test_s6_6_the_next_player_after_a_pick_up_skips_players_who_are_out() -> Non
     play(game, "pick")
     assert game.table == ()
     assert game.to_move == 3  # seat 2 is out and skipped
-    assert set(game.legal_moves()) == moves("5C 6C")
+    assert set(game.legal_moves) == moves("5C 6C")
 
 
 def test_s6_7_going_out_and_the_game_ends_when_one_player_holds_cards() -> None:
@@ -663,7 +663,7 @@ def test_s6_7_going_out_and_the_game_ends_when_one_player_holds_cards() -> None:
     ]
     assert game.phase is Phase.OVER
     assert game.to_move is None
-    assert game.legal_moves() == ()
+    assert game.legal_moves == ()
     assert game.result == GameResult(
         loser=1, finish_order=(0, 2, 1), truncated=False, moves_played=4
     )
@@ -690,7 +690,7 @@ def test_s6_8_the_move_cap_truncates_with_no_loser() -> None:
     assert events[-1] == ev(EventKind.TRUNCATED, None)
     assert phase(game) is Phase.OVER
     assert game.to_move is None
-    assert game.legal_moves() == ()
+    assert game.legal_moves == ()
     assert game.result == GameResult(loser=None, finish_order=(), truncated=True, moves_played=3)
 
 
@@ -724,7 +724,7 @@ def test_s10_phase_1_example() -> None:
     assert game.to_move == ANNA
     assert play(game, "7H") == [ev(EventKind.PLAY, ANNA, "7H"), ev(EventKind.DRAW, ANNA, "10D")]
     assert game.to_move == BEN
-    assert set(game.legal_moves()) == moves("KC 4D 3S flip")
+    assert set(game.legal_moves) == moves("KC 4D 3S flip")
     assert play(game, "3S") == [
         ev(EventKind.PLAY, BEN, "3S"),
         ev(EventKind.DRAW, BEN, "JD"),
@@ -747,12 +747,12 @@ def test_s10_phase_2_example() -> None:
     assert play(game, "9D") == [ev(EventKind.PLAY, ANNA, "9D")]
     assert play(game, "JD") == [ev(EventKind.PLAY, BEN, "JD")]
     assert game.to_move == CARLA
-    assert set(game.legal_moves()) == {Move.pick_up()}
+    assert set(game.legal_moves) == {Move.pick_up()}
     assert play(game, "pick") == [ev(EventKind.PICK_UP, CARLA, "JD")]
     assert game.hands[CARLA] == cs("5D 4C JD")
     assert game.table == (TablePlay(ANNA, cs("9D")),)
     assert game.to_move == ANNA
-    assert set(game.legal_moves()) == moves("QD pick")
+    assert set(game.legal_moves) == moves("QD pick")
     play(game, "QD")
     # §6.4: the picked-up J♦ no longer counts: two plays lie on the table.
     assert table(game) == (TablePlay(ANNA, cs("9D")), TablePlay(ANNA, cs("QD")))
@@ -762,4 +762,4 @@ def test_s10_phase_2_example() -> None:
     assert table(game) == ()
     assert game.out_of_play == ~cs("2H 3H 5D 4C JD")
     assert game.to_move == BEN
-    assert set(game.legal_moves()) == moves("3H")
+    assert set(game.legal_moves) == moves("3H")

@@ -148,7 +148,7 @@ def test_bounce_tied_cards_go_out_of_play_and_the_follower_leads() -> None:
     assert game.phase is Phase.COLLECTING
     # The follower (seat 1) leads the next trick.
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("9C", "KD", "AD", "flip")
+    assert game.legal_moves == ordered("9C", "KD", "AD", "flip")
     for seat in range(3):
         view = game.observation(seat)
         assert view.out_of_play == cs("7H 7C")
@@ -198,7 +198,7 @@ def test_all_everyone_plays_once_clockwise_and_the_highest_rank_leads_next() -> 
     hands = ["9H 2S 3S", "KC 4D 6D", "10S 7C 8C", "5H 6H JD"]
     game = Game.new(rules, deck=dealt(hands, "2C 3C 4C 5C 6C 9C 10C QC"))
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("9H", "2S", "3S", "flip")
+    assert game.legal_moves == ordered("9H", "2S", "3S", "flip")
     assert play(game, "9H") == [ev(EventKind.PLAY, 0, "9H"), ev(EventKind.DRAW, 0, "2C")]
     assert game.to_move == 1
     assert play(game, "KC") == [ev(EventKind.PLAY, 1, "KC"), ev(EventKind.DRAW, 1, "3C")]
@@ -206,7 +206,7 @@ def test_all_everyone_plays_once_clockwise_and_the_highest_rank_leads_next() -> 
     # Two cards on the table decide nothing: everyone plays.
     assert play(game, "10S") == [ev(EventKind.PLAY, 2, "10S"), ev(EventKind.DRAW, 2, "4C")]
     assert game.to_move == 3
-    assert game.observation(3).legal_moves == game.legal_moves()
+    assert game.observation(3).legal_moves == game.legal_moves
     assert all(game.observation(s).legal_moves == () for s in (0, 1, 2))
     assert play(game, "JD") == [
         ev(EventKind.PLAY, 3, "JD"),
@@ -263,7 +263,7 @@ def test_all_tie_pot_only_the_tied_players_replay_from_the_first_tied() -> None:
     assert game.collections == (cs(), cs(), cs(), cs())
     assert game.out_of_play == cs()
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("JC", "2D", "3H", "flip")
+    assert game.legal_moves == ordered("JC", "2D", "3H", "flip")
     assert play(game, "JC") == [ev(EventKind.PLAY, 2, "JC"), ev(EventKind.DRAW, 2, "3C")]
     assert game.to_move == 0  # seat 3 (and seat 1) did not tie: skipped
     events = game.play("JD")
@@ -367,7 +367,7 @@ def test_multi_card_plays_equal_cards_count_as_one_play_of_their_rank() -> None:
     rules = Rules.classic(3, hand_size=5, trick_mode="all", multi_card_plays=True, slough=False)
     hands = ["7C 7H 9D 9S KC", "10H QC QD 2D 3D", "9H QH 4S 5S 6S"]
     game = Game.new(rules, deck=dealt(hands, "2C 3C 4C 5C 6C 8C 10C JC AC 2H"))
-    assert game.legal_moves() == ordered("7C", "7H", "7C 7H", "9D", "9S", "9D 9S", "KC", "flip")
+    assert game.legal_moves == ordered("7C", "7H", "7C 7H", "9D", "9S", "9D 9S", "KC", "flip")
     # A pair is one play; the hand refills to five at once (two cards).
     assert play(game, "9D 9S") == [
         ev(EventKind.PLAY, 0, "9D 9S"),
@@ -376,7 +376,7 @@ def test_multi_card_plays_equal_cards_count_as_one_play_of_their_rank() -> None:
     assert game.hands[0] == cs("7C 7H KC 2C 3C")
     assert game.table == (TablePlay(0, cs("9D 9S")),)
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("10H", "QC", "QD", "QC QD", "2D", "3D", "flip")
+    assert game.legal_moves == ordered("10H", "QC", "QD", "QC QD", "2D", "3D", "flip")
     assert play(game, "10H") == [ev(EventKind.PLAY, 1, "10H"), ev(EventKind.DRAW, 1, "4C")]
     # Two nines are one play of rank 9: the ten wins, and the single 9♥ does
     # not tie with the pair (it is not the highest rank).
@@ -406,7 +406,7 @@ def test_multi_card_plays_equal_cards_count_as_one_play_of_their_rank() -> None:
 def test_multi_card_plays_have_no_effect_in_duels() -> None:
     rules = Rules.classic(3, multi_card_plays=True)
     game = Game.new(rules, deck=dealt(["7C 7H KC", "2D 3D 4D", "5S 6S 8S"], "9C 10C"))
-    assert game.legal_moves() == ordered("7C", "KC", "7H", "flip")
+    assert game.legal_moves == ordered("7C", "KC", "7H", "flip")
     with pytest.raises(IllegalMoveError):
         game.play("7C 7H")
     assert game.hands[0] == cs("7C 7H KC")
@@ -422,7 +422,7 @@ def test_a_tied_player_with_an_empty_hand_refills_before_replaying() -> None:
     )
     hands = ["9C 9D 9H", "9S 2D 3D", "4S 5S 6S"]
     game = Game.new(rules, deck=dealt(hands, "2C 3C 4C 5C 6C 7C 8C"))
-    assert game.legal_moves() == ordered(
+    assert game.legal_moves == ordered(
         "9C", "9D", "9C 9D", "9H", "9C 9H", "9D 9H", "9C 9D 9H", "flip"
     )
     assert play(game, "9C 9D 9H") == [ev(EventKind.PLAY, 0, "9C 9D 9H")]
@@ -474,8 +474,8 @@ def test_slough_window_from_the_winners_left_round_to_the_winner() -> None:
     # selection of his 7s and 4s (ranks in the trick), or pass.
     assert game.to_move == 2
     assert game.hands[2] == cs("7S 4C 5D")
-    assert game.legal_moves() == ordered("slough 4C", "slough 7S", "slough 4C 7S", "pass")
-    assert game.observation(2).legal_moves == game.legal_moves()
+    assert game.legal_moves == ordered("slough 4C", "slough 7S", "slough 4C 7S", "pass")
+    assert game.observation(2).legal_moves == game.legal_moves
     with pytest.raises(IllegalMoveError):
         game.play("5D")
     assert play(game, "slough 7S 4C") == [
@@ -486,12 +486,12 @@ def test_slough_window_from_the_winners_left_round_to_the_winner() -> None:
     # Seat 3 holds no 7, K or 4 (10♦ J♦ 6♦): skipped. Seat 0 may throw K♦.
     assert game.hands[3] == cs("10D JD 6D")
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("slough KD", "pass")
+    assert game.legal_moves == ordered("slough KD", "pass")
     assert play(game, "pass") == [ev(EventKind.PASS, 0)]
     # The winner is last.
     assert game.to_move == 1
     assert game.observation(1).slough_winner == 1
-    assert game.legal_moves() == ordered("slough 4H", "pass")
+    assert game.legal_moves == ordered("slough 4H", "pass")
     assert play(game, "slough 4H") == [
         ev(EventKind.SLOUGH, 1, "4H"),
         ev(EventKind.DRAW, 1, "QD"),
@@ -505,7 +505,7 @@ def test_slough_window_from_the_winners_left_round_to_the_winner() -> None:
     assert game.hands == (cs("KD 2C 2D"), cs("9C 3D QD"), cs("5D 8D 9D"), cs("10D JD 6D"))
     # Window over: the winner leads with his hand cards.
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("9C", "3D", "QD", "flip")
+    assert game.legal_moves == ordered("9C", "3D", "QD", "flip")
 
     # Second trick: Q, 5, J, K; nobody holds one of these ranks afterwards,
     # so there is no window at all.
@@ -519,7 +519,7 @@ def test_slough_window_from_the_winners_left_round_to_the_winner() -> None:
     ]
     assert game.observation(0).slough_winner is None
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("2C", "2D", "8H", "flip")
+    assert game.legal_moves == ordered("2C", "2D", "8H", "flip")
 
 
 def test_slough_false_gives_no_window() -> None:
@@ -534,7 +534,7 @@ def test_slough_false_gives_no_window() -> None:
     ]
     assert game.observation(2).slough_winner is None
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("4H", "9C", "3D", "flip")
+    assert game.legal_moves == ordered("4H", "9C", "3D", "flip")
     with pytest.raises(IllegalMoveError):
         game.play(Move.pass_())
 
@@ -548,7 +548,7 @@ def test_slough_with_draw_after_trick_refills_after_the_window_from_the_winner()
     assert play(game, "7D") == [ev(EventKind.PLAY, 2, "7D")]
     assert game.to_move == 2
     assert game.observation(0).slough_winner == 1
-    assert game.legal_moves() == ordered("slough 7S", "pass")
+    assert game.legal_moves == ordered("slough 7S", "pass")
     # Seats 0 and 1 hold no 7 or K: skipped; the window closes after seat 2.
     # Then the refill: the winner (seat 1) first, clockwise; seat 2 lacks two.
     assert play(game, "slough 7S") == [
@@ -579,7 +579,7 @@ def test_slough_ranks_are_those_lying_on_the_table(all_tie: AllTie) -> None:
     assert game.observation(0).slough_winner == 1
     assert game.hands == (cs("5D 2H 6C"), cs("8H 7C 10C"), cs("JS 8C QC"))
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("slough JS", "pass")
+    assert game.legal_moves == ordered("slough JS", "pass")
     events = game.play("pass")
     if all_tie is AllTie.LOWER_OUT:
         # Seat 0 (5♦ 2♥ 6♣) and seat 1 hold no 9, J or 3: skipped.
@@ -591,7 +591,7 @@ def test_slough_ranks_are_those_lying_on_the_table(all_tie: AllTie) -> None:
         return
     assert brief(events) == [ev(EventKind.PASS, 2)]
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("slough 5D", "pass")
+    assert game.legal_moves == ordered("slough 5D", "pass")
     assert play(game, "slough 5D") == [
         ev(EventKind.SLOUGH, 0, "5D"),
         ev(EventKind.DRAW, 0, "2C"),
@@ -607,13 +607,13 @@ def test_slough_ranks_are_those_lying_on_the_table(all_tie: AllTie) -> None:
 def test_try_your_luck_false_has_no_flip() -> None:
     rules = Rules.classic(3, try_your_luck=False)
     game = Game.new(rules, deck=dealt(["9H 2S 3S", "2C KD AD", "4S 5S 6S"], "7C 8C"))
-    assert game.legal_moves() == ordered("9H", "2S", "3S")
+    assert game.legal_moves == ordered("9H", "2S", "3S")
     with pytest.raises(IllegalMoveError):
         game.play(Move.flip())
     assert game.stock[0] == Card.parse("7C")
     assert game.moves_played == 0
     play(game, "9H")
-    assert game.legal_moves() == ordered("2C", "KD", "AD")
+    assert game.legal_moves == ordered("2C", "KD", "AD")
 
 
 def test_flip_is_refused_with_exactly_one_stock_card() -> None:
@@ -621,7 +621,7 @@ def test_flip_is_refused_with_exactly_one_stock_card() -> None:
     game = Game.new(Rules.classic(), deck=burn_deck(hands, "9S"))
     flip_pairs(game, 21)
     assert game.stock == (Card.parse("9S"),)
-    assert game.legal_moves() == ordered("AC", "KC", "QC")
+    assert game.legal_moves == ordered("AC", "KC", "QC")
     with pytest.raises(IllegalMoveError):
         game.play(Move.flip())
     assert game.stock == (Card.parse("9S"),)
@@ -762,7 +762,7 @@ def test_reveal_during_the_slough_window_the_winner_collects_first() -> None:
     # Seat 2 wins; the window opens at seat 0, who holds 2♦ 2♥ 4♦.
     assert game.to_move == 0
     assert game.observation(0).slough_winner == 2
-    assert game.legal_moves() == ordered(
+    assert game.legal_moves == ordered(
         "slough 2D",
         "slough 2H",
         "slough 4D",
@@ -863,11 +863,11 @@ def test_trump_none_from_a_deal_no_suit_beats_another() -> None:
     # spade, the suit of the last card).
     play(game, "4H")
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("5H", "pick")
+    assert game.legal_moves == ordered("5H", "pick")
     assert play(game, "5H") == [ev(EventKind.PLAY, 2, "5H"), ev(EventKind.DISCARD, 2, "4H 5H")]
     play(game, "2C")
     assert game.to_move == 0
-    assert game.legal_moves() == ordered(
+    assert game.legal_moves == ordered(
         "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "pick"
     )
 
@@ -878,10 +878,10 @@ def test_trump_none_in_phase_2() -> None:
     assert game.trump is None
     assert game.observation(1).trump is None
     play(game, "9D")
-    assert game.legal_moves() == ordered("10D", "pick")
+    assert game.legal_moves == ordered("10D", "pick")
     play(game, "pick")
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("KC")
+    assert game.legal_moves == ordered("KC")
 
 
 # ---------------------------------------------------------------------------
@@ -947,7 +947,7 @@ def test_upcard_is_drawn_last_into_the_drawers_hand_in_view_of_all(last_card: La
     assert game.observation(1).upcard == Card.parse("9S")
     assert game.observation(1).stock_slots == 0
     # Trying one's luck may not turn it: it is the only stock card.
-    assert game.legal_moves() == ordered("AC", "KC", "QC")
+    assert game.legal_moves == ordered("AC", "KC", "QC")
     events = game.play("AC")
     assert brief(events)[:2] == [
         ev(EventKind.PLAY, 0, "AC"),
@@ -975,7 +975,7 @@ def test_upcard_is_drawn_last_into_the_drawers_hand_in_view_of_all(last_card: La
     assert phase(game) is Phase.COLLECTING
     assert game.hands[0] == cs("KC QC 9S")
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("2D", "3D", "4D")
+    assert game.legal_moves == ordered("2D", "3D", "4D")
     assert play(game, "2D")[-1] == ev(EventKind.TRICK_WON, 0, "AC 2D")
     play(game, "9S")
     assert play(game, "3D")[-1] == ev(EventKind.TRICK_WON, 0, "9S 3D")
@@ -1131,18 +1131,18 @@ def test_runs_are_led_and_laid_as_one_play() -> None:
     hands = ["7H 8H 9H 2C 4D", "10H JH QH 3S 4S 5H 6H 6C", "KH AH 5C"]
     game = Game.from_shedding(rules, hands, trump="S", leader=0)
     # A lead: any card or any run.
-    assert game.legal_moves() == ordered("2C", "4D", "7H", "8H", "9H", "7H 8H", "8H 9H", "7H 8H 9H")
+    assert game.legal_moves == ordered("2C", "4D", "7H", "8H", "9H", "7H 8H", "8H 9H", "7H 8H 9H")
     assert play(game, "7H 8H 9H") == [ev(EventKind.PLAY, 0, "7H 8H 9H")]
     assert game.table == (TablePlay(0, cs("7H 8H 9H")),)
     assert game.observation(1).top == Card.parse("9H")
     # On 9♥: runs whose lowest card beats it (higher hearts, or trumps); 5♥ 6♥
     # is a run but its lowest card does not beat 9♥.
     assert game.to_move == 1
-    assert game.legal_moves() == ordered(
+    assert game.legal_moves == ordered(
         "10H", "JH", "QH", "10H JH", "JH QH", "10H JH QH", "3S", "4S", "3S 4S", "pick"
     )
     assert play(game, "10H JH") == [ev(EventKind.PLAY, 1, "10H JH")]
-    assert game.legal_moves() == ordered("KH", "AH", "KH AH", "pick")
+    assert game.legal_moves == ordered("KH", "AH", "KH AH", "pick")
     # Three plays (seven cards) complete the three-player trick.
     assert play(game, "KH AH") == [
         ev(EventKind.PLAY, 2, "KH AH"),
@@ -1151,12 +1151,12 @@ def test_runs_are_led_and_laid_as_one_play() -> None:
     assert table(game) == ()
     assert game.out_of_play == ~cs("2C 4D QH 3S 4S 5H 6H 6C 5C")
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("5C")
+    assert game.legal_moves == ordered("5C")
 
 
 def test_without_runs_a_run_is_refused_in_phase_2() -> None:
     game = Game.from_shedding(Rules.classic(2), ["7H 8H", "2C"], trump="S", leader=0)
-    assert game.legal_moves() == ordered("7H", "8H")
+    assert game.legal_moves == ordered("7H", "8H")
     with pytest.raises(IllegalMoveError):
         game.play("7H 8H")
 
@@ -1175,13 +1175,13 @@ def test_pickup_top_run_takes_the_unbroken_descending_sequence() -> None:
     play(game, "9H")
     assert [str(p.cards) for p in game.table] == [str(cs(t)) for t in ("5H", "7H 8H", "9H")]
     assert game.to_move == 3
-    assert game.legal_moves() == (Move.pick_up(),)
+    assert game.legal_moves == (Move.pick_up(),)
     # Table 5♥ 7♥ 8♥ 9♥: the 9♥, then 8♥ and 7♥ (across plays); 6♥ is missing.
     assert play(game, "pick") == [ev(EventKind.PICK_UP, 3, "7H 8H 9H")]
     assert game.table == (TablePlay(0, cs("5H")),)
     assert game.hands[3] == cs("6C 10C 7H 8H 9H")
     assert game.to_move == 0
-    assert game.legal_moves() == (Move.pick_up(),)
+    assert game.legal_moves == (Move.pick_up(),)
 
 
 def test_pickup_pile_takes_the_whole_table_and_the_next_player_leads() -> None:
@@ -1189,12 +1189,12 @@ def test_pickup_pile_takes_the_whole_table_and_the_next_player_leads() -> None:
     game = Game.from_shedding(rules, ["9D 2C", "JD 3C", "4C 5C"], trump="S", leader=0)
     play(game, "9D")
     play(game, "JD")
-    assert game.legal_moves() == (Move.pick_up(),)
+    assert game.legal_moves == (Move.pick_up(),)
     assert play(game, "pick") == [ev(EventKind.PICK_UP, 2, "9D JD")]
     assert game.hands[2] == cs("4C 5C 9D JD")
     assert table(game) == ()
     assert game.to_move == 0  # the picker's next player leads a new trick
-    assert game.legal_moves() == ordered("2C")
+    assert game.legal_moves == ordered("2C")
 
 
 # ---------------------------------------------------------------------------
@@ -1217,7 +1217,7 @@ def test_rotation_ends_after_one_turn_each_and_the_top_cards_owner_leads() -> No
     assert game.out_of_play == ~cs("2C 3C 4C 5C JD")
     assert game.hands == (cs("2C"), cs("3C"), cs("4C 5C JD"))
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("2C")
+    assert game.legal_moves == ordered("2C")
 
 
 def test_rotation_counts_turns_not_plays() -> None:
@@ -1245,7 +1245,7 @@ def test_rotation_top_cards_owner_out_his_next_player_leads() -> None:
         ev(EventKind.DISCARD, 0, "9D"),
     ]
     assert game.to_move == 1
-    assert game.legal_moves() == ordered("3C")
+    assert game.legal_moves == ordered("3C")
 
 
 def test_rotation_ending_on_an_empty_table_the_pickers_next_player_leads() -> None:
@@ -1258,7 +1258,7 @@ def test_rotation_ending_on_an_empty_table_the_pickers_next_player_leads() -> No
     assert table(game) == ()
     assert game.out_of_play == ~cs("9D 2C 10D 3C 4C 5C")
     assert game.to_move == 0
-    assert game.legal_moves() == ordered("2C")
+    assert game.legal_moves == ordered("2C")
 
 
 def test_rotation_a_pick_up_emptying_the_table_ends_the_trick_at_once() -> None:
@@ -1269,7 +1269,7 @@ def test_rotation_a_pick_up_emptying_the_table_ends_the_trick_at_once() -> None:
     assert play(game, "pick") == [ev(EventKind.PICK_UP, 1, "9D")]
     assert table(game) == ()
     assert game.to_move == 2
-    assert game.legal_moves() == ordered("5C", "6C")
+    assert game.legal_moves == ordered("5C", "6C")
 
 
 # ---------------------------------------------------------------------------
@@ -1356,7 +1356,7 @@ def test_every_new_move_kind_round_trips_through_a_record() -> None:
         rng = random.Random(seed)
         game = Game.new(rules, seed=seed)
         while game.result is None:
-            game.play(rng.choice(game.legal_moves()))
+            game.play(rng.choice(game.legal_moves))
         record = json.loads(json.dumps(game.record()))
         texts: list[str] = record["moves"]
         for move, text in zip(game.moves, texts, strict=True):

@@ -12,7 +12,7 @@ is read, so ``sg.run_match`` works without an import of its own.
 
 >>> import skitgubbe as sg
 >>> game = sg.Game.new(sg.Rules.classic(players=3), seed=1)
->>> game.phase, game.to_move, len(game.legal_moves())
+>>> game.phase, game.to_move, len(game.legal_moves)
 (<Phase.COLLECTING: 0>, 0, 4)
 >>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
 >>> result.loser is not None or result.truncated

@@ -446,7 +446,7 @@ cdef class Core:
         memcpy(&other.st, &self.st, sizeof(sg_state))
         return other
 
-    def legal_moves(self):
+    def legal_codes(self):
         """Legal move codes in the core's canonical order."""
         cdef sg_move moves[SG_MAX_MOVES]
         cdef int n = sg_legal_moves(&self.st, moves)

@@ -100,7 +100,7 @@ class AsyncPlayer(Protocol):
     >>> isinstance(FirstMove(), sg.AsyncPlayer)
     True
     >>> game = sg.Game.new(seed=1)
-    >>> asyncio.run(FirstMove().choose(game.observation(0))) in game.legal_moves()
+    >>> asyncio.run(FirstMove().choose(game.observation(0))) in game.legal_moves
     True
     """
 
@@ -124,7 +124,7 @@ class AsyncBot:
     >>> bot
     AsyncBot(ISMCTSBot(...), in_thread=True)
     >>> game = sg.Game.new(seed=3)
-    >>> asyncio.run(bot.choose(game.observation(0))) in game.legal_moves()
+    >>> asyncio.run(bot.choose(game.observation(0))) in game.legal_moves
     True
     """
 

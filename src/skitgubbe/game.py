@@ -9,13 +9,13 @@ followed, undoes moves, copies itself in constant time, hands out per-seat
 >>> game = sg.Game.new(sg.Rules.classic(players=3), seed=42)
 >>> game.phase, game.to_move
 (<Phase.COLLECTING: 0>, 0)
->>> events = game.play(game.legal_moves()[0])
+>>> events = game.play(game.legal_moves[0])
 >>> str(events[0])
 'seat 0 plays 7♦'
 >>> game.undo()
 Move.parse('7♦')
 >>> while game.result is None:
-...     _ = game.play(game.legal_moves()[0])
+...     _ = game.play(game.legal_moves[0])
 >>> game.result.loser in range(3)
 True
 """
@@ -211,7 +211,7 @@ class Game:
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=9)
-    >>> [str(m) for m in game.legal_moves()]
+    >>> [str(m) for m in game.legal_moves]
     ['6♦', 'A♥', 'K♠', 'flip']
     >>> game.play("flip")[0].kind
     <EventKind.FLIP: 2>
@@ -247,7 +247,7 @@ class Game:
         >>> game = sg.Game.new(seed=1)
         >>> game.dealer, game.to_move, [len(h) for h in game.hands]
         (2, 0, [3, 3, 3])
-        >>> sg.Game.new(sg.Rules.modern(players=4), seed=1).legal_moves()[:2]
+        >>> sg.Game.new(sg.Rules.modern(players=4), seed=1).legal_moves[:2]
         (Move.parse('J♣'), Move.parse('2♦'))
         """
         rules = Rules.classic() if rules is None else rules
@@ -287,7 +287,7 @@ class Game:
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
-        >>> game.phase, [str(m) for m in game.legal_moves()]
+        >>> game.phase, [str(m) for m in game.legal_moves]
         (<Phase.SHEDDING: 1>, ['9♦', 'Q♦'])
         """
         rules = Rules.classic(players=len(hands)) if rules is None else rules
@@ -433,13 +433,14 @@ class Game:
 
     # -- moves ----------------------------------------------------------------------
 
+    @property
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the player to move (empty when the game is over).
 
         Order: plays by ascending card mask, then flip, then pick up.
 
         >>> import skitgubbe as sg
-        >>> [str(m) for m in sg.Game.new(seed=2).legal_moves()]
+        >>> [str(m) for m in sg.Game.new(seed=2).legal_moves]
         ['4♥', '6♥', 'J♥', 'flip']
         """
         return self._core.legal_move_objects()
@@ -452,7 +453,7 @@ class Game:
         >>> game.is_legal(sg.Move.flip()), game.is_legal(sg.Move.pick_up())
         (True, False)
         """
-        return type(move) is Move and move.code in self._core.legal_moves()
+        return type(move) is Move and move.code in self._core.legal_codes()
 
     def play(self, move: Move | str) -> Events:
         """Play ``move`` (a :class:`Move` or its text) for the player to move.
@@ -475,7 +476,7 @@ class Game:
         try:
             self._core = self._core.play(move, move.code)
         except _engine.CoreError:
-            legal = self.legal_moves()
+            legal = self.legal_moves
             reason = self._why_illegal(move)
             shown = ", ".join(str(m) for m in legal) or "none"
             raise IllegalMoveError(
@@ -489,7 +490,7 @@ class Game:
             return Move.parse(move)
         if isinstance(move, Move):  # a subclass: only the engine's own value counts
             return Move.from_code(move.code)
-        legal = self.legal_moves()
+        legal = self.legal_moves
         shown = ", ".join(str(m) for m in legal) or "none"
         raise IllegalMoveError(
             f"not a move: {move!r} ({type(move).__name__}); expected a Move or move text; "

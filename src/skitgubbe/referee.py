@@ -111,7 +111,7 @@ class PlayerCall(Generic[P]):
 
         >>> import skitgubbe as sg
         >>> referee = sg.Referee([sg.bots.GreedyBot()] * 3, seed=1)
-        >>> referee.turn().observation.legal_moves == referee.game.legal_moves()
+        >>> referee.turn().observation.legal_moves == referee.game.legal_moves
         True
         """
         observation: Observation = self.args[0]

@@ -387,7 +387,7 @@ class PlaySession:
         """Act on one line the person typed; every bad answer is explained."""
         text = line.strip()
         if not text:
-            count = len(self._game.legal_moves())
+            count = len(self._game.legal_moves)
             self._say(
                 f"Type the number of a move (1-{count}), the move itself (such as 7h, flip or "
                 "pick), or help."
@@ -413,7 +413,7 @@ class PlaySession:
             path = Path(os.path.expanduser(rest)) if rest else self._save_path
             self._save(path)
             return "stay"
-        legal = self._game.legal_moves()
+        legal = self._game.legal_moves
         if re.fullmatch(r"[+-]?[0-9]+", text):
             number = int(text)
             if not 1 <= number <= len(legal):

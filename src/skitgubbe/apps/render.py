@@ -9,7 +9,7 @@ Cards, events, a seat's board and the referee's board as :mod:`rich` markup
 >>> import skitgubbe as sg
 >>> from rich.console import Console
 >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
->>> events = game.play(game.legal_moves()[0])
+>>> events = game.play(game.legal_moves[0])
 >>> narration(events, viewer=1)
 ['Seat 0 plays [default]2♣[/]', 'Seat 0 draws 1 card']
 >>> screen = Console(file=io.StringIO(), width=80)
@@ -326,7 +326,7 @@ def result_line(game: Game, viewer: int | None) -> str:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
     >>> while game.result is None:
-    ...     _ = game.play(game.legal_moves()[0])
+    ...     _ = game.play(game.legal_moves[0])
     >>> result_line(game, game.result.loser)  # doctest: +ELLIPSIS
     'You are the skitgubbe after ... moves.'
     >>> result_line(sg.Game.new(seed=1), 0)

@@ -13,7 +13,7 @@ collections, the stock and the face-down card.
 >>> from rich.console import Console
 >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
 >>> for _ in range(4):
-...     _ = game.play(game.legal_moves()[0])
+...     _ = game.play(game.legal_moves[0])
 >>> replay = Replay(game.record(), seat=1)
 >>> len(replay), replay.moves == game.moves
 (5, True)
@@ -74,7 +74,7 @@ class Replay:
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=3)
-    >>> _ = game.play(game.legal_moves()[0])
+    >>> _ = game.play(game.legal_moves[0])
     >>> replay = Replay(game.record())
     >>> len(replay), replay.seat, replay.game.moves_played
     (2, None, 1)
@@ -210,7 +210,7 @@ class Replay:
         >>> from rich.console import Console
         >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
         >>> while game.result is None:
-        ...     _ = game.play(game.legal_moves()[0])
+        ...     _ = game.play(game.legal_moves[0])
         >>> screen = Console(file=io.StringIO(), force_terminal=False, width=100)
         >>> Replay(game.record(), seat=0).print_all(screen)
         >>> screen.file.getvalue().count("Your hand:") >= 1

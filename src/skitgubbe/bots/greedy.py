@@ -25,7 +25,7 @@ class GreedyBot:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.GreedyBot()
-    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves()
+    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
     """
 

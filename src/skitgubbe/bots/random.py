@@ -16,7 +16,7 @@ class RandomBot:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.RandomBot(seed=0)
-    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves()
+    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
     """
 

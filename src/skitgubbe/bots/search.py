@@ -45,7 +45,7 @@ class PIMCBot:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.PIMCBot(worlds=4, rollouts=1, seed=1)
-    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves()
+    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
     """
 
@@ -107,7 +107,7 @@ class ISMCTSBot:
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.ISMCTSBot(iterations=200, seed=1)
-    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves()
+    >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
     """
 
