@@ -107,10 +107,10 @@ def test_tight_c_loop(
     result = pedantic(benchmark, run, rounds=TIGHT_LOOP_ROUNDS, warmup_rounds=1)
 
     assert result.games == TIGHT_LOOP_GAMES
-    assert result.moves_played > TIGHT_LOOP_GAMES
+    assert result.moves > TIGHT_LOOP_GAMES
     assert result.ns > 0
     benchmark.extra_info.update(
-        players=players, games=result.games, moves=result.moves_played, compiler=tight_loop.compiler
+        players=players, games=result.games, moves=result.moves, compiler=tight_loop.compiler
     )
     if fastest_seconds(benchmark) is None:
         return

@@ -25,7 +25,7 @@ def mid_game_view(seed: int, moves: int) -> bytes:
     for _ in range(moves):
         game.play(rng.choice(game.legal_moves))
     assert game.to_move is not None and len(game.legal_moves) > 1
-    return game.observation(game.to_move)._view
+    return game.observation(game.to_move).core_view
 
 
 @pytest.mark.benchmark(group="search")
