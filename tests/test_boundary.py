@@ -129,3 +129,34 @@ def test_a_very_long_game_is_freed_without_deep_recursion() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "freed"
+
+
+def test_games_give_back_their_memory() -> None:
+    # Positions are not tracked by the garbage collector (they cannot form a
+    # cycle): dropping a game must free them by reference counting alone.
+    import gc
+    import tracemalloc
+
+    def play_some() -> None:
+        rng = random.Random(5)
+        for seed in range(30):
+            game = sg.Game.new(sg.Rules.modern(4), seed=seed)
+            while game.to_move is not None:
+                game.play(rng.choice(game.legal_moves))
+                if game.moves_played % 7 == 0:
+                    game.observation(game.to_move or 0)
+            copy = game.copy()
+            del game, copy
+
+    play_some()  # warm caches (interned moves, events, table plays)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        play_some()
+        gc.disable()  # what is left must have gone without the collector
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        gc.enable()
+        tracemalloc.stop()
+    assert after - before < 200_000, after - before

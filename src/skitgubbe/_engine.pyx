@@ -8,7 +8,7 @@ skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcmp, memcpy, memset
 
@@ -314,6 +314,7 @@ def share_event_decoder(decoder):
     EVENT_DECODER = decoder
 
 
+@cython.no_gc
 @cython.freelist(64)
 cdef class Events:
     """The events one move caused, in order: an immutable sequence of Event objects.
@@ -374,9 +375,10 @@ cdef Events packed_events(const sg_event *buf, int n):
 cdef EMPTY_EVENTS = Events.of(())
 
 
-# The trashcan: freeing a game's last position frees its whole history, one
-# parent after another, without a C recursion as deep as the game is long.
-@cython.trashcan(True)
+# Positions reference only older positions, moves and events, never a newer
+# position: they cannot form a cycle, so the garbage collector need not track
+# them (games keep thousands alive; tracking them costs every collection).
+@cython.no_gc
 @cython.freelist(64)
 cdef class Core:
     """One game state of the C core.  Value semantics: copy() is a memcpy.
@@ -433,6 +435,18 @@ cdef class Core:
 
     def __cinit__(self):
         self.events = EMPTY_EVENTS
+
+    def __dealloc__(self):
+        # Free the history one position after another: letting each position
+        # free its parent would recurse as deep as the game is long.
+        cdef Core node = self.parent
+        cdef Core older
+        self.parent = None
+        while node is not None and Py_REFCNT(node) == 1:
+            older = node.parent
+            node.parent = None
+            node = older  # frees the position node was: its parent is gone
+            older = None  # so that node is again the only reference
 
     def with_events(self, tuple events):
         """This state alone (see copy), its events `events`: a game's start when unpickled."""
