@@ -571,7 +571,10 @@ class Game:
         """
         players = self._rules.players
         seat = _seat(seat, players, "seat")
-        o = self._core.observe(seat)
+        # One read of the position: a game played on another thread moves
+        # self._core to a new position, never changes the one read here.
+        core = self._core
+        o = core.observe(seat)
         return Observation(
             seat=seat,
             rules=self._rules,
@@ -597,8 +600,8 @@ class Game:
             legal_moves=o["legal_moves"],
             upcard=None if o["upcard"] == _engine.NO_CARD else Card.from_code(o["upcard"]),
             slough_winner=_seat_or_none(o["slough_winner"]),
-            history=History(_seat_view(self._core, seat, players)),
-            core_view=self._core.view(seat),
+            history=History(_seat_view(core, seat, players)),
+            core_view=core.view(seat),
         )
 
     # -- records ----------------------------------------------------------------------

@@ -120,7 +120,39 @@ class History(Sequence[Event]):
     @overload
     def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
     def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if (
+            isinstance(index, slice)
+            and self._items is None
+            and index.step is None
+            and index.stop is None
+            and type(index.start) is int
+            and index.start >= 0
+        ):
+            return self.since(index.start)
         return self._all()[index]
+
+    def since(self, start: int) -> tuple[Event, ...]:
+        """The events from index ``start`` on, in time proportional to their number
+        (``history[start:]`` takes this way): what a table that has shown a seat its
+        first ``start`` events shows it next.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=3)
+        >>> seen = len(game.observation(1).history)
+        >>> _ = game.play(game.legal_moves[0])
+        >>> [str(event) for event in game.observation(1).history.since(seen)]
+        ['seat 0 plays 4♣', 'seat 0 draws 1 card']
+        """
+        chunks: list[tuple[Event, ...]] = []
+        node = self._node
+        while node is not None and node.length > start:
+            chunks.append(node.events)
+            node = node.parent
+        if not chunks:
+            return ()
+        below = node.length if node is not None else 0
+        first = chunks[-1][start - below :] if start > below else chunks[-1]
+        return tuple(chain(first, *reversed(chunks[:-1])))
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._all())
