@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from skitgubbe import _engine
@@ -66,30 +66,32 @@ def rules_from(kwargs: dict[str, Any]) -> Rules:
     return Rules(**kwargs)
 
 
+def _values(field: sg_rules.RuleField) -> st.SearchStrategy[Any]:
+    """Every value the table allows for ``field``, in each form Rules accepts."""
+    if field.kind == "bool":
+        return st.booleans()
+    if field.kind == "enum":
+        members = st.sampled_from(list(type(field.default)))  # type: ignore[arg-type]
+        return members.flatmap(
+            lambda m: st.sampled_from([m, m.name.lower(), m.name])  # type: ignore[attr-defined]
+        )
+    low, step = field.minimum, field.step
+    numbers = st.integers(0, (field.maximum - low) // step).map(lambda k: low + k * step)
+    return st.none() | numbers if field.kind == "optional_int" else numbers
+
+
 @st.composite
 def valid_rules_kwargs(draw: st.DrawFn) -> dict[str, Any]:
-    """Any valid combination of fields, each given in one of its accepted forms."""
-    kwargs: dict[str, Any] = {
-        "players": draw(st.sampled_from([2, 3, 4])),
-        "hand_size": draw(st.sampled_from([3, 5])),
-        "low_card_threshold": draw(st.none() | st.integers(1, 13)),
-        "max_moves": draw(st.integers(1, 2**32 - 1)),
-    }
-    for name in BOOL_FIELDS:
-        kwargs[name] = draw(st.booleans())
-    for name, enum in ENUM_FIELDS.items():
-        member = draw(st.sampled_from(list(enum)))
-        form = draw(st.sampled_from(["member", "lower", "upper"]))
-        kwargs[name] = {
-            "member": member,
-            "lower": member.name.lower(),
-            "upper": member.name,
-        }[form]
-    if kwargs["multi_card_plays"] and kwargs["trump"] in (TrumpRule.UPCARD, "upcard", "UPCARD"):
-        kwargs["multi_card_plays"] = False
-    # Leave some fields out to exercise the defaults.
-    keep = draw(st.sets(st.sampled_from(FIELD_ORDER)))
-    return {k: v for k, v in kwargs.items() if k in keep}
+    """Any valid combination of fields (drawn from the table of rule fields), each given
+    in one of its accepted forms; some left out to exercise the defaults."""
+    kwargs = {field.name: draw(_values(field)) for field in Rules.fields()}
+    keep = draw(st.sets(st.sampled_from([field.name for field in Rules.fields()])))
+    kwargs = {k: v for k, v in kwargs.items() if k in keep}
+    try:
+        Rules(**kwargs)
+    except RulesError:
+        assume(False)  # a combination the core refuses
+    return kwargs
 
 
 # ---- enums ----------------------------------------------------------------------
