@@ -100,3 +100,136 @@ def test_the_c_pimc_with_no_samples_scores_every_move_zero() -> None:
     # A policy outside the enum plays random rollouts.
     pairs = _engine.pimc(view, 2, 1, 99, 100, 1)
     assert all(0.0 <= score <= 1.0 for _, score in pairs)
+
+
+# ---------------------------------------------------------------------------
+# The bots refuse a bad option where they are made, naming it and what it may be
+
+INT = "an int from 1 to 2147483647"
+UINT32 = "an int from 1 to 4294967295"
+TIME = "None or a finite number of seconds > 0"
+EXPLORATION = "a finite number >= 0"
+POLICIES = "one of random, greedy, mixed"
+
+BAD_ISMCTS = [
+    ({"exploration": -1}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -1"),
+    ({"exploration": -0.5}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -0.5"),
+    ({"exploration": math.nan}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not nan"),
+    ({"exploration": -math.inf}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -inf"),
+    ({"exploration": math.inf}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not inf"),
+    ({"exploration": 10**400}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not 1000"),
+    ({"exploration": "0.7"}, sg.ArgumentTypeError, f"exploration must be {EXPLORATION}, not '0.7'"),
+    ({"exploration": True}, sg.ArgumentTypeError, f"exploration must be {EXPLORATION}, not True"),
+    ({"time": math.inf}, sg.ArgumentError, f"time must be {TIME}, not inf"),
+    ({"time": math.nan}, sg.ArgumentError, f"time must be {TIME}, not nan"),
+    ({"time": 0}, sg.ArgumentError, f"time must be {TIME}, not 0"),
+    ({"time": -1.0}, sg.ArgumentError, f"time must be {TIME}, not -1.0"),
+    ({"time": True}, sg.ArgumentTypeError, f"time must be {TIME}, not True"),
+    ({"time": "1"}, sg.ArgumentTypeError, f"time must be {TIME}, not '1'"),
+    ({"iterations": 2**32}, sg.ArgumentError, f"iterations must be {UINT32}, not 4294967296"),
+    ({"iterations": 0}, sg.ArgumentError, f"iterations must be {UINT32}, not 0"),
+    ({"iterations": -3}, sg.ArgumentError, f"iterations must be {UINT32}, not -3"),
+    ({"iterations": 1.5}, sg.ArgumentTypeError, f"iterations must be {UINT32}, not 1.5"),
+    ({"iterations": 3, "time": math.inf}, sg.ArgumentError, f"time must be {TIME}, not inf"),
+    ({"rollout_cap": 2**32}, sg.ArgumentError, f"rollout_cap must be {UINT32}, not 4294967296"),
+    ({"rollout": "smart"}, sg.ArgumentError, f"rollout must be {POLICIES}, not 'smart'"),
+    ({"rollout": 2}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not 2"),
+    ({"rollout": ["mixed"]}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not"),
+    ({"seed": "one"}, sg.ArgumentTypeError, "seed must be an int or None, not 'one'"),
+    ({"seed": 1.5}, sg.ArgumentTypeError, "seed must be an int or None, not 1.5"),
+]
+
+BAD_PIMC = [
+    ({"worlds": 2**31}, sg.ArgumentError, f"worlds must be {INT}, not 2147483648"),
+    ({"worlds": 0}, sg.ArgumentError, f"worlds must be {INT}, not 0"),
+    ({"worlds": 4.0}, sg.ArgumentTypeError, f"worlds must be {INT}, not 4.0"),
+    ({"rollouts": 2**31}, sg.ArgumentError, f"rollouts must be {INT}, not 2147483648"),
+    ({"rollouts": -1}, sg.ArgumentError, f"rollouts must be {INT}, not -1"),
+    ({"rollout_cap": 2**32}, sg.ArgumentError, f"rollout_cap must be {UINT32}, not 4294967296"),
+    ({"rollout_cap": 0}, sg.ArgumentError, f"rollout_cap must be {UINT32}, not 0"),
+    ({"rollout": None}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not None"),
+    ({"seed": b"x"}, sg.ArgumentTypeError, "seed must be an int or None, not b'x'"),
+]
+
+
+@pytest.mark.parametrize(("options", "error", "message"), BAD_ISMCTS)
+def test_ismcts_refuses_a_bad_option_when_made(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as caught:
+        sg.bots.ISMCTSBot(**options)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(message)
+    assert type(caught.value) is error
+
+
+@pytest.mark.parametrize(("options", "error", "message"), BAD_PIMC)
+def test_pimc_refuses_a_bad_option_when_made(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as caught:
+        sg.bots.PIMCBot(**options)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(message)
+    assert type(caught.value) is error
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:exploration=-1", f"exploration must be {EXPLORATION}, not -1"),
+        ("ismcts:exploration=nan", f"exploration must be {EXPLORATION}, not nan"),
+        ("ismcts:exploration=-inf", f"exploration must be {EXPLORATION}, not -inf"),
+        ("ismcts:time=inf", f"time must be {TIME}, not inf"),
+        ("ismcts:iterations=4294967296", f"iterations must be {UINT32}, not 4294967296"),
+        ("pimc:worlds=2147483648", f"worlds must be {INT}, not 2147483648"),
+        ("pimc:rollouts=0", f"rollouts must be {INT}, not 0"),
+    ],
+)
+def test_a_bot_spec_with_a_bad_option_is_refused_by_the_registry(spec: str, message: str) -> None:
+    with pytest.raises(sg.ArgumentError, match=f"^{message}$"):
+        sg.bots.make(spec, seed=1)
+
+
+def test_the_widest_allowed_options_are_accepted() -> None:
+    game = position()
+    view = game.observation(game.to_move)
+    sg.bots.ISMCTSBot(iterations=2**32 - 1, rollout_cap=2**32 - 1, seed=2**80)
+    sg.bots.PIMCBot(worlds=2**31 - 1, rollouts=2**31 - 1, rollout_cap=2**32 - 1)
+    bot = sg.bots.ISMCTSBot(iterations=40, exploration=0, seed=1)
+    assert bot.choose(view) in game.legal_moves and bot.last_search[0] == 40
+    bot = sg.bots.ISMCTSBot(iterations=40, exploration=10**6, seed=1)
+    assert bot.choose(view) in game.legal_moves
+    bot = sg.bots.ISMCTSBot(time=1e-9, seed=1)  # a tiny budget still answers
+    assert bot.choose(view) in game.legal_moves
+
+
+def test_an_arena_refuses_a_bad_bot_option_before_the_match() -> None:
+    """Once the first move killed the worker (BrokenProcessPool) or the whole process."""
+    out = run_isolated(
+        "import skitgubbe as sg\n"
+        "for spec in ['ismcts:exploration=-1', 'ismcts:iterations=4294967296',\n"
+        "             'pimc:worlds=2147483648', 'ismcts:exploration=nan']:\n"
+        "    try:\n"
+        "        sg.run_match([spec, 'greedy', 'greedy'], deals=2, seed=1, jobs=2)\n"
+        "    except sg.ArgumentError as error:\n"
+        "        print(error)\n"
+    )
+    assert out.splitlines() == [
+        f"exploration must be {EXPLORATION}, not -1",
+        f"iterations must be {UINT32}, not 4294967296",
+        f"worlds must be {INT}, not 2147483648",
+        f"exploration must be {EXPLORATION}, not nan",
+    ]
+
+
+def test_the_command_line_refuses_a_bad_bot_option() -> None:
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run(
+        [sys.executable, "-m", "skitgubbe", "arena", "ismcts:exploration=-1", "greedy", "greedy"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"exploration must be {EXPLORATION}, not -1" in done.stderr
