@@ -12,6 +12,8 @@ import math
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -233,3 +235,49 @@ def test_the_command_line_refuses_a_bad_bot_option() -> None:
     )
     assert done.returncode == 2, done.stderr
     assert f"exploration must be {EXPLORATION}, not -1" in done.stderr
+
+
+# ---------------------------------------------------------------------------
+# The time budget is each search's own wall time
+
+
+def test_concurrent_timed_searches_each_take_their_budget_and_report_it() -> None:
+    """With clock() (the whole process's processor time) two searches shared one budget.
+
+    Each stopped after about half its budget in wall time and still reported the
+    whole budget. Generous bounds: this checks behaviour, not speed.
+    """
+    budget = 0.3
+    game = position()
+    view = game.observation(game.to_move)
+    bots = [sg.bots.ISMCTSBot(time=budget, seed=seed) for seed in range(2)]
+    walls = [0.0, 0.0]
+    ready = threading.Barrier(2)
+
+    def search(i: int) -> None:
+        ready.wait()
+        start = time.perf_counter()
+        bots[i].visits(view)
+        walls[i] = time.perf_counter() - start
+
+    threads = [threading.Thread(target=search, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for bot, wall in zip(bots, walls, strict=True):
+        iterations, _nodes, seconds = bot.last_search
+        assert iterations > 0
+        assert budget <= seconds <= wall, (seconds, wall)  # the time it actually took
+        assert wall < budget + 1.5
+
+
+def test_a_timed_search_reports_the_time_it_took() -> None:
+    game = position()
+    bot = sg.bots.ISMCTSBot(time=0.05, seed=1)
+    start = time.perf_counter()
+    bot.choose(game.observation(game.to_move))
+    wall = time.perf_counter() - start
+    iterations, nodes, seconds = bot.last_search
+    assert iterations > 0 and nodes > 1
+    assert 0.05 <= seconds <= wall

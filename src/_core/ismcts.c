@@ -4,6 +4,10 @@
  * among the children whose moves are legal in that world (UCB1 over the number
  * of times each child was available), adds one node, plays a rollout and
  * credits every node with the reward of the player who moved into it. */
+#if !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 199309L /* clock_gettime and CLOCK_MONOTONIC under -std=c99 */
+#endif
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,12 +15,36 @@
 
 #include "internal.h"
 
+#if defined(_WIN32) /* after the core's headers, which its macros cannot reach */
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+#endif
+
 #define NO_NODE UINT32_MAX
 
-/* Processor time in seconds, from an arbitrary origin. */
+/* Seconds from an arbitrary origin on a monotonic wall clock.  The time
+ * budget is the time a caller waits for an answer (what a per-move time limit
+ * or a user counts), whatever else the process or the machine does: clock()
+ * counts every thread's processor time, so concurrent searches shared one
+ * budget and each stopped early, and a per-thread processor clock would let a
+ * search on a loaded machine run past its budget in real time.  Under load a
+ * timed search does fewer iterations; `iterations` is the reproducible budget. */
 static double now_seconds(void)
 {
+#if defined(_WIN32)
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count);
+    QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart / (double)frequency.QuadPart;
+#elif defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     return (double)clock() / CLOCKS_PER_SEC;
+#else
+    return (double)clock() / CLOCKS_PER_SEC; /* no monotonic clock: processor time */
+#endif
 }
 
 typedef struct node {

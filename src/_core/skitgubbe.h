@@ -646,7 +646,7 @@ int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
 
 typedef struct sg_ismcts_params {
-    double seconds;       /* stop after this much processor time (0: no limit) */
+    double seconds;       /* stop after this many seconds of wall time (0: no limit) */
     double exploration;   /* UCB constant, >= 0 */
     uint64_t seed;
     uint32_t iterations;  /* stop after this many (0: no limit) */
@@ -672,8 +672,11 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * *n_moves.
  *
  * The search stops at whichever budget it reaches first: `iterations`, or
- * `seconds` of processor time.  With one legal move, or no budget, it does
- * not search and returns the first legal move.
+ * `seconds` measured on a monotonic wall clock (clock_gettime(CLOCK_MONOTONIC);
+ * QueryPerformanceCounter on Windows; clock() where neither exists), so a
+ * search takes its budget in real time whatever other threads do, and
+ * stats->seconds is the time it actually took.  With one legal move, or no
+ * budget, it does not search and returns the first legal move.
  *
  * Any parameter value is safe (reads nothing out of bounds, and returns
  * unless a finite budget is too large to reach): an `exploration` that is

@@ -140,8 +140,9 @@ class ISMCTSBot:
     one time in four; capped at ``rollout_cap`` moves) and credits each node with
     the reward of the player who moved into it. The move chosen is the most
     visited. The budget is ``iterations`` (the default, reproducible from
-    ``seed``) or ``time`` seconds of processor time per decision. The search
-    releases the GIL.
+    ``seed``) or ``time`` seconds of wall time per decision (on a monotonic
+    clock, not the process's processor time, so searches on several threads
+    at once each take their whole budget). The search releases the GIL.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
@@ -190,7 +191,7 @@ class ISMCTSBot:
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
-        """(iterations, tree nodes, seconds) of the last search."""
+        """(iterations, tree nodes, seconds of wall time it took) of the last search."""
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
