@@ -4,13 +4,48 @@
  * among the children whose moves are legal in that world (UCB1 over the number
  * of times each child was available), adds one node, plays a rollout and
  * credits every node with the reward of the player who moved into it. */
+#if !defined(_WIN32) && !defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 199309L /* clock_gettime and CLOCK_MONOTONIC under -std=c99 */
+#endif
+
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "internal.h"
 
+#if defined(_WIN32) /* after the core's headers, which its macros cannot reach */
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+#endif
+
 #define NO_NODE UINT32_MAX
+
+/* Seconds from an arbitrary origin on a monotonic wall clock.  The time
+ * budget is the time a caller waits for an answer (what a per-move time limit
+ * or a user counts), whatever else the process or the machine does: clock()
+ * counts every thread's processor time, so concurrent searches shared one
+ * budget and each stopped early, and a per-thread processor clock would let a
+ * search on a loaded machine run past its budget in real time.  Under load a
+ * timed search does fewer iterations; `iterations` is the reproducible budget. */
+static double now_seconds(void)
+{
+#if defined(_WIN32)
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count);
+    QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart / (double)frequency.QuadPart;
+#elif defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return (double)clock() / CLOCKS_PER_SEC;
+#else
+    return (double)clock() / CLOCKS_PER_SEC; /* no monotonic clock: processor time */
+#endif
+}
 
 typedef struct node {
     sg_move move;        /* the move that leads here */
@@ -32,6 +67,9 @@ typedef struct tree {
 static uint32_t add_node(tree *t, uint32_t parent, sg_move move, uint8_t player)
 {
     if (t->len == t->cap) {
+        /* Ids stay below NO_NODE and the byte count within size_t. */
+        if (t->cap > (NO_NODE - 1) / 2 || (size_t)t->cap * 2 > SIZE_MAX / sizeof(node))
+            return NO_NODE;
         const uint32_t cap = t->cap ? t->cap * 2 : 1024;
         node *grown = realloc(t->nodes, (size_t)cap * sizeof(node));
         if (!grown)
@@ -64,8 +102,10 @@ static int index_of(const sg_move *moves, int n, sg_move move)
     return -1;
 }
 
-/* One iteration: select and expand in `world`, roll out, back up. */
-static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng *rng)
+/* One iteration: select and expand in `world`, roll out, back up.
+ * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
+static void iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
+                    sg_rng *rng)
 {
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
@@ -75,7 +115,7 @@ static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng 
         for (int i = 0; i < n; i++)
             tried[i] = 0;
         uint32_t best = NO_NODE;
-        double best_score = -1.0;
+        double best_score = 0.0;
         for (uint32_t c = t->nodes[current].first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
             node *child = &t->nodes[c];
             const int i = index_of(moves, n, child->move);
@@ -84,8 +124,11 @@ static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng 
             tried[i] = 1;
             child->avail++;
             const double score = child->reward / child->visits +
-                                 p->exploration * sqrt(log((double)child->avail) / child->visits);
-            if (score > best_score) {
+                                 exploration * sqrt(log((double)child->avail) / child->visits);
+            /* The first available child unless a later one scores higher: a
+             * NaN score (an infinite constant times a zero log) never wins
+             * nor leaves the walk without a child. */
+            if (best == NO_NODE || score > best_score) {
                 best_score = score;
                 best = c;
             }
@@ -107,6 +150,8 @@ static void iterate(tree *t, sg_state *world, const sg_ismcts_params *p, sg_rng 
             current = id;
             break;
         }
+        if (best == NO_NODE)
+            break; /* no legal move in a game not over (a malformed view): roll out from here */
         sg_apply_unchecked(world, t->nodes[best].move, NULL);
         current = best;
     }
@@ -140,26 +185,24 @@ sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismct
         return legal[0];
     sg_rng rng;
     sg_rng_seed(&rng, params->seed);
-    const clock_t start = clock();
+    /* Parameters outside their domain are made safe, as the header says. */
+    const double exploration = params->exploration >= 0.0 ? params->exploration : 0.0; /* NaN too */
+    const int timed = params->seconds > 0.0 && params->seconds <= DBL_MAX; /* finite, positive */
+    const double start = now_seconds();
     uint32_t done = 0;
     double seconds = 0.0;
-    if (n > 1) {
+    if (n > 1 && (timed || params->iterations)) {
         for (;;) {
             if (params->iterations && done >= params->iterations)
                 break;
-            if ((done & 31) == 0) {
-                seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
-                if (params->seconds > 0 && seconds >= params->seconds)
-                    break;
-                if (!params->iterations && params->seconds <= 0)
-                    break; /* no budget at all */
-            }
+            if (timed && now_seconds() - start >= params->seconds)
+                break;
             sg_state world;
             sg_sample_world(view, &rng, &world);
-            iterate(&t, &world, params, &rng);
+            iterate(&t, &world, exploration, params, &rng);
             done++;
         }
-        seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+        seconds = now_seconds() - start;
     }
 
     /* The most visited root child; moves never expanded count as no visits. */

@@ -639,13 +639,15 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
 /* Perfect-information Monte Carlo: for each legal move of the player to move
  * in `view`, the mean reward of that player over `worlds` sampled worlds and
  * `rollouts` rollouts each.  Writes the moves and their scores; returns how
- * many. */
+ * many.  Any parameter value is safe: with `worlds` or `rollouts` 0 or
+ * negative nothing is sampled and every score is 0; a `policy` that is not
+ * an enum sg_policy value plays random rollouts. */
 int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
 
 typedef struct sg_ismcts_params {
-    double seconds;       /* stop after this much processor time (0: no limit) */
-    double exploration;   /* UCB constant */
+    double seconds;       /* stop after this many seconds of wall time (0: no limit) */
+    double exploration;   /* UCB constant, >= 0 */
     uint64_t seed;
     uint32_t iterations;  /* stop after this many (0: no limit) */
     uint32_t rollout_cap; /* rollout length cap (0: none) */
@@ -667,7 +669,24 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * to move in `view`, with per-player rewards; returns the most visited move
  * (0 with no legal move; SG_ERROR_* never).  Writes the root's moves and their
  * visit counts when `moves`/`visits` are not NULL, and returns their number in
- * *n_moves. */
+ * *n_moves.
+ *
+ * The search stops at whichever budget it reaches first: `iterations`, or
+ * `seconds` measured on a monotonic wall clock (clock_gettime(CLOCK_MONOTONIC);
+ * QueryPerformanceCounter on Windows; clock() where neither exists), so a
+ * search takes its budget in real time whatever other threads do, and
+ * stats->seconds is the time it actually took.  With one legal move, or no
+ * budget, it does not search and returns the first legal move.
+ *
+ * Any parameter value is safe (reads nothing out of bounds, and returns
+ * unless a finite budget is too large to reach): an `exploration` that is
+ * negative or NaN is taken as 0; +infinity is allowed (a tie or a NaN score
+ * goes to the first child available); a `seconds` that is not both
+ * positive and finite (0, negative, NaN, +infinity) sets no time limit, so
+ * with `iterations` 0 too there is no budget; a `policy` that is not an enum
+ * sg_policy value plays random rollouts; `reserved` is ignored.  The tree
+ * stops growing when memory (or its 32-bit node ids) runs out and the search
+ * goes on with rollouts from its leaves. */
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 

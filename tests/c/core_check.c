@@ -771,6 +771,56 @@ int main(int argc, char **argv)
         if (st.phase != SG_PHASE_OVER)
             sg_pimc(&view, 4, 2, SG_POLICY_GREEDY, 300, g, root, scores);
     }
+    /* Searches with parameters outside their domain stay in bounds and answer
+     * legal moves (an exploration below every score once read nodes[UINT32_MAX]). */
+    {
+        const double odd[] = {-1.0, -strtod("inf", NULL), strtod("nan", NULL),
+                              strtod("inf", NULL), 1e300, 0.0};
+        sg_rules rules;
+        sg_rules_classic(&rules, 3);
+        sg_state st;
+        uint8_t deck[SG_NCARDS];
+        sg_rng rng;
+        sg_rng_seed(&rng, seed);
+        sg_shuffle(&rng, deck);
+        sg_new(&st, &rules, deck, 0, NULL);
+        for (int k = 0; k < 12 && st.phase != SG_PHASE_OVER; k++)
+            sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
+        sg_state view;
+        sg_view(&st, st.to_move, &view);
+        for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+            sg_ismcts_params params;
+            memset(&params, 0, sizeof params);
+            params.iterations = 200;
+            params.exploration = odd[i];
+            params.seconds = odd[(i + 1) % (sizeof odd / sizeof odd[0])]; /* never a limit here */
+            params.policy = (int32_t)i * 7 - 9; /* outside enum sg_policy but one */
+            params.rollout_cap = (uint32_t)i * 40;
+            params.seed = i;
+            sg_ismcts_stats stats;
+            sg_move root[SG_MAX_MOVES];
+            uint32_t visits[SG_MAX_MOVES];
+            int n_root = 0;
+            const sg_move best = sg_ismcts(&view, &params, &stats, root, visits, &n_root);
+            sg_state after = st;
+            if (st.phase != SG_PHASE_OVER &&
+                (sg_apply(&after, best, NULL) != SG_ERROR_NONE ||
+                 (n_root > 1 && stats.iterations != 200))) {
+                fprintf(stderr, "core_check: ismcts with exploration %g answered badly\n", odd[i]);
+                return 1;
+            }
+            /* No iteration limit and no usable time limit: no search at all. */
+            params.iterations = 0;
+            params.seconds = odd[i] > 0 ? strtod("inf", NULL) : odd[i];
+            sg_ismcts(&view, &params, &stats, NULL, NULL, NULL);
+            if (stats.iterations != 0) {
+                fprintf(stderr, "core_check: ismcts searched without a budget\n");
+                return 1;
+            }
+            double scores[SG_MAX_MOVES];
+            sg_pimc(&view, (int)i % 3 - 1, i % 2 ? 1 : -1, (int)i * 5 - 4, 300, i, root, scores);
+        }
+    }
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;
 }

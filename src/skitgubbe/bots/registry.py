@@ -115,11 +115,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make(spec: str, *, seed: int | None = None) -> Player:
     """The bot ``spec`` names, seeded with ``seed``.
 
+    The bot is made here, so its own checks of its options run at once: a tool
+    that makes its bots from specs (the arena, the command line) refuses a bad
+    one before it plays.
+
     >>> from skitgubbe import bots
     >>> bots.make("nobody")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
     skitgubbe.errors.ArgumentError: no bot named 'nobody'; known bots: ...
+    >>> bots.make("ismcts:exploration=nan")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: exploration must be a finite number >= 0, not nan
     """
     name, options = parse_spec(spec)
     make_bot = factory(name)

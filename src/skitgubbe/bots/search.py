@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Final
 
@@ -14,22 +15,50 @@ from .registry import _check_turn
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
 _POLICIES: Final = {"random": 0, "greedy": 1, "mixed": 2}
+_INT_MAX: Final = 2**31 - 1  # the C core's int: worlds, rollouts
+_UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
+
+# Every option is checked where a bot is made (directly, or from a spec by the
+# registry, so an arena refuses a match before it starts), never at its first
+# move: the C search is safe for any value, but a value the C types cannot hold
+# raises, and an infinite budget never returns.
 
 
-def _policy(name: str) -> int:
+def _policy(name: object) -> int:
+    allowed = ", ".join(_POLICIES)
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"rollout must be one of {allowed}, not {name!r}")
     try:
         return _POLICIES[name]
     except KeyError:
-        raise ArgumentError(
-            f"rollout policy must be one of {', '.join(_POLICIES)}, not {name!r}"
-        ) from None
+        raise ArgumentError(f"rollout must be one of {allowed}, not {name!r}") from None
 
 
-def _positive(name: str, value: object) -> int:
+def _count(name: str, value: object, top: int) -> int:
+    """An int from 1 to ``top`` (what the C type holds)."""
     if type(value) is not int:
-        raise ArgumentTypeError(f"{name} must be a positive int, not {value!r}")
-    if value < 1:
-        raise ArgumentError(f"{name} must be a positive int, not {value!r}")
+        raise ArgumentTypeError(f"{name} must be an int from 1 to {top}, not {value!r}")
+    if not 1 <= value <= top:
+        raise ArgumentError(f"{name} must be an int from 1 to {top}, not {value!r}")
+    return value
+
+
+def _real(name: str, value: object, allowed: str, positive: bool) -> float:
+    """A finite int or float, > 0 (``positive``) or >= 0; ``allowed`` says so in messages."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"{name} must be {allowed}, not {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        number = math.inf
+    if not math.isfinite(number) or not (number > 0 if positive else number >= 0):
+        raise ArgumentError(f"{name} must be {allowed}, not {value!r}")
+    return number
+
+
+def _seed(value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ArgumentTypeError(f"seed must be an int or None, not {value!r}")
     return value
 
 
@@ -47,6 +76,16 @@ class PIMCBot:
     >>> bot = sg.bots.PIMCBot(worlds=4, rollouts=1, seed=1)
     >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
+
+    ``worlds`` and ``rollouts`` are ints from 1 to 2**31 - 1, ``rollout_cap``
+    from 1 to 2**32 - 1, ``seed`` an int or None. A bad option raises
+    :class:`~skitgubbe.errors.ArgumentError` (or
+    :class:`~skitgubbe.errors.ArgumentTypeError`) here, not at the first move:
+
+    >>> sg.bots.PIMCBot(worlds=2**31)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: worlds must be an int from 1 to 2147483647, not 2147483648
     """
 
     def __init__(
@@ -57,12 +96,12 @@ class PIMCBot:
         rollout_cap: int = 400,
         seed: int | None = None,
     ) -> None:
-        self.worlds = _positive("worlds", worlds)
-        self.rollouts = _positive("rollouts", rollouts)
-        self.rollout = rollout
+        self.worlds = _count("worlds", worlds, _INT_MAX)
+        self.rollouts = _count("rollouts", rollouts, _INT_MAX)
         self._policy = _policy(rollout)
-        self.rollout_cap = _positive("rollout_cap", rollout_cap)
-        self.seed = seed
+        self.rollout = rollout
+        self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
+        self.seed = _seed(seed)
         self._rng = random.Random(seed)
 
     def scores(self, observation: Observation) -> dict[Move, float]:
@@ -101,14 +140,31 @@ class ISMCTSBot:
     one time in four; capped at ``rollout_cap`` moves) and credits each node with
     the reward of the player who moved into it. The move chosen is the most
     visited. The budget is ``iterations`` (the default, reproducible from
-    ``seed``) or ``time`` seconds of processor time per decision. The search
-    releases the GIL.
+    ``seed``) or ``time`` seconds of wall time per decision (on a monotonic
+    clock, not the process's processor time, so searches on several threads
+    at once each take their whole budget). The search releases the GIL.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.ISMCTSBot(iterations=200, seed=1)
     >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
     True
+
+    ``iterations`` is None or an int from 1 to 2**32 - 1, ``time`` None or a
+    finite number of seconds > 0 (with both, the search stops at whichever it
+    reaches first), ``exploration`` a finite number >= 0, ``rollout_cap`` an
+    int from 1 to 2**32 - 1, ``seed`` an int or None. A bad option raises
+    :class:`~skitgubbe.errors.ArgumentError` (or
+    :class:`~skitgubbe.errors.ArgumentTypeError`) here, not at the first move:
+
+    >>> sg.bots.ISMCTSBot(exploration=-1)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: exploration must be a finite number >= 0, not -1
+    >>> sg.bots.ISMCTSBot(time=float("inf"))
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: time must be None or a finite number of seconds > 0, not inf
     """
 
     def __init__(
@@ -123,22 +179,19 @@ class ISMCTSBot:
         if iterations is None and time is None:
             iterations = 3000
         if iterations is not None:
-            _positive("iterations", iterations)
+            _count("iterations", iterations, _UINT32_MAX)
         if time is not None:
-            if not isinstance(time, (int, float)):
-                raise ArgumentTypeError(f"time must be a positive number of seconds, not {time!r}")
-            if not time > 0:
-                raise ArgumentError(f"time must be a positive number of seconds, not {time!r}")
+            _real("time", time, "None or a finite number of seconds > 0", positive=True)
         self.iterations = iterations
         self.time = time
-        self.exploration = float(exploration)
-        self.rollout = rollout
+        self.exploration = _real("exploration", exploration, "a finite number >= 0", positive=False)
         self._policy = _policy(rollout)
-        self.rollout_cap = _positive("rollout_cap", rollout_cap)
-        self.seed = seed
+        self.rollout = rollout
+        self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
+        self.seed = _seed(seed)
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
-        """(iterations, tree nodes, seconds) of the last search."""
+        """(iterations, tree nodes, seconds of wall time it took) of the last search."""
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
