@@ -543,6 +543,29 @@ def test_a_record_that_is_not_a_mapping_is_refused() -> None:
         Game.from_record([1, 2, 3])  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("make", [partial_record, finished_record])
+def test_changing_a_returned_record_leaves_the_game_alone(
+    make: Callable[[], dict[str, Any]],
+) -> None:
+    # Issue 9, point 5: record() handed out the game's own start lists.
+    record = make()
+    game = Game.from_record(record)
+    twin = game.copy()
+    before = copy.deepcopy(game.record())
+    changed = game.record()
+    for value in changed["start"].values():
+        if isinstance(value, list):
+            value.reverse()
+            value.append("junk")
+    changed["moves"].clear()
+    changed["rules"]["players"] = 9
+    if changed["result"] is not None:
+        changed["result"]["finish_order"].clear()
+    assert game.record() == before
+    assert twin.record() == before
+    assert Game.from_record(game.record()).moves == game.moves
+
+
 # ---------------------------------------------------------------------------
 # Misbehaving players
 # ---------------------------------------------------------------------------

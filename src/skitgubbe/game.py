@@ -223,6 +223,7 @@ class Game:
     _core: _engine.Core
     _rules: Rules
     _seed: int | None
+    # The record's start position; its sequences are tuples, shared by copies.
     _start: dict[str, Any]
 
     # -- creation ---------------------------------------------------------------
@@ -267,7 +268,7 @@ class Game:
             raw_deck = _deck_bytes(deck)
         dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
         core = _engine.Core.deal(rules._core_values(), raw_deck, dealer)
-        start = {"dealer": dealer, "deck": [str(Card.from_code(c)) for c in raw_deck]}
+        start = {"dealer": dealer, "deck": tuple([str(Card.from_code(c)) for c in raw_deck])}
         return cls._make(rules, core, start, seed)
 
     @classmethod
@@ -298,7 +299,7 @@ class Game:
         suit = _to_suit(trump)
         core = _engine.Core.shedding(rules._core_values(), masks, suit, leader)
         start = {
-            "hands": [str(_new_set(m)) for m in masks[: rules.players]],
+            "hands": tuple([str(_new_set(m)) for m in masks[: rules.players]]),
             "trump": None if suit == _engine.NO_SUIT else Suit(suit).name.lower(),
             "leader": leader,
         }
@@ -623,7 +624,8 @@ class Game:
             "version": RECORD_VERSION,
             "rng_version": _engine.RNG_VERSION,
             "rules": self._rules.to_dict(),
-            "start": dict(self._start),
+            # Fresh lists: the caller may change the record, never the game (or its copies).
+            "start": {k: list(v) if isinstance(v, tuple) else v for k, v in self._start.items()},
             "moves": [str(m) for m in self.moves],
             "result": None if result is None else result.to_dict(),
         }
