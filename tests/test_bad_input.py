@@ -694,6 +694,24 @@ def test_from_shedding_with_rules_as_a_dict_is_a_type_error() -> None:
         Game.from_shedding(None, ["9D", "JD", "KD"], trump="\u017fpades", leader=0)
 
 
+@pytest.mark.parametrize("seat", [-1, -3, 3, 4, 99])
+def test_holding_refuses_a_seat_out_of_range(seat: int) -> None:
+    # Issue 9, point 9: holding(-1) answered (for the last seat, by negative indexing).
+    view = Game.new(Rules.classic(), seed=5).observation(0)
+    with pytest.raises(ArgumentError):
+        view.holding(seat)
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1", None])
+def test_holding_refuses_a_seat_that_is_not_an_int(seat: object) -> None:
+    from skitgubbe import ArgumentTypeError
+
+    view = Game.new(Rules.classic(), seed=5).observation(0)
+    with pytest.raises(ArgumentTypeError):
+        view.holding(seat)  # type: ignore[arg-type]
+    assert [view.holding(s) for s in range(3)] == [3, 3, 3]
+
+
 # ---------------------------------------------------------------------------
 # Misbehaving players
 # ---------------------------------------------------------------------------
