@@ -603,3 +603,81 @@ def test_a_match_on_a_local_dask_cluster_gives_the_same_result(in_process: sg.Ma
             ENTRANTS, deals=6, seed=10, executor=client.get_executor(), chunk_size=2
         )
     assert result == in_process
+
+
+# Issue 9, point 9: every field of a match record is checked by type and range.
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("loser", -1),
+        ("loser", 3),
+        ("loser", 99),
+        ("loser", True),
+        ("loser", 1.0),
+        ("deal", -1),
+        ("deal", 10**6),
+        ("arrangement", -1),
+        ("arrangement", 10**6),
+        ("moves", -5),
+        ("moves", 3.5),
+        ("finish_order", [0, 0]),
+        ("finish_order", [5]),
+        ("finish_order", [-1]),
+        ("truncated", 0),
+        ("seats", ["a"]),
+        ("seats", ["random", "random", 3]),
+        ("crash", {"seat": 7, "error": "E", "traceback": ""}),
+        ("crash", {"seat": -1, "error": "E", "traceback": ""}),
+        ("crash", {"seat": 0, "error": 1, "traceback": ""}),
+        ("crash", "boom"),
+        ("crash", _nested(100_000)),
+        ("seats", _nested(100_000)),
+    ],
+)
+def test_a_bad_match_game_field_is_refused(
+    in_process: sg.MatchResult, field: str, value: object
+) -> None:
+    data = in_process.to_dict()
+    data["games"][0][field] = value
+    with pytest.raises(sg.RecordError):
+        sg.MatchResult.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("deals", -1),
+        ("deals", 0),
+        ("deals", 2.0),
+        ("seed", -1),
+        ("seed", 2**64),
+        ("seed", float("nan")),
+        ("version", True),
+        ("entrants", ["random"]),
+        ("entrants", _nested(100_000)),
+        ("rules", _nested(100_000)),
+        ("games", {"a": 1}),
+        ("games", [_nested(100_000)]),
+    ],
+)
+def test_a_bad_match_field_is_refused(
+    in_process: sg.MatchResult, field: str, value: object
+) -> None:
+    data = in_process.to_dict()
+    data[field] = value
+    with pytest.raises(sg.RecordError):
+        sg.MatchResult.from_dict(data)
+
+
+def test_a_match_file_nested_too_deeply_is_a_record_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    with pytest.raises(sg.RecordError, match="nested too deeply"):
+        sg.MatchResult.load_json(str(path))

@@ -543,6 +543,175 @@ def test_a_record_that_is_not_a_mapping_is_refused() -> None:
         Game.from_record([1, 2, 3])  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("make", [partial_record, finished_record])
+def test_changing_a_returned_record_leaves_the_game_alone(
+    make: Callable[[], dict[str, Any]],
+) -> None:
+    # Issue 9, point 5: record() handed out the game's own start lists.
+    record = make()
+    game = Game.from_record(record)
+    twin = game.copy()
+    before = copy.deepcopy(game.record())
+    changed = game.record()
+    for value in changed["start"].values():
+        if isinstance(value, list):
+            value.reverse()
+            value.append("junk")
+    changed["moves"].clear()
+    changed["rules"]["players"] = 9
+    if changed["result"] is not None:
+        changed["result"]["finish_order"].clear()
+    assert game.record() == before
+    assert twin.record() == before
+    assert Game.from_record(game.record()).moves == game.moves
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# Issue 9, point 9: every field of a record is checked by type and range.
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seed", float("nan")),
+        ("seed", 77.5),
+        ("seed", 77.0),
+        ("seed", None),
+        ("seed", True),
+        ("seed", -1),
+        ("seed", 2**64),
+        ("seed", "77"),
+        ("version", True),
+        ("version", 1.0),
+        ("rng_version", -1),
+        ("rng_version", "1"),
+        ("rng_version", None),
+        ("format", _nested(100_000)),
+        ("rules", _nested(100_000)),
+        ("rules", {"players": _nested(100_000)}),
+        ("moves", [_nested(100_000)]),
+        ("result", _nested(100_000)),
+    ],
+)
+def test_a_bad_record_field_is_a_record_error(field: str, value: object) -> None:
+    record = partial_record()
+    record[field] = value
+    refuse_record(record, 0 if field == "moves" else None)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("dealer", None),
+        ("dealer", 2.0),
+        ("dealer", True),
+        ("dealer", -1),
+        ("dealer", 3),
+        ("dealer", _nested(100_000)),
+        ("deck", "7H 8H"),
+        ("deck", {"7H": 1}),
+        ("deck", _nested(100_000)),
+        ("deck", None),
+    ],
+)
+def test_a_bad_start_field_is_a_record_error(field: str, value: object) -> None:
+    record = partial_record()
+    record["start"][field] = value
+    error = refuse_record(record, None)
+    assert repr(field) in str(error)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("leader", None),
+        ("leader", 0.0),
+        ("leader", 5),
+        ("hands", "9D 2C"),
+        ("hands", [["9D"], ["JD"], ["KD"]]),
+        ("hands", ["9D 2C", "JD 5H"]),
+        ("trump", 3),
+        ("trump", "\u017fpades"),
+        ("trump", _nested(100_000)),
+    ],
+)
+def test_a_bad_phase_2_start_field_is_a_record_error(field: str, value: object) -> None:
+    record = finished_record()
+    record["start"][field] = value
+    refuse_record(record, None)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("loser", True),  # the loser is seat 1, and True == 1
+        ("loser", 1.0),
+        ("moves", 11.0),
+        ("truncated", 0),
+        ("finish_order", [2.0, 0, 1]),
+        ("finish_order", None),
+    ],
+)
+def test_a_result_that_only_compares_equal_is_refused(key: str, value: object) -> None:
+    record = finished_record()
+    assert record["result"] == {
+        "loser": 1,
+        "finish_order": [2, 0, 1],
+        "truncated": False,
+        "moves": 11,
+    }
+    record["result"][key] = value
+    refuse_record(record, None)
+
+
+def test_a_seed_on_a_phase_2_record_is_refused() -> None:
+    record = finished_record()
+    record["seed"] = 1
+    refuse_record(record, None)
+
+
+def test_a_record_written_back_holds_only_checked_values() -> None:
+    record = partial_record()
+    again = Game.from_record(record).record()
+    assert again == record
+    assert type(again["seed"]) is int and type(again["start"]["dealer"]) is int
+
+
+def test_from_shedding_with_rules_as_a_dict_is_a_type_error() -> None:
+    from skitgubbe import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError):
+        Game.from_shedding({"players": 3}, ["9D", "JD", "KD"], trump="S", leader=0)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        Game.from_shedding(None, 3, trump="S", leader=0)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        Game.from_shedding(None, ["9D", 4, "KD"], trump="S", leader=0)  # type: ignore[list-item]
+    with pytest.raises(ParseError):
+        Game.from_shedding(None, ["9D", "JD", "KD"], trump="\u017fpades", leader=0)
+
+
+@pytest.mark.parametrize("seat", [-1, -3, 3, 4, 99])
+def test_holding_refuses_a_seat_out_of_range(seat: int) -> None:
+    # Issue 9, point 9: holding(-1) answered (for the last seat, by negative indexing).
+    view = Game.new(Rules.classic(), seed=5).observation(0)
+    with pytest.raises(ArgumentError):
+        view.holding(seat)
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1", None])
+def test_holding_refuses_a_seat_that_is_not_an_int(seat: object) -> None:
+    from skitgubbe import ArgumentTypeError
+
+    view = Game.new(Rules.classic(), seed=5).observation(0)
+    with pytest.raises(ArgumentTypeError):
+        view.holding(seat)  # type: ignore[arg-type]
+    assert [view.holding(s) for s in range(3)] == [3, 3, 3]
+
+
 # ---------------------------------------------------------------------------
 # Misbehaving players
 # ---------------------------------------------------------------------------

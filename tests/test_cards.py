@@ -475,3 +475,48 @@ def test_cardset_operations_return_cardsets() -> None:
     for result in (a | b, a & b, a - b, a ^ b, ~a, a.suit(Suit.HEARTS)):
         assert type(result) is CardSet
         assert result.mask & ~ALL_MASK == 0
+
+
+# Issue 9, point 9: only the ASCII letters fold case. str.upper() turns the long s
+# into "S", dotless i into "I" and the ligature "ﬅ" into "ST"; none of them is a
+# documented spelling, so none of them parses.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7\u017f",  # long s: "ſ".upper() == "S"
+        "\u212a\u017f",  # Kelvin sign K and long s
+        "\u212aS",  # Kelvin sign, an upper-case letter that lower-cases to "k"
+        "7\u0131",  # dotless i
+        "A\u017f",
+        "\uff17H",  # fullwidth digit seven
+        "7\uff28",  # fullwidth H
+        "1\u0030\u017f",
+    ],
+)
+def test_letters_that_fold_to_ascii_are_not_suits_or_ranks(text: str) -> None:
+    with pytest.raises(ParseError):
+        Card.parse(text)
+    with pytest.raises(ParseError):
+        CardSet.parse(f"7H {text}")
+
+
+def test_a_repeated_card_counts_once_in_a_set() -> None:
+    # A CardSet is a set: a repeat is harmless and documented (Move.parse refuses it).
+    assert CardSet.parse("7h 7H 7♥") == CardSet.parse("7H")
+
+
+@pytest.mark.parametrize("value", [3.5, None, "7H", [1], pytest.param(10**5000, id="huge")])
+def test_bad_codes_and_masks_with_huge_or_odd_values_are_parse_errors(value: object) -> None:
+    with pytest.raises(ParseError):
+        Card.from_code(value)  # type: ignore[arg-type]
+    with pytest.raises(ParseError):
+        CardSet(value)  # type: ignore[arg-type]
+
+
+def test_deeply_nested_values_are_parse_type_errors_not_recursion_errors() -> None:
+    nested: list[Any] = []
+    for _ in range(100_000):
+        nested = [nested]
+    for parse in (Card.parse, CardSet.parse, Card.from_code, CardSet, CardSet.of):
+        with pytest.raises(ParseTypeError):
+            parse(nested)

@@ -291,3 +291,30 @@ def test_pickle_and_copy_give_the_shared_instance() -> None:
     assert copy.deepcopy(Move.pick_up()) is Move.pick_up()
     made = Move(MoveKind.PLAY, CardSet.parse("QS"))
     assert pickle.loads(pickle.dumps(made)) == made
+
+
+# Issue 9, point 9: Move.parse refuses what Move.play refuses.
+@pytest.mark.parametrize("text", ["7h 7h", "7H, 7♥", "7h 8h 7H", "slough 7h 7h", "10h th"])
+def test_a_card_given_twice_is_refused_as_move_text(text: str) -> None:
+    with pytest.raises(ParseError, match="given twice") as info:
+        Move.parse(text)
+    assert info.value.text == text
+
+
+@pytest.mark.parametrize(
+    "text", ["7\u017f", "pic\u212a", "PIC\u212a", "fl\u0131p", "pa\u017f\u017f", "\u017flough 7h"]
+)
+def test_letters_that_fold_to_ascii_are_not_move_words(text: str) -> None:
+    with pytest.raises(ParseError):
+        Move.parse(text)
+
+
+@pytest.mark.parametrize("value", [7, None, 3.5, b"7h", ["7h"]])
+def test_move_text_of_the_wrong_type_is_a_parse_type_error(value: object) -> None:
+    from skitgubbe.errors import ParseTypeError
+
+    with pytest.raises(ParseTypeError):
+        Move.parse(value)  # type: ignore[arg-type]
+    if not isinstance(value, int):
+        with pytest.raises(ParseTypeError):
+            Move.from_code(value)  # type: ignore[arg-type]

@@ -267,3 +267,34 @@ def test_a_record_that_stops_mid_game(tmp_path: Path, capsys: pytest.CaptureFixt
     path = save(game, tmp_path / "part.json")
     assert main(["replay", str(path), "--seat", "0", "--all"]) == 0
     assert "The record stops before the end of the game." in capsys.readouterr().out
+
+
+# Issue 9, point 9: odd values and deep nesting in a file are errors, not tracebacks.
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param("[" * 100_000, id="deep-list"),
+        pytest.param('{"a":' * 100_000, id="deep-object"),
+        pytest.param("seed-nan", id="seed-nan"),
+        pytest.param("seed-float", id="seed-float"),
+        pytest.param("dealer-null", id="dealer-null"),
+    ],
+)
+def test_odd_files_are_errors_not_tracebacks(
+    content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = played(sg.Rules.classic(players=2), 4).record()
+    if content == "seed-nan":
+        content = json.dumps({**record, "seed": float("nan")})
+    elif content == "seed-float":
+        content = json.dumps({**record, "seed": record["seed"] + 0.5})
+    elif content == "dealer-null":
+        record["start"]["dealer"] = None
+        content = json.dumps(record)
+    path = tmp_path / "odd.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(path), "--all"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "skitgubbe: error:" in err and "Traceback" not in err

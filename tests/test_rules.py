@@ -602,3 +602,38 @@ def test_repr_evaluates_to_equal_rules(kwargs: dict[str, Any]) -> None:
     assert eval(repr(rules), {"Rules": Rules}) == rules
     text = str(rules)
     assert re.match(r"^(classic|modern), [234] players", text)
+
+
+# Issue 9, point 9: Rules.from_dict answers any JSON-like value with a RulesError.
+def _nested(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param({"players": _nested(100_000)}, id="deep-value"),
+        pytest.param(_nested(100_000), id="deep-data"),
+        pytest.param({"trump": {"a": _nested(100_000)}}, id="deep-enum"),
+        pytest.param({"players": 10**5000}, id="huge-int"),
+        pytest.param({"players": 3.0}, id="float"),
+        pytest.param({"players": float("nan")}, id="nan"),
+        pytest.param({1: 2}, id="int-key"),
+        pytest.param({"trump": "la\u017ft_card"}, id="long-s"),
+        pytest.param({"trick_mode": "\u0430ll"}, id="cyrillic-a"),
+        pytest.param({"pickup": "top_\u0280un"}, id="small-capital-r"),
+    ],
+)
+def test_bad_rules_data_is_a_rules_error(data: object) -> None:
+    with pytest.raises(RulesError):
+        Rules.from_dict(data)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "fal\u017fe", "la\u017ft_card"])
+def test_rule_field_text_is_ascii(text: str) -> None:
+    for field in Rules.fields():
+        with pytest.raises(RulesError):
+            field.parse(text)

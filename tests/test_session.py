@@ -638,3 +638,51 @@ def test_the_example_in_docs_sessions_md_runs(capsys: pytest.CaptureFixture[str]
     assert lines[0] == f"{cuts} -> seat 0 deals"
     assert [line.split(":")[0] for line in lines[1:5]] == ["game 0", "game 1", "game 2", "game 3"]
     assert lines[5].startswith("losses (")
+
+
+# Issue 9, point 9: every field of a session record is checked by type, and deep
+# nesting anywhere is a RecordError, not a RecursionError.
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda r: r.update(version=True), id="version-true"),
+        pytest.param(lambda r: r.update(version=1.0), id="version-float"),
+        pytest.param(lambda r: r.update(rng_version=float(r["rng_version"])), id="rng-float"),
+        pytest.param(lambda r: r.update(first_dealer=float(r["first_dealer"])), id="dealer-float"),
+        pytest.param(lambda r: r.update(seed=float("nan")), id="seed-nan"),
+        pytest.param(lambda r: r.update(seed=40.0), id="seed-float"),
+        pytest.param(lambda r: r.update(format=_nested(100_000)), id="deep-format"),
+        pytest.param(lambda r: r.update(rules=_nested(100_000)), id="deep-rules"),
+        pytest.param(lambda r: r.update(pot=_nested(100_000)), id="deep-pot"),
+        pytest.param(lambda r: r["cuts"].__setitem__(0, _nested(100_000)), id="deep-cut"),
+        pytest.param(lambda r: r["cuts"][0].update(round=float(r["cuts"][0]["round"])), id="cut"),
+        pytest.param(lambda r: r["games"][0].update(seed=_nested(100_000)), id="deep-game-seed"),
+        pytest.param(lambda r: r["games"][0]["start"].update(dealer=None), id="game-dealer-null"),
+        pytest.param(lambda r: r["games"][0].update(moves=[_nested(100_000)]), id="deep-move"),
+    ],
+)
+def test_a_session_record_with_an_odd_field_is_a_record_error(
+    change: Callable[[dict[str, Any]], object],
+) -> None:
+    record = tampered(change)
+    with pytest.raises(sg.RecordError):
+        sg.Session.resume(record, lowest())
+
+
+def test_cli_resume_of_deeply_nested_json_is_an_error_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for name, text in {"deep.json": "[" * 100_000, "deeper.json": '{"a":' * 100_000}.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(SystemExit) as info:
+            main(["session", "--resume", str(path)])
+        assert info.value.code == 2
+        assert "nested too deeply" in capsys.readouterr().err

@@ -33,6 +33,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._text import brief
 from .bots import registry
 from .errors import (
     ArgumentError,
@@ -239,19 +240,86 @@ class MatchGame:
         >>> MatchGame.from_dict(game.to_dict()) == game
         True
         """
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a match game is a mapping, not {type(data).__name__}")
+        missing = [key for key in _GAME_KEYS if key not in data]
+        if missing:
+            raise RecordError(f"the match game has no {', '.join(repr(k) for k in missing)}")
+        seats = data["seats"]
+        if (
+            not isinstance(seats, list | tuple)
+            or not 2 <= len(seats) <= 4
+            or not all(type(spec) is str for spec in seats)
+        ):
+            raise RecordError(
+                f"a match game's 'seats' must be a list of 2 to 4 bot specs, not {brief(seats)}"
+            )
+        players = len(seats)
+        deal = _record_int(data, "deal", 0)
+        arrangement = _record_int(data, "arrangement", 0)
+        loser = data["loser"]
+        if loser is not None:
+            loser = _record_int(data, "loser", 0, players)
+        order = data["finish_order"]
+        if (
+            not isinstance(order, list | tuple)
+            or not all(type(seat) is int and 0 <= seat < players for seat in order)
+            or len(set(order)) != len(order)
+        ):
+            raise RecordError(
+                f"a match game's 'finish_order' must list distinct seats 0..{players - 1}, "
+                f"not {brief(order)}"
+            )
+        if type(data["truncated"]) is not bool:
+            raise RecordError(
+                f"a match game's 'truncated' must be true or false, not {brief(data['truncated'])}"
+            )
+        moves = _record_int(data, "moves", 0)
         crash = data["crash"]
+        if crash is not None:
+            if not isinstance(crash, Mapping) or any(
+                key not in crash for key in ("seat", "error", "traceback")
+            ):
+                raise RecordError(
+                    f"a match game's 'crash' must be null or a mapping of seat, error and "
+                    f"traceback, not {brief(crash)}"
+                )
+            if type(crash["error"]) is not str or type(crash["traceback"]) is not str:
+                raise RecordError("a match game's crash 'error' and 'traceback' must be text")
+            crash = Crash(
+                _record_int(crash, "seat", 0, players), crash["error"], crash["traceback"]
+            )
         return cls(
-            deal=int(data["deal"]),
-            arrangement=int(data["arrangement"]),
-            seats=tuple(str(spec) for spec in data["seats"]),
-            loser=None if data["loser"] is None else int(data["loser"]),
-            finish_order=tuple(int(seat) for seat in data["finish_order"]),
-            truncated=bool(data["truncated"]),
-            moves=int(data["moves"]),
-            crash=None
-            if crash is None
-            else Crash(int(crash["seat"]), str(crash["error"]), str(crash["traceback"])),
+            deal=deal,
+            arrangement=arrangement,
+            seats=tuple(seats),
+            loser=loser,
+            finish_order=tuple(order),
+            truncated=data["truncated"],
+            moves=moves,
+            crash=crash,
         )
+
+
+_GAME_KEYS: Final = (
+    "deal",
+    "arrangement",
+    "seats",
+    "loser",
+    "finish_order",
+    "truncated",
+    "moves",
+    "crash",
+)
+
+
+def _record_int(data: Mapping[str, Any], key: str, low: int, high: int | None = None) -> int:
+    """``data[key]`` if it is an int ``low <= value < high``, else a RecordError naming it."""
+    value = data[key]
+    if type(value) is not int or value < low or (high is not None and value >= high):
+        allowed = f"an int >= {low}" if high is None else f"an int {low}..{high - 1}"
+        raise RecordError(f"the match record's {key!r} must be {allowed}, not {brief(value)}")
+    return value
 
 
 @attrs.frozen
@@ -444,22 +512,62 @@ class MatchResult:
         >>> MatchResult.from_dict(result.to_dict()) == result
         True
         """
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a match record is a mapping, not {type(data).__name__}")
+        if data.get("format") != MATCH_FORMAT:
+            raise RecordError(f"not a match record: format is {brief(data.get('format'))}")
+        version = data.get("version")
+        if type(version) is not int or version != MATCH_VERSION:
+            raise RecordError(f"match record version {brief(version)} is not supported")
+        keys = ("entrants", "rules", "deals", "seed", "games")
+        missing = [key for key in keys if key not in data]
+        if missing:
+            raise RecordError(f"the match record has no {', '.join(repr(k) for k in missing)}")
         try:
-            if data.get("format") != MATCH_FORMAT:
-                raise RecordError(f"not a match record: format is {data.get('format')!r}")
-            if data.get("version") != MATCH_VERSION:
-                raise RecordError(f"match record version {data.get('version')!r} is not supported")
-            return cls(
-                entrants=tuple(str(spec) for spec in data["entrants"]),
-                rules=Rules.from_dict(data["rules"]),
-                deals=int(data["deals"]),
-                seed=int(data["seed"]),
-                games=tuple(MatchGame.from_dict(game) for game in data["games"]),
-            )
+            rules = Rules.from_dict(data["rules"])
         except RulesError as exc:
             raise RecordError(f"bad rules in the match record: {exc}") from exc
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"bad match record: {type(exc).__name__}: {exc}") from exc
+        entrants = data["entrants"]
+        if (
+            not isinstance(entrants, list | tuple)
+            or len(entrants) != rules.players
+            or not all(type(spec) is str for spec in entrants)
+        ):
+            raise RecordError(
+                f"the match record's 'entrants' must be a list of {rules.players} bot specs, "
+                f"not {brief(entrants)}"
+            )
+        deals = _record_int(data, "deals", 1)
+        seed = _record_int(data, "seed", 0, 2**64)
+        games = data["games"]
+        if not isinstance(games, list | tuple):
+            raise RecordError(f"the match record's 'games' must be a list, not {brief(games)}")
+        seatings = arrangements(tuple(entrants))
+        checked = []
+        for index, item in enumerate(games):
+            try:
+                game = MatchGame.from_dict(item)
+            except RecordError as exc:
+                raise RecordError(f"bad match record: game {index}: {exc}") from exc
+            if game.deal >= deals or game.arrangement >= len(seatings):
+                raise RecordError(
+                    f"bad match record: game {index}: deal {game.deal}, arrangement "
+                    f"{game.arrangement} is not in a match of {deals} deals and "
+                    f"{len(seatings)} arrangements"
+                )
+            if game.seats != seatings[game.arrangement]:
+                raise RecordError(
+                    f"bad match record: game {index}: seats {game.seats} are not arrangement "
+                    f"{game.arrangement} of the entrants"
+                )
+            checked.append(game)
+        return cls(
+            entrants=tuple(entrants),
+            rules=rules,
+            deals=deals,
+            seed=seed,
+            games=tuple(checked),
+        )
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text.
@@ -498,6 +606,8 @@ class MatchResult:
             raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
         except (ValueError, UnicodeDecodeError) as exc:
             raise RecordError(f"{path} is not a JSON match record: {exc}") from exc
+        except RecursionError as exc:
+            raise RecordError(f"{path} is not a match record: JSON nested too deeply") from exc
         if not isinstance(data, dict):
             raise RecordError(f"{path} is not a JSON match record")
         return cls.from_dict(data)

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 import attrs
 
+from ._text import ascii_upper, brief
 from .errors import ParseError, ParseTypeError
 
 __all__ = [
@@ -132,23 +133,23 @@ class Rank(IntEnum):
 def _to_suit(value: int) -> Suit:
     if isinstance(value, Suit):
         return value
-    message = f"not a suit: {value!r}; expected a Suit or an int 0..3"
+    message = f"not a suit: {brief(value)}; expected a Suit or an int 0..3"
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ParseTypeError(message, repr(value))
+        raise ParseTypeError(message, brief(value))
     if 0 <= value <= 3:
         return Suit(value)
-    raise ParseError(message, repr(value))
+    raise ParseError(message, brief(value))
 
 
 def _to_rank(value: int) -> Rank:
     if isinstance(value, Rank):
         return value
-    message = f"not a rank: {value!r}; expected a Rank or an int 2..14"
+    message = f"not a rank: {brief(value)}; expected a Rank or an int 2..14"
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ParseTypeError(message, repr(value))
+        raise ParseTypeError(message, brief(value))
     if 2 <= value <= 14:
         return Rank(value)
-    raise ParseError(message, repr(value))
+    raise ParseError(message, brief(value))
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -213,11 +214,11 @@ class Card:
         elif isinstance(code, int) and not isinstance(code, bool):
             return Card.from_code(int(code))
         else:
-            raise ParseTypeError(f"not a card code: {code!r}; expected an int", repr(code))
+            raise ParseTypeError(f"not a card code: {brief(code)}; expected an int", brief(code))
         raise ParseError(
-            f"not a card code: {code!r}; card codes are suit * 16 + (rank - 2), "
+            f"not a card code: {brief(code)}; card codes are suit * 16 + (rank - 2), "
             "suit 0..3, rank 2..14",
-            repr(code),
+            brief(code),
         )
 
     @staticmethod
@@ -227,7 +228,9 @@ class Card:
         Ranks are ``2`` … ``10``, ``T`` (ten), ``J``, ``Q``, ``K``, ``A``; suits
         are the letters ``C D H S`` or the symbols ``♣ ♦ ♥ ♠`` (the white
         symbols ``♧ ♢ ♡ ♤`` and emoji variation selectors are accepted too).
-        Surrounding whitespace is ignored. Returns the shared instance.
+        Surrounding whitespace is ignored. Only ASCII letters fold case: other
+        letters that upper-case to ASCII (``ſ``, dotless ``ı``) are refused.
+        Returns the shared instance.
 
         >>> Card.parse("7H"), Card.parse(" th "), Card.parse("Q♠")
         (Card.parse('7♥'), Card.parse('10♥'), Card.parse('Q♠'))
@@ -235,10 +238,14 @@ class Card:
         Traceback (most recent call last):
             ...
         skitgubbe.errors.ParseError: not a card: '1H'; ...
+        >>> Card.parse("7ſ")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: not a card: '7ſ'; ...
         """
         if not isinstance(text, str):
-            raise ParseTypeError(f"not card text: {text!r}; expected a str", repr(text))
-        key = text.strip().upper()
+            raise ParseTypeError(f"not card text: {brief(text)}; expected a str", brief(text))
+        key = ascii_upper(text.strip())
         card = _BY_TEXT.get(key)
         if card is not None:
             return card
@@ -319,6 +326,26 @@ def _text_table() -> dict[str, Card]:
 _BY_TEXT: Final[dict[str, Card]] = _text_table()
 
 
+def _parse_cards(text: str) -> list[Card]:
+    """The cards of ``text`` in order, repeats kept (CardSet.parse, Move.parse)."""
+    if not isinstance(text, str):
+        raise ParseTypeError(f"not card text: {brief(text)}; expected a str", brief(text))
+    cards = []
+    for token in text.replace(",", " ").split():
+        card = _BY_TEXT.get(ascii_upper(token))
+        if card is None:
+            try:
+                card = Card.parse(token)
+            except ParseError:
+                raise ParseError(
+                    f"not a card: {token!r} in {text!r}; expected cards such as "
+                    "'7H 10S QD' or '7♥ 10♠ Q♦'",
+                    text,
+                ) from None
+        cards.append(card)
+    return cards
+
+
 def _to_mask(value: int) -> int:
     if type(value) is int and not value & ~ALL_MASK:
         return value
@@ -328,9 +355,9 @@ def _to_mask(value: int) -> int:
             return value
         raise ParseError(
             f"not a card mask: {value:#x}; only the card bits {ALL_MASK:#x} may be set",
-            repr(value),
+            brief(value),
         )
-    raise ParseTypeError(f"not a card mask: {value!r}; expected an int", repr(value))
+    raise ParseTypeError(f"not a card mask: {brief(value)}; expected an int", brief(value))
 
 
 def _new_set(mask: int) -> CardSet:
@@ -387,8 +414,8 @@ class CardSet:
                 mask |= Card.parse(card).mask
             else:
                 raise ParseTypeError(
-                    f"not a card: {card!r}; expected a Card or card text",
-                    repr(card),
+                    f"not a card: {brief(card)}; expected a Card or card text",
+                    brief(card),
                 )
         return _new_set(mask)
 
@@ -396,7 +423,9 @@ class CardSet:
     def parse(text: str) -> CardSet:
         """Parse cards separated by whitespace and/or commas (see :meth:`Card.parse`).
 
-        The empty string gives the empty set; a card given twice counts once.
+        The empty string gives the empty set; a card given twice counts once
+        (this is a set: :meth:`Move.parse <skitgubbe.Move.parse>`, which reads
+        what a player lays, refuses a repeated card).
 
         >>> CardSet.parse("7H, 8h 9♥")
         CardSet.parse('7♥ 8♥ 9♥')
@@ -407,20 +436,8 @@ class CardSet:
             ...
         skitgubbe.errors.ParseError: not a card: '1H' in '7H 1H'; ...
         """
-        if not isinstance(text, str):
-            raise ParseTypeError(f"not card text: {text!r}; expected a str", repr(text))
         mask = 0
-        for token in text.replace(",", " ").split():
-            card = _BY_TEXT.get(token.upper())
-            if card is None:
-                try:
-                    card = Card.parse(token)
-                except ParseError:
-                    raise ParseError(
-                        f"not a card: {token!r} in {text!r}; expected cards such as "
-                        "'7H 10S QD' or '7♥ 10♠ Q♦'",
-                        text,
-                    ) from None
+        for card in _parse_cards(text):
             mask |= card.mask
         return _new_set(mask)
 

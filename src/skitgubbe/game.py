@@ -30,12 +30,14 @@ from typing import Any, Final
 import attrs
 
 from . import _engine
+from ._text import ascii_upper, brief
 from .cards import Card, CardSet, Suit, _new_set
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
     IllegalMoveError,
     ParseError,
+    ParseTypeError,
     RecordError,
     RulesError,
     SkitgubbeError,
@@ -169,16 +171,25 @@ def _deck_bytes(deck: Iterable[Card | str]) -> bytes:
 def _hand_masks(
     hands: Sequence[CardSet | str | Iterable[Card | str]], players: int
 ) -> tuple[int, ...]:
+    if not isinstance(hands, Sequence) or isinstance(hands, (str, bytes)):
+        raise ArgumentTypeError(
+            f"hands must be a sequence of {players} hands, not {type(hands).__name__}"
+        )
     if len(hands) != players:
         raise ArgumentError(f"expected {players} hands (one per seat), got {len(hands)}")
     masks: list[int] = []
-    for hand in hands:
+    for seat, hand in enumerate(hands):
         if isinstance(hand, CardSet):
             masks.append(hand.mask)
         elif isinstance(hand, str):
             masks.append(CardSet.parse(hand).mask)
-        else:
+        elif isinstance(hand, Iterable) and not isinstance(hand, (bytes, Mapping)):
             masks.append(CardSet.of(*hand).mask)
+        else:
+            raise ArgumentTypeError(
+                f"the hand of seat {seat} must be a CardSet, card text or cards, "
+                f"not {type(hand).__name__}"
+            )
     seen = 0
     for seat, mask in enumerate(masks):
         if mask & seen:
@@ -195,11 +206,56 @@ def _to_suit(trump: Suit | str | None) -> int:
     if isinstance(trump, Suit):
         return int(trump)
     if isinstance(trump, str):
-        key = trump.strip().upper()
+        key = ascii_upper(trump.strip())
         for suit in Suit:
             if key in (suit.name, suit.letter, suit.symbol):
                 return int(suit)
-    raise ParseError(f"not a suit: {trump!r}; expected a Suit, a suit name or None", str(trump))
+    message = f"not a suit: {brief(trump)}; expected a Suit, a suit name or None"
+    if isinstance(trump, str):
+        raise ParseError(message, trump)
+    raise ParseTypeError(message, brief(trump))
+
+
+def _check_start(start: Mapping[str, Any], players: int) -> None:
+    """Check the start fields of a record by type and range (RecordError naming the field)."""
+
+    def refuse(field: str, what: str) -> RecordError:
+        return RecordError(
+            f"the record's start {field!r} must be {what}, not {brief(start[field])}"
+        )
+
+    seat = f"a seat (an int 0..{players - 1})"
+    for field in ("dealer", "leader"):
+        if field in start:
+            value = start[field]
+            if type(value) is not int or not 0 <= value < players:
+                raise refuse(field, seat)
+    if "deck" in start:
+        deck = start["deck"]
+        if not isinstance(deck, (list, tuple)) or not all(type(c) is str for c in deck):
+            raise refuse("deck", "a list of 52 card strings")
+    if "hands" in start:
+        hands = start["hands"]
+        if not isinstance(hands, (list, tuple)) or not all(type(h) is str for h in hands):
+            raise refuse("hands", f"a list of {players} strings of cards")
+    if "trump" in start and not (start["trump"] is None or type(start["trump"]) is str):
+        raise refuse("trump", "a suit name or null")
+
+
+def _same_json(ours: object, theirs: object) -> bool:
+    """Whether ``theirs`` is exactly the JSON data ``ours`` (``True`` is not ``1``, nor
+    ``9.0`` ``9``)."""
+    if type(ours) is not type(theirs):
+        return isinstance(ours, list) and type(theirs) is tuple and _same_json(ours, list(theirs))
+    if isinstance(ours, dict):
+        assert isinstance(theirs, dict)
+        return ours.keys() == theirs.keys() and all(
+            _same_json(value, theirs[key]) for key, value in ours.items()
+        )
+    if isinstance(ours, list):
+        assert isinstance(theirs, list)
+        return len(ours) == len(theirs) and all(map(_same_json, ours, theirs))
+    return ours == theirs
 
 
 class Game:
@@ -223,6 +279,7 @@ class Game:
     _core: _engine.Core
     _rules: Rules
     _seed: int | None
+    # The record's start position; its sequences are tuples, shared by copies.
     _start: dict[str, Any]
 
     # -- creation ---------------------------------------------------------------
@@ -267,7 +324,7 @@ class Game:
             raw_deck = _deck_bytes(deck)
         dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
         core = _engine.Core.deal(rules._core_values(), raw_deck, dealer)
-        start = {"dealer": dealer, "deck": [str(Card.from_code(c)) for c in raw_deck]}
+        start = {"dealer": dealer, "deck": tuple([str(Card.from_code(c)) for c in raw_deck])}
         return cls._make(rules, core, start, seed)
 
     @classmethod
@@ -290,7 +347,12 @@ class Game:
         >>> game.phase, [str(m) for m in game.legal_moves]
         (<Phase.SHEDDING: 1>, ['9♦', 'Q♦'])
         """
-        rules = Rules.classic(players=len(hands)) if rules is None else rules
+        if rules is None:
+            if not isinstance(hands, Sequence) or isinstance(hands, (str, bytes)):
+                raise ArgumentTypeError(
+                    f"hands must be a sequence of hands, not {type(hands).__name__}"
+                )
+            rules = Rules.classic(players=len(hands))
         if not isinstance(rules, Rules):
             raise ArgumentTypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
         masks = _hand_masks(hands, rules.players)
@@ -298,7 +360,7 @@ class Game:
         suit = _to_suit(trump)
         core = _engine.Core.shedding(rules._core_values(), masks, suit, leader)
         start = {
-            "hands": [str(_new_set(m)) for m in masks[: rules.players]],
+            "hands": tuple([str(_new_set(m)) for m in masks[: rules.players]]),
             "trump": None if suit == _engine.NO_SUIT else Suit(suit).name.lower(),
             "leader": leader,
         }
@@ -626,7 +688,8 @@ class Game:
             "version": RECORD_VERSION,
             "rng_version": _engine.RNG_VERSION,
             "rules": self._rules.to_dict(),
-            "start": dict(self._start),
+            # Fresh lists: the caller may change the record, never the game (or its copies).
+            "start": {k: list(v) if isinstance(v, tuple) else v for k, v in self._start.items()},
             "moves": [str(m) for m in self.moves],
             "result": None if result is None else result.to_dict(),
         }
@@ -636,10 +699,14 @@ class Game:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Game:
-        """Replay a record made by :meth:`record`, checking every move.
+        """Replay a record made by :meth:`record`, checking every field and move.
 
-        Raises :class:`~skitgubbe.RecordError` naming the first bad field or
-        move (and its index) when the record is damaged or tampered with.
+        Every field is checked by type and range (``seed`` an int 0 … 2**64-1,
+        ``dealer`` and ``leader`` seats, ``deck`` 52 card strings, ``moves`` a
+        list of move strings, ``result`` what the replay ends with). Raises
+        :class:`~skitgubbe.RecordError` naming the first bad field or move (and
+        its index) when the record is damaged or tampered with; never another
+        exception, however deep or odd the data. Keys it does not know are ignored.
 
         >>> import skitgubbe as sg
         >>> record = sg.Game.new(seed=2).record()
@@ -648,19 +715,36 @@ class Game:
         Traceback (most recent call last):
             ...
         skitgubbe.errors.RecordError: move 1 ('KS') is illegal: ...
+        >>> record = sg.Game.new(seed=2).record()
+        >>> record["seed"] = 2.5
+        >>> sg.Game.from_record(record)
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: the record's 'seed' must be an int 0 <= seed < 2**64, not 2.5
         """
         if not isinstance(record, Mapping):
             raise RecordError(f"a record is a mapping, not {type(record).__name__}")
         if record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a game record: format is {record.get('format')!r}")
-        if record.get("version") != RECORD_VERSION:
+            raise RecordError(f"not a game record: format is {brief(record.get('format'))}")
+        version = record.get("version")
+        if type(version) is not int or version != RECORD_VERSION:
             raise RecordError(
-                f"record version {record.get('version')!r} is not supported "
+                f"record version {brief(version)} is not supported "
                 f"(this library reads version {RECORD_VERSION})"
             )
         missing = [key for key in ("rules", "start", "moves", "result") if key not in record]
         if missing:
             raise RecordError(f"the record has no {', '.join(repr(k) for k in missing)}")
+        rng_version = record.get("rng_version")
+        if "rng_version" in record and (type(rng_version) is not int or rng_version < 0):
+            raise RecordError(
+                f"the record's 'rng_version' must be an int >= 0, not {brief(rng_version)}"
+            )
+        seed = record.get("seed")
+        if "seed" in record and (type(seed) is not int or not 0 <= seed < 2**64):
+            raise RecordError(
+                f"the record's 'seed' must be an int 0 <= seed < 2**64, not {brief(seed)}"
+            )
         try:
             rules = Rules.from_dict(record["rules"])
         except RulesError as exc:
@@ -673,13 +757,17 @@ class Game:
         absent = [key for key in needed if key not in start]
         if absent:
             raise RecordError(f"the record's start has no {', '.join(repr(k) for k in absent)}")
+        if dealt and "hands" in start:
+            raise RecordError("the record's start has both a 'deck' and 'hands'")
+        if not dealt and "seed" in record:
+            raise RecordError("the record has a 'seed' but no dealt deck")
+        _check_start(start, rules.players)
         try:
             if dealt:
                 game = cls.new(rules, deck=start["deck"], dealer=start["dealer"])
-                seed = record.get("seed")
                 # A seed is checked only against the generator version that made it;
                 # the deck alone is enough to replay.
-                if seed is not None and record.get("rng_version") == _engine.RNG_VERSION:
+                if seed is not None and rng_version == _engine.RNG_VERSION:
                     if _engine.deck_from_seed(seed) != _deck_bytes(start["deck"]):
                         raise RecordError(f"the deck is not the one seed {seed} deals")
                     game._seed = seed
@@ -689,7 +777,7 @@ class Game:
                 )
         except RecordError:
             raise
-        except (SkitgubbeError, TypeError, OverflowError) as exc:
+        except SkitgubbeError as exc:
             raise RecordError(f"bad start position in record: {exc}") from exc
         moves = record["moves"]
         if not isinstance(moves, list):
@@ -698,13 +786,13 @@ class Game:
             try:
                 game.play(Move.parse(text))
             except (ParseError, IllegalMoveError) as exc:
-                raise RecordError(f"move {index} ({text!r}) is illegal: {exc}", index) from exc
+                raise RecordError(f"move {index} ({brief(text)}) is illegal: {exc}", index) from exc
         expected = record["result"]
         result = game.result
-        if (None if result is None else result.to_dict()) != expected:
+        replayed = None if result is None else result.to_dict()
+        if not _same_json(replayed, expected):
             raise RecordError(
-                f"the record's result {expected} does not match the replay's "
-                f"{None if result is None else result.to_dict()}"
+                f"the record's result {brief(expected)} does not match the replay's {replayed}"
             )
         return game
 

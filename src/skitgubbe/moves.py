@@ -25,8 +25,9 @@ from typing import Any, Final
 import attrs
 
 from . import _engine
-from .cards import ALL_MASK, Card, CardSet
-from .errors import ParseError
+from ._text import ascii_lower, brief
+from .cards import ALL_MASK, Card, CardSet, _parse_cards
+from .errors import ParseError, ParseTypeError
 
 __all__ = ["Move", "MoveKind"]
 
@@ -62,15 +63,18 @@ def _to_kind(value: int) -> MoveKind:
         except ValueError:
             pass
     kinds = ", ".join(f"{kind.name}={kind.value}" for kind in MoveKind)
-    raise ParseError(f"not a move kind: {value!r}; expected a MoveKind ({kinds})", repr(value))
+    message = f"not a move kind: {brief(value)}; expected a MoveKind ({kinds})"
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParseTypeError(message, brief(value))
+    raise ParseError(message, brief(value))
 
 
 def _check_cards(move: Move, _: attrs.Attribute[CardSet], cards: CardSet) -> None:
     if not isinstance(cards, CardSet):
-        raise ParseError(f"Move cards must be a CardSet; got {cards!r}", repr(cards))
+        raise ParseTypeError(f"Move cards must be a CardSet; got {brief(cards)}", brief(cards))
     if move.kind in (MoveKind.PLAY, MoveKind.SLOUGH):
         if not cards:
-            raise ParseError(f"a {move.kind.name} move needs at least one card", repr(cards))
+            raise ParseError(f"a {move.kind.name} move needs at least one card", brief(cards))
     elif cards:
         raise ParseError(f"a {move.kind.name} move takes no cards; got {cards}", str(cards))
 
@@ -119,10 +123,10 @@ class Move:
         for card in cards:
             bit = CardSet.of(card).mask
             if mask & bit:
-                raise ParseError(f"Move.play got {CardSet(bit)} more than once", repr(cards))
+                raise ParseError(f"Move.play got {CardSet(bit)} more than once", brief(cards))
             mask |= bit
         if not mask:
-            raise ParseError("Move.play needs at least one card", repr(cards))
+            raise ParseError("Move.play needs at least one card", brief(cards))
         return Move.from_code(mask)
 
     @staticmethod
@@ -191,10 +195,12 @@ class Move:
             if len(_BY_CODE) < _CACHE_LIMIT:
                 _BY_CODE[move.code] = move
             return move
-        raise ParseError(
-            f"not a move code: {code!r}; move codes are (kind << 61) | card mask, kind 0..4",
-            repr(code),
+        message = (
+            f"not a move code: {brief(code)}; move codes are (kind << 61) | card mask, kind 0..4"
         )
+        if not isinstance(code, int) or isinstance(code, bool):
+            raise ParseTypeError(message, brief(code))
+        raise ParseError(message, brief(code))
 
     @staticmethod
     def parse(text: str) -> Move:
@@ -202,7 +208,8 @@ class Move:
 
         Cards as for :meth:`~skitgubbe.cards.CardSet.parse` make a ``PLAY``;
         ``flip`` is ``FLIP``; ``pick``, ``pick up``, ``pickup`` and ``pick_up``
-        are ``PICK_UP``. Surrounding whitespace is ignored.
+        are ``PICK_UP``. Surrounding whitespace is ignored. A card given twice
+        is refused, as :meth:`play` refuses it; only ASCII letters fold case.
 
         >>> Move.parse("10h"), Move.parse(" Pick Up ")
         (Move.parse('10♥'), Move.pick_up())
@@ -210,10 +217,14 @@ class Move:
         Traceback (most recent call last):
             ...
         skitgubbe.errors.ParseError: not a move: 'jump' ('jump' is not a card); ...
+        >>> Move.parse("7h 7H")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: not a move: '7h 7H' (7♥ is given twice); ...
         """
         if not isinstance(text, str):
-            raise ParseError(f"not move text: {text!r}; expected a str", repr(text))
-        words = " ".join(text.lower().split())
+            raise ParseTypeError(f"not move text: {brief(text)}; expected a str", brief(text))
+        words = " ".join(ascii_lower(text).split())
         move = _BY_WORD.get(words)
         if move is not None:
             return move
@@ -223,14 +234,21 @@ class Move:
             kind = MoveKind.SLOUGH
             cards_text = text.strip()[len("slough") :]
         try:
-            cards = CardSet.parse(cards_text)
+            cards = _parse_cards(cards_text)
         except ParseError:
             bad = [word for word in cards_text.replace(",", " ").split() if not _is_card(word)]
             problem = f"{bad[0]!r} is not a card"
         else:
-            if cards:
-                return Move.from_code(cards.mask | kind << _KIND_SHIFT)
-            problem = "it is empty" if kind is MoveKind.PLAY else "a slough needs cards"
+            mask = 0
+            for card in cards:
+                if mask & card.mask:
+                    problem = f"{card} is given twice"
+                    break
+                mask |= card.mask
+            else:
+                if mask:
+                    return Move.from_code(mask | kind << _KIND_SHIFT)
+                problem = "it is empty" if kind is MoveKind.PLAY else "a slough needs cards"
         raise ParseError(
             f"not a move: {text!r} ({problem}); expected 'flip', 'pick', 'pass', "
             "cards such as '7H' or '7♥ 8♥ 9♥', or 'slough' and cards",

@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, overload
 
 import attrs
 
+from ._text import brief
 from .cards import Card, CardSet, Suit
-from .errors import SkitgubbeError
+from .errors import ArgumentError, ArgumentTypeError, SkitgubbeError
 from .events import Event
 from .moves import Move
 from .rules import Rules
@@ -325,10 +326,26 @@ class Observation:
     def holding(self, seat: int) -> int:
         """How many cards ``seat`` holds in all (hand, collection, hidden card).
 
+        ``seat`` must be a seat of this game: an int ``0 <= seat < players``
+        (else :class:`~skitgubbe.ArgumentError`, or
+        :class:`~skitgubbe.ArgumentTypeError` for a value that is not an int).
+
         >>> import skitgubbe as sg
         >>> sg.Game.new(seed=1).observation(0).holding(2)
         3
+        >>> sg.Game.new(seed=1).observation(0).holding(-1)
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: seat must be a seat 0..2, not -1
         """
+        players = self.players
+        if type(seat) is not int:
+            raise ArgumentTypeError(
+                f"seat must be a seat (an int 0..{players - 1}), "
+                f"not {type(seat).__name__} {brief(seat)}"
+            )
+        if not 0 <= seat < players:
+            raise ArgumentError(f"seat must be a seat 0..{players - 1}, not {seat!r}")
         hidden = 1 if self.hidden_holder == seat else 0
         return self.hand_sizes[seat] + self.collection_sizes[seat] + hidden
 

@@ -22,6 +22,7 @@ from typing import Any, Final
 import attrs
 
 from . import _engine
+from ._text import ascii_lower, ascii_upper, brief
 from .errors import RulesError
 
 __all__ = [
@@ -194,14 +195,16 @@ class RuleField:
             ...
         skitgubbe.errors.RulesError: invalid Rules.players: 'five'; allowed: 2, 3, 4
         """
-        word = text.strip().lower()
+        if not isinstance(text, str):
+            raise RulesError(f"invalid Rules.{self.name}: {brief(text)}; expected text", self.name)
+        word = ascii_lower(text.strip())
         value: object = text
         if self.kind == "bool" and word in _BOOL_WORDS:
             value = _BOOL_WORDS[word]
         elif self.kind in ("int", "optional_int"):
             if word == "none" and self.kind == "optional_int":
                 value = None
-            elif word.isdigit():
+            elif word.isascii() and word.isdigit():
                 value = int(word)
         return self.check(value)
 
@@ -217,12 +220,12 @@ class RuleField:
             if isinstance(value, enum):
                 return value
             if isinstance(value, str):
-                key = value.strip().upper().replace("-", "_").replace(" ", "_")
+                key = ascii_upper(value.strip()).replace("-", "_").replace(" ", "_")
                 member = enum.__members__.get(key)
                 if member is not None:
                     return member
             raise RulesError(
-                f"invalid Rules.{self.name}: {value!r}; allowed: {self.allowed()} "
+                f"invalid Rules.{self.name}: {brief(value)}; allowed: {self.allowed()} "
                 f"(or a {enum.__name__} member)",
                 self.name,
             )
@@ -240,7 +243,7 @@ class RuleField:
         ):
             return int(value)
         raise RulesError(
-            f"invalid Rules.{self.name}: {value!r}; allowed: {self.allowed()}", self.name
+            f"invalid Rules.{self.name}: {brief(value)}; allowed: {self.allowed()}", self.name
         )
 
     def to_core(self, value: object) -> int:
@@ -377,11 +380,13 @@ class Rules:
         # Catches what Python would report as a TypeError before attrs' __init__
         # runs, so that every bad construction is a RulesError.
         if args:
-            raise RulesError(f"Rules takes keyword arguments only; got positional {args!r}", None)
+            raise RulesError(
+                f"Rules takes keyword arguments only; got positional {brief(args)}", None
+            )
         for name in kwargs:
             if name not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {name!r}; fields: {', '.join(_FIELDS)}",
+                    f"unknown Rules field {brief(name)}; fields: {', '.join(_FIELDS)}",
                     name,
                 )
         return super().__new__(cls)
@@ -410,7 +415,9 @@ class Rules:
         """
         field = _FIELDS.get(name) if isinstance(name, str) else None
         if field is None:
-            raise RulesError(f"unknown Rules field {name!r}; fields: {', '.join(_FIELDS)}", name)
+            raise RulesError(
+                f"unknown Rules field {brief(name)}; fields: {', '.join(_FIELDS)}", name
+            )
         return field
 
     @staticmethod
@@ -432,7 +439,9 @@ class Rules:
         True
         """
         if name not in _PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(_PRESETS)}", None)
+            raise RulesError(
+                f"unknown rules preset {brief(name)}; presets: {', '.join(_PRESETS)}", None
+            )
         Rules.field("players").check(players)
         numbers = _engine.rules_preset(name, players)
         fields = {
@@ -485,12 +494,14 @@ class Rules:
         skitgubbe.errors.RulesError: invalid Rules.players: '4'; allowed: 2, 3, 4
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"Rules.from_dict needs a mapping of field names; got {data!r}", None)
+            raise RulesError(
+                f"Rules.from_dict needs a mapping of field names; got {brief(data)}", None
+            )
         for key in data:
             if key not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {key!r}; fields: {', '.join(_FIELDS)}",
-                    key if isinstance(key, str) else repr(key),
+                    f"unknown Rules field {brief(key)}; fields: {', '.join(_FIELDS)}",
+                    key if isinstance(key, str) else brief(key),
                 )
         fields: dict[str, Any] = dict(data)
         return cls(**fields)

@@ -45,6 +45,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._text import brief
 from .cards import Card
 from .errors import (
     ArgumentError,
@@ -562,15 +563,17 @@ class Session:
         if not isinstance(record, Mapping):
             raise RecordError(f"a session record is a mapping, not {type(record).__name__}")
         if record.get("format") != SESSION_FORMAT:
-            raise RecordError(f"not a session record: format is {record.get('format')!r}")
-        if record.get("version") != SESSION_VERSION:
+            raise RecordError(f"not a session record: format is {brief(record.get('format'))}")
+        version = record.get("version")
+        if type(version) is not int or version != SESSION_VERSION:
             raise RecordError(
-                f"session record version {record.get('version')!r} is not supported "
+                f"session record version {brief(version)} is not supported "
                 f"(this library reads version {SESSION_VERSION})"
             )
-        if record.get("rng_version") != _engine.RNG_VERSION:
+        rng_version = record.get("rng_version")
+        if type(rng_version) is not int or rng_version != _engine.RNG_VERSION:
             raise RecordError(
-                f"the session was dealt with generator version {record.get('rng_version')!r}; "
+                f"the session was dealt with generator version {brief(rng_version)}; "
                 f"this library has version {_engine.RNG_VERSION} and cannot deal its next games"
             )
         keys = ("rules", "seed", "pot", "cuts", "first_dealer", "closed", "games")
@@ -583,11 +586,13 @@ class Session:
             raise RecordError(f"bad rules in session record: {exc}") from exc
         seed = record["seed"]
         if type(seed) is not int or not 0 <= seed < 2**64:
-            raise RecordError(f"the record's seed must be an int 0 <= seed < 2**64, not {seed!r}")
+            raise RecordError(
+                f"the record's seed must be an int 0 <= seed < 2**64, not {brief(seed)}"
+            )
         for key in ("pot", "closed"):
             if type(record[key]) is not bool:
                 raise RecordError(
-                    f"the record's {key!r} must be true or false, not {record[key]!r}"
+                    f"the record's {key!r} must be true or false, not {brief(record[key])}"
                 )
         session = cls(lineup, rules, seed=seed, pot=record["pot"])
         cuts = _read_cuts(record["cuts"])
@@ -596,9 +601,10 @@ class Session:
                 f"the record's cuts ({', '.join(map(str, cuts))}) are not the ones seed {seed} "
                 f"gives ({', '.join(map(str, session._cuts))})"
             )
-        if record["first_dealer"] != session._first_dealer:
+        first_dealer = record["first_dealer"]
+        if type(first_dealer) is not int or first_dealer != session._first_dealer:
             raise RecordError(
-                f"the record's first dealer is {record['first_dealer']!r}, "
+                f"the record's first dealer is {brief(first_dealer)}, "
                 f"but the cut from seed {seed} gives {session._first_dealer}"
             )
         games = record["games"]
@@ -612,7 +618,9 @@ class Session:
     def _replay(self, index: int, record: object) -> Game:
         """Game ``index`` rebuilt from its record, checked to belong to this session."""
         if not isinstance(record, Mapping):
-            raise RecordError(f"game {index}: a game record is a mapping, not {type(record)}")
+            raise RecordError(
+                f"game {index}: a game record is a mapping, not {type(record).__name__}"
+            )
         try:
             game = Game.from_record(record)
         except RecordError as exc:
@@ -651,7 +659,12 @@ def _read_cuts(data: object) -> tuple[Cut, ...]:
     cuts: list[Cut] = []
     for index, item in enumerate(data):
         if not isinstance(item, Mapping) or set(item) != {"round", "seat", "card"}:
-            raise RecordError(f"cut {index} must be a mapping of round, seat and card: {item!r}")
+            raise RecordError(
+                f"cut {index} must be a mapping of round, seat and card: {brief(item)}"
+            )
+        for key in ("round", "seat"):
+            if type(item[key]) is not int:
+                raise RecordError(f"cut {index}: {key!r} must be an int, not {brief(item[key])}")
         try:
             card = Card.parse(item["card"])
         except ParseError as exc:

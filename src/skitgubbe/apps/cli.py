@@ -161,6 +161,8 @@ def _load_session(path: str) -> Session:
         raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path} is not a JSON session record: {exc}") from exc
+    except RecursionError as exc:
+        raise RecordError(f"{path} is not a session record: JSON nested too deeply") from exc
     try:
         seed, players = record["seed"], Rules.from_dict(record["rules"]).players
     except (KeyError, TypeError, RulesError):

@@ -60,6 +60,10 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise SkitgubbeError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from exc
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(f"{os.fspath(path)} is not a JSON game record: {exc}") from exc
+    except RecursionError as exc:
+        raise RecordError(
+            f"{os.fspath(path)} is not a game record: JSON nested too deeply"
+        ) from exc
     if not isinstance(record, dict):
         raise RecordError(f"{os.fspath(path)} holds {type(record).__name__}, not a game record")
     return record
