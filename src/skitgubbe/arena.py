@@ -33,6 +33,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._files import load_json_object
 from ._text import brief
 from .bots import registry
 from .errors import (
@@ -599,17 +600,7 @@ class MatchResult:
             ...
         skitgubbe.errors.SkitgubbeError: cannot read /nonexistent/match.json: ...
         """
-        try:
-            with open(path, encoding="utf-8") as file:
-                data = json.load(file)
-        except OSError as exc:
-            raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RecordError(f"{path} is not a JSON match record: {exc}") from exc
-        except RecursionError as exc:
-            raise RecordError(f"{path} is not a match record: JSON nested too deeply") from exc
-        if not isinstance(data, dict):
-            raise RecordError(f"{path} is not a JSON match record")
+        data = load_json_object(path, "match record")
         return cls.from_dict(data)
 
     def save_csv(self, path: str) -> None:

@@ -22,8 +22,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import _engine
+from .._files import load_json_object
 from ..bots import RandomBot
-from ..errors import ArgumentError, RecordError, RulesError, SkitgubbeError
+from ..errors import ArgumentError, RulesError, SkitgubbeError
 from ..events import Event, EventKind
 from ..game import Game
 from ..rules import Rules, TrickMode, TrumpRule
@@ -154,15 +155,7 @@ def _tokens(amount: Fraction) -> str:
 def _load_session(path: str) -> Session:
     from ..session import Session
 
-    try:
-        with open(path, encoding="utf-8") as file:
-            record: Any = json.load(file)
-    except OSError as exc:
-        raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path} is not a JSON session record: {exc}") from exc
-    except RecursionError as exc:
-        raise RecordError(f"{path} is not a session record: JSON nested too deeply") from exc
+    record = load_json_object(path, "session record")
     try:
         seed, players = record["seed"], Rules.from_dict(record["rules"]).players
     except (KeyError, TypeError, RulesError):

@@ -25,7 +25,6 @@ collections, the stock and the face-down card.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -33,7 +32,8 @@ from typing import Any, Final
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
+from .._files import load_json_object
+from ..errors import ArgumentError, ArgumentTypeError
 from ..events import Event
 from ..game import Game
 from ..moves import Move
@@ -53,19 +53,7 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
         ...
     skitgubbe.errors.SkitgubbeError: cannot read no-such-file.json: No such file or directory
     """
-    try:
-        with open(path, encoding="utf-8") as file:
-            record: Any = json.load(file)
-    except OSError as exc:
-        raise SkitgubbeError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from exc
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{os.fspath(path)} is not a JSON game record: {exc}") from exc
-    except RecursionError as exc:
-        raise RecordError(
-            f"{os.fspath(path)} is not a game record: JSON nested too deeply"
-        ) from exc
-    if not isinstance(record, dict):
-        raise RecordError(f"{os.fspath(path)} holds {type(record).__name__}, not a game record")
+    record = load_json_object(path, "game record")
     return record
 
 
