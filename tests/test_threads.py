@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import threading
+import time
 
 import skitgubbe as sg
 
@@ -33,6 +34,10 @@ def test_observations_taken_while_another_thread_plays_are_whole_positions() -> 
             move = rng.choice(game.legal_moves)
             game.play(move)
             moves.append(move)
+            # Let the reader in before the next move too (it also runs during moves).
+            wanted, deadline = len(seen) + 1, time.monotonic() + 1.0
+            while len(seen) < wanted and time.monotonic() < deadline:
+                time.sleep(0.0001)
     finally:
         done.set()
         reader.join()
