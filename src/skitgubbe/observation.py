@@ -286,8 +286,9 @@ class Observation:
         elif type(rng) is int and 0 <= rng < 2**64:
             seed = rng
         else:
-            raise SkitgubbeError(
-                f"rng must be a random.Random, a seed 0 <= seed < 2**64 or None, not {rng!r}"
+            error = ArgumentError if type(rng) is int else ArgumentTypeError
+            raise error(
+                f"rng must be a random.Random, a seed 0 <= seed < 2**64 or None, not {brief(rng)}"
             )
         return Game._from_world(self.rules, _engine.sample_world(self.core_view, seed))
 
