@@ -26,6 +26,83 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
         view->trump = SG_NO_SUIT;
 }
 
+static int valid_card(uint8_t c)
+{
+    return SG_SUIT_OF(c) < 4 && SG_RANK_OF(c) < 13;
+}
+
+static int seat_or_none(uint8_t seat, int players)
+{
+    return seat < players || seat == SG_NO_SEAT;
+}
+
+int sg_view_check(const sg_state *view)
+{
+    const int players = view->rules.players;
+    if (sg_rules_check(&view->rules, NULL) != SG_RULES_ERROR_NONE)
+        return 1;
+    if (view->phase > SG_PHASE_OVER ||
+        (view->phase == SG_PHASE_OVER ? view->to_move != SG_NO_SEAT : view->to_move >= players))
+        return 2;
+    if (view->stock_top > view->stock_len || view->stock_len > SG_NCARDS ||
+        view->table_len > SG_NCARDS || view->round_start > SG_NCARDS)
+        return 3;
+    if (view->dealer >= players || view->leader >= players ||
+        !seat_or_none(view->follower, players) || !seat_or_none(view->winner, players) ||
+        !seat_or_none(view->round_first, players) || !seat_or_none(view->last_drawer, players) ||
+        !seat_or_none(view->hidden_holder, players) || !seat_or_none(view->loser, players))
+        return 4;
+    if (view->n_finished > players || view->trump > SG_NO_SUIT ||
+        (view->window | view->round_pending) >> players)
+        return 5;
+    for (int i = 0; i < view->n_finished; i++)
+        if (view->finished[i] >= players)
+            return 5;
+    if (!(view->upcard == SG_NO_CARD || valid_card(view->upcard)) ||
+        !(view->hidden_card == SG_NO_CARD || view->hidden_card == SG_UNKNOWN_CARD ||
+          valid_card(view->hidden_card)))
+        return 6;
+    /* Every placed card in one place only; the unknown slots exactly the rest. */
+    uint64_t placed = view->out;
+    int slots = 0;
+    if ((view->out & ~SG_ALL_CARDS) != 0)
+        return 7;
+    for (int p = 0; p < SG_MAX_PLAYERS; p++) {
+        const uint64_t mine = view->hand[p] | view->coll[p];
+        if ((mine & ~SG_ALL_CARDS) || (view->hand[p] & view->coll[p]) || (mine & placed) ||
+            (view->known[p] & ~SG_ALL_CARDS) || (p >= players && (mine || view->unseen[p])))
+            return 7;
+        placed |= mine;
+        slots += view->unseen[p];
+    }
+    for (int i = 0; i < view->table_len; i++) {
+        if (!valid_card(view->table[i]) || view->table_seat[i] >= players ||
+            (placed & SG_CARD_BIT(view->table[i])))
+            return 8;
+        placed |= SG_CARD_BIT(view->table[i]);
+    }
+    for (int i = view->stock_top; i < view->stock_len; i++) {
+        const uint8_t c = view->stock[i];
+        if (c == SG_UNKNOWN_CARD) {
+            slots++;
+            continue;
+        }
+        if (!valid_card(c) || (placed & SG_CARD_BIT(c)))
+            return 9;
+        placed |= SG_CARD_BIT(c);
+    }
+    if (view->hidden_card == SG_UNKNOWN_CARD) {
+        slots++;
+    } else if (view->hidden_card != SG_NO_CARD) {
+        if (placed & SG_CARD_BIT(view->hidden_card))
+            return 9;
+        placed |= SG_CARD_BIT(view->hidden_card);
+    }
+    if (slots != sg_popcount(SG_ALL_CARDS & ~placed))
+        return 10;
+    return 0;
+}
+
 void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
 {
     *world = *view;

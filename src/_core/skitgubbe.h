@@ -617,6 +617,16 @@ int sg_game_result(const sg_state *st, sg_result *result);
  * public are blanked.  Equal for any two states `seat` cannot tell apart. */
 void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
 
+/* Whether `view` is a view as sg_view makes them (of a game going on, or over):
+ * returns 0, or the number of the first check that fails (1 rules, 2 phase and
+ * player to move, 3 stock and table lengths, 4 seats,
+ * 5 finish order, trump and seat sets, 6 up-card and hidden card, 7 hands and
+ * collections, 8 the table, 9 the stock and hidden card, 10 the unknown slots
+ * do not match the unplaced cards).  Bytes from outside the process (a pickle,
+ * a tampered observation) must pass it, and have a player to move, before
+ * sg_sample_world, sg_greedy_move, sg_pimc or sg_ismcts see them. */
+int sg_view_check(const sg_state *view);
+
 /* A state consistent with a view: the cards the view does not place are dealt
  * uniformly at random into its unknown slots (the unseen cards of each hand,
  * the stock, the hidden card).  A state without unknowns is copied as is. */

@@ -220,6 +220,7 @@ cdef extern from "skitgubbe.h" nogil:
         double seconds
 
     void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
+    int sg_view_check(const sg_state *view)
     void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
     sg_move sg_greedy_move(const sg_state *st)
     int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,

@@ -29,6 +29,10 @@ class CoreError(Exception):
     """The core refused a call; args = (code, message)."""
 
 
+class ViewError(CoreError, ValueError):
+    """Bytes given as a seat's view that are not one (tampered or of another version)."""
+
+
 _RULE_KINDS = ("int", "bool", "enum", "optional_int")
 RULES_PRESETS = ("classic", "modern")
 
@@ -38,7 +42,8 @@ def rule_fields():
     (name, kind, min, max, step, classic, values, doc), converted by name."""
     cdef int count = 0
     cdef const sg_rule_field *fields = sg_rule_fields(&count)
-    cdef int i, v
+    cdef int i
+    cdef uint32_t v
     out = []
     for i in range(count):
         entry = fields[i]
@@ -160,9 +165,24 @@ cdef int load_view(sg_state *st, bytes view) except -1:
     if len(view) != sizeof(sg_state):
         raise CoreError(SG_ERROR_POSITION, "not a view of this engine version")
     memcpy(st, <const char *>view, sizeof(sg_state))
-    if sg_rules_check(&st.rules, NULL) != SG_RULES_ERROR_NONE or st.to_move >= st.rules.players:
-        raise CoreError(SG_ERROR_POSITION, "not a view of a position with a player to move")
+    failed = sg_view_check(st)
+    if not failed and st.to_move >= st.rules.players:
+        raise ViewError(SG_ERROR_POSITION, "not a view of a position with a player to move")
+    if failed:
+        raise ViewError(
+            SG_ERROR_POSITION,
+            f"not a view of a position with a player to move (check {failed} of sg_view_check)",
+        )
     return 0
+
+
+def view_check(bytes view):
+    """0 when `view` is a view the search can work on, else the failed check's number."""
+    cdef sg_state st
+    if len(view) != sizeof(sg_state):
+        return -1
+    memcpy(&st, <const char *>view, sizeof(sg_state))
+    return sg_view_check(&st)
 
 
 def sample_world(bytes view, uint64_t seed):

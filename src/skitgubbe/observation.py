@@ -176,6 +176,20 @@ class History(Sequence[Event]):
         return (_history_of, (self._all(),))
 
 
+def _check_view(view: object) -> None:
+    """Refuse bytes that are not a seat's view the engine can search from."""
+    from . import _engine
+
+    if not isinstance(view, bytes):
+        raise ArgumentTypeError(f"core_view must be bytes, not {type(view).__name__}")
+    failed = _engine.view_check(view)
+    if failed:
+        raise ArgumentError(
+            "core_view is not a view this engine made: "
+            + ("wrong size" if failed < 0 else f"check {failed} of sg_view_check fails")
+        )
+
+
 def _history_of(events: tuple[Event, ...]) -> History:
     """A History holding ``events`` (unpickling)."""
     return History(_HistoryNode(None, tuple(events)) if events else None)
@@ -250,7 +264,7 @@ class Observation:
     """While a slough window is open: the seat that won the trick, else ``None``."""
     history: History = attrs.field(eq=True)
     """Every event so far as this seat saw it (others' draws as counts)."""
-    core_view: bytes = attrs.field(repr=False)
+    core_view: bytes = attrs.field(repr=False, validator=lambda _, __, v: _check_view(v))
     """The engine's state as this seat knows it: the C core's state with every card
     this seat cannot place blanked (``sg_view`` in the C core). Opaque bytes of this
     engine version, for the search bots and :meth:`sample_world`; it holds nothing
