@@ -1,5 +1,10 @@
-"""A seat's view crosses into the C search as bytes (Observation.core_view): bytes
-that are not a view the engine made are refused, never read out of bounds."""
+"""A seat's view crosses into the C search as bytes (Observation.core_view): bytes that
+fail sg_view_check (lengths, seats, cards, unknown slots) are refused with a clear
+error, and randomly damaged views do not crash the process.
+
+sg_view_check does not yet catch every inconsistency between fields that a damaged
+view can have (a seat field that is "none" where the rules need a seat): proving
+that needs a fuzzer under the sanitizers, which is still to come."""
 
 from __future__ import annotations
 

@@ -624,7 +624,10 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
  * collections, 8 the table, 9 the stock and hidden card, 10 the unknown slots
  * do not match the unplaced cards).  Bytes from outside the process (a pickle,
  * a tampered observation) must pass it, and have a player to move, before
- * sg_sample_world, sg_greedy_move, sg_pimc or sg_ismcts see them. */
+ * sg_sample_world, sg_greedy_move, sg_pimc or sg_ismcts see them.  It checks
+ * each field's range and the cards' places; it does not yet check every
+ * relation between fields that play relies on (which seat leads once the stock
+ * is empty, say), so a view built by hand can still mislead the search. */
 int sg_view_check(const sg_state *view);
 
 /* A state consistent with a view: the cards the view does not place are dealt

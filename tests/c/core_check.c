@@ -821,6 +821,37 @@ int main(int argc, char **argv)
             sg_pimc(&view, (int)i % 3 - 1, i % 2 ? 1 : -1, (int)i * 5 - 4, 300, i, root, scores);
         }
     }
+    /* The views sg_view makes always pass sg_view_check, under any rules and
+     * at any point of a game. */
+    {
+        sg_rng rng;
+        sg_rng_seed(&rng, 99);
+        for (uint64_t game = 0; game < 400; game++) {
+            sg_rules rules;
+            random_rules(&rng, &rules);
+            uint8_t deck[SG_NCARDS];
+            sg_deck_from_seed(game, deck);
+            sg_state st;
+            sg_new(&st, &rules, deck, 0, NULL);
+            while (1) {
+                for (uint8_t seat = 0; seat < rules.players; seat++) {
+                    sg_state view;
+                    sg_view(&st, seat, &view);
+                    if (sg_view_check(&view) != 0) {
+                        fprintf(stderr, "core_check: game %" PRIu64 ": sg_view made a view "
+                                        "that sg_view_check refuses (%d)\n",
+                                game, sg_view_check(&view));
+                        return 1;
+                    }
+                }
+                if (st.phase == SG_PHASE_OVER)
+                    break;
+                sg_move moves[SG_MAX_MOVES];
+                const int n = sg_legal_moves(&st, moves);
+                sg_apply_unchecked(&st, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
+            }
+        }
+    }
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;
 }
