@@ -236,8 +236,12 @@ cdef class Events:
 
 
 cdef class Core:
-    cdef sg_state st
+    # The state, or NULL for a step of a history whose state is dropped (see
+    # Core.play): state() plays it again from the nearest older state kept.
+    cdef sg_state *st
     cdef readonly Core parent
-    cdef readonly object move
-    cdef readonly Events events
+    cdef sg_move code          # the move that led here (when there is a parent)
+    cdef Events _events        # None when dropped: made again from the parent
     cdef public object views
+    cdef sg_state *state(self) except NULL
+    cdef int state_into(self, sg_state *out) except -1

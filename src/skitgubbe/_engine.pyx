@@ -8,6 +8,7 @@ skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.string cimport memcmp, memcpy, memset
@@ -192,7 +193,7 @@ def sample_world(bytes view, uint64_t seed):
     cdef Core world = Core.__new__(Core)
     load_view(&st, view)
     sg_rng_seed(&rng, seed)
-    sg_sample_world(&st, &rng, &world.st)
+    sg_sample_world(&st, &rng, world.st)
     return world
 
 
@@ -312,7 +313,7 @@ cdef Core core_from_snapshot(bytes snapshot):
     cdef Core core = Core.__new__(Core)
     if len(snapshot) != sizeof(sg_state):
         raise CoreError(SG_ERROR_POSITION, "not a state of this engine version")
-    memcpy(&core.st, <const char *>snapshot, sizeof(sg_state))
+    memcpy(core.st, <const char *>snapshot, sizeof(sg_state))
     if sg_rules_check(&core.st.rules, NULL) != SG_RULES_ERROR_NONE or core.st.phase > 2 or (
         core.st.phase < 2 and core.st.to_move >= core.st.rules.players
     ):
@@ -394,6 +395,11 @@ cdef Events packed_events(const sg_event *buf, int n):
 
 cdef EMPTY_EVENTS = Events.of(())
 
+# Every CHECKPOINT-th position of a history keeps its state (see Core).
+cdef enum:
+    CHECKPOINT = 32
+HISTORY_CHECKPOINT = CHECKPOINT
+
 
 # Positions reference only older positions, moves and events, never a newer
 # position: they cannot form a cycle, so the garbage collector need not track
@@ -405,7 +411,13 @@ cdef class Core:
 
     A Core made by play() is also a step of a game's history: it keeps the
     position before (parent), the move that led here and that move's events.
-    Positions are never changed after they are made, so games share them.
+    Positions never change as seen from outside, so games share them.
+
+    A history keeps its memory proportionate to its moves: play() drops the
+    state (and the unread events) of a step that only the step after it
+    refers to, except every CHECKPOINT-th move and the start; such a step's
+    state is played again from the nearest older one when it is read (undo,
+    say), and its events from its parent's state.
     """
 
     @staticmethod
@@ -423,10 +435,10 @@ cdef class Core:
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        code = sg_new(&core.st, &r, deck, <uint8_t>dealer, &ev)
+        code = sg_new(core.st, &r, deck, <uint8_t>dealer, &ev)
         if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot deal")
-        core.events = packed_events(buf, ev.len)
+        core._events = packed_events(buf, ev.len)
         return core
 
     @staticmethod
@@ -447,16 +459,21 @@ cdef class Core:
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        code = sg_new_shedding(&core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
+        code = sg_new_shedding(core.st, &r, h, <uint8_t>trump, <uint8_t>leader, &ev)
         if code != SG_ERROR_NONE:
             raise CoreError(code, "cannot set up this position")
-        core.events = packed_events(buf, ev.len)
+        core._events = packed_events(buf, ev.len)
         return core
 
     def __cinit__(self):
-        self.events = EMPTY_EVENTS
+        self.st = <sg_state *>PyMem_Malloc(sizeof(sg_state))
+        if self.st == NULL:
+            raise MemoryError()
+        self._events = EMPTY_EVENTS
 
     def __dealloc__(self):
+        PyMem_Free(self.st)
+        self.st = NULL
         # Free the history one position after another: letting each position
         # free its parent would recurse as deep as the game is long.
         cdef Core node = self.parent
@@ -468,28 +485,95 @@ cdef class Core:
             node = older  # frees the position node was: its parent is gone
             older = None  # so that node is again the only reference
 
+    cdef sg_state *state(self) except NULL:
+        """This position's state, played again (and kept) if it was dropped.
+
+        The steps between the nearest older state and this one are kept too, so
+        that undoing move after move replays each step once.
+        """
+        cdef Core node = self
+        cdef Core step
+        cdef sg_state *st
+        cdef list path
+        if self.st != NULL:
+            return self.st
+        path = []
+        while node.st == NULL:
+            path.append(node)
+            node = node.parent  # the start always keeps its state
+        for step in reversed(path):
+            st = <sg_state *>PyMem_Malloc(sizeof(sg_state))
+            if st == NULL:
+                raise MemoryError()
+            memcpy(st, node.st, sizeof(sg_state))
+            if sg_apply(st, step.code, NULL) != SG_ERROR_NONE:
+                PyMem_Free(st)
+                raise CoreError(0, "a history step does not replay")  # a core bug
+            step.st = st
+            node = step
+        return self.st
+
+    cdef int state_into(self, sg_state *out) except -1:
+        """Writes this position's state to `out` without keeping what is played again."""
+        cdef Core node = self
+        cdef list codes = []
+        while node.st == NULL:
+            codes.append(node.code)
+            node = node.parent
+        memcpy(out, node.st, sizeof(sg_state))
+        for code in reversed(codes):
+            if sg_apply(out, code, NULL) != SG_ERROR_NONE:
+                raise CoreError(0, "a history step does not replay")  # a core bug
+        return 0
+
+    @property
+    def move(self):
+        """The move that led here (a shared Move object), or None at a game's start."""
+        return None if self.parent is None else move_object(self.code)
+
+    @property
+    def events(self):
+        """The events of the move that led here (of the deal, at a game's start)."""
+        cdef sg_state st
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        if self._events is None:
+            self.parent.state_into(&st)
+            ev.buf = buf
+            ev.cap = SG_MAX_EVENTS
+            ev.len = 0
+            if sg_apply(&st, self.code, &ev) != SG_ERROR_NONE:
+                raise CoreError(0, "a history step does not replay")  # a core bug
+            self._events = packed_events(buf, ev.len)
+        return self._events
+
+    @property
+    def kept(self):
+        """Whether this position holds its state now (False: dropped, played again on use)."""
+        return self.st != NULL
+
     def with_events(self, tuple events):
         """This state alone (see copy), its events `events`: a game's start when unpickled."""
         cdef Core other = self.copy()
-        other.events = Events.of(events)
+        other._events = Events.of(events)
         return other
 
     def copy(self):
         """This state alone: no parent, no move, no events."""
         cdef Core other = Core.__new__(Core)
-        memcpy(&other.st, &self.st, sizeof(sg_state))
+        memcpy(other.st, self.state(), sizeof(sg_state))
         return other
 
     def legal_codes(self):
         """Legal move codes in the core's canonical order."""
         cdef sg_move moves[SG_MAX_MOVES]
-        cdef int n = sg_legal_moves(&self.st, moves)
+        cdef int n = sg_legal_moves(self.state(), moves)
         return [moves[i] for i in range(n)]
 
     def legal_move_objects(self):
         """The legal moves as the typed layer's shared Move objects (see share_moves)."""
         cdef sg_move moves[SG_MAX_MOVES]
-        cdef int n = sg_legal_moves(&self.st, moves)
+        cdef int n = sg_legal_moves(self.state(), moves)
         cdef int i
         cdef tuple out = PyTuple_New(n)
         for i in range(n):
@@ -498,8 +582,8 @@ cdef class Core:
             PyTuple_SET_ITEM(out, i, move)
         return out
 
-    def play(self, object move, uint64_t code):
-        """The position after `move` (whose core code is `code`), linked back to this one.
+    def play(self, uint64_t code):
+        """The position after the move with core code `code`, linked back to this one.
 
         The new Core records this Core as its parent, the move, and the move's
         events (an Events sequence); this Core is unchanged.  Raises CoreError
@@ -508,19 +592,31 @@ cdef class Core:
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
         cdef Core child = Core.__new__(Core)
+        cdef Core older = self.parent
         cdef Events events
-        memcpy(&child.st, &self.st, sizeof(sg_state))
+        memcpy(child.st, self.state(), sizeof(sg_state))
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        result = sg_apply(&child.st, code, &ev)
+        result = sg_apply(child.st, code, &ev)
         if result != SG_ERROR_NONE:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         child.parent = self
-        child.move = move
-        child.events = packed_events(buf, ev.len)
+        child.code = code
+        child._events = packed_events(buf, ev.len)
+        # Drop the state of the step before this one when nothing but this one
+        # refers to it (two references: self.parent and `older`); a game, a
+        # copy or a reader holding it keeps it whole.  Its events go too unless
+        # someone holds them (two references: older._events and `events`).
+        if (older is not None and older.parent is not None and older.st != NULL
+                and older.st.moves % CHECKPOINT != 0 and Py_REFCNT(older) == 2):
+            PyMem_Free(older.st)
+            older.st = NULL
+            events = older._events
+            if Py_REFCNT(events) == 2:
+                older._events = None
         return child
 
     def __reduce__(self):
@@ -533,7 +629,7 @@ cdef class Core:
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        code = sg_apply(&self.st, move, &ev)
+        code = sg_apply(self.state(), move, &ev)
         if code != SG_ERROR_NONE:
             raise CoreError(code, "illegal move" if code == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
@@ -543,9 +639,9 @@ cdef class Core:
     def unknown(self, int seat):
         """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
         cdef uint8_t slots[6]
-        if not 0 <= seat < self.st.rules.players:
+        if not 0 <= seat < self.state().rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        mask = sg_unknown(&self.st, <uint8_t>seat, slots)
+        mask = sg_unknown(self.state(), <uint8_t>seat, slots)
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
 
     def observe(self, int seat):
@@ -555,9 +651,9 @@ cdef class Core:
         to move (else an empty tuple)."""
         cdef sg_observation o
         cdef int n, i
-        if not 0 <= seat < self.st.rules.players:
+        if not 0 <= seat < self.state().rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        sg_observe(&self.st, <uint8_t>seat, &o)
+        sg_observe(self.state(), <uint8_t>seat, &o)
         n = o.players
         return {
             "seat": o.seat,
@@ -592,7 +688,7 @@ cdef class Core:
         C struct sg_result's fields, or None while it goes on."""
         cdef sg_result r
         cdef int i
-        if sg_game_result(&self.st, &r) != SG_ERROR_NONE:
+        if sg_game_result(self.state(), &r) != SG_ERROR_NONE:
             return None
         return {
             "loser": r.loser,
@@ -605,15 +701,15 @@ cdef class Core:
         """(reason, detail) for `move` (sg_why_illegal): the reason's name
         ("none" when the move is legal) and its detail mask or number."""
         cdef uint64_t detail = 0
-        reason = sg_why_illegal(&self.st, move, &detail)
+        reason = sg_why_illegal(self.state(), move, &detail)
         return sg_illegal_name(reason).decode(), detail
 
     def view(self, int seat):
         """What `seat` knows, as the raw bytes of a view state (see sg_view)."""
         cdef sg_state view
-        if not 0 <= seat < self.st.rules.players:
+        if not 0 <= seat < self.state().rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        sg_view(&self.st, <uint8_t>seat, &view)
+        sg_view(self.state(), <uint8_t>seat, &view)
         return (<char *>&view)[:sizeof(sg_state)]
 
     def table_plays(self):
@@ -621,141 +717,141 @@ cdef class Core:
         cdef int i
         cdef list plays = []
         cdef uint64_t mask = 0
-        for i in range(self.st.table_len):
-            if i and self.st.table_play[i] != self.st.table_play[i - 1]:
-                plays.append((self.st.table_seat[i - 1], mask))
+        for i in range(self.state().table_len):
+            if i and self.state().table_play[i] != self.state().table_play[i - 1]:
+                plays.append((self.state().table_seat[i - 1], mask))
                 mask = 0
-            mask |= (<uint64_t>1) << self.st.table[i]
-        if self.st.table_len:
-            plays.append((self.st.table_seat[self.st.table_len - 1], mask))
+            mask |= (<uint64_t>1) << self.state().table[i]
+        if self.state().table_len:
+            plays.append((self.state().table_seat[self.state().table_len - 1], mask))
         return plays
 
     def table(self):
         """Table cards bottom first as (card, seat, play number)."""
         cdef int i
-        return [(self.st.table[i], self.st.table_seat[i], self.st.table_play[i])
-                for i in range(self.st.table_len)]
+        return [(self.state().table[i], self.state().table_seat[i], self.state().table_play[i])
+                for i in range(self.state().table_len)]
 
     def stock(self):
         """Remaining stock card indices, top first."""
-        return bytes(self.st.stock[self.st.stock_top:self.st.stock_len])
+        return bytes(self.state().stock[self.state().stock_top:self.state().stock_len])
 
     def snapshot(self):
         """The raw state as bytes (for equality checks in tests)."""
-        return (<char *>&self.st)[:sizeof(sg_state)]
+        return (<char *>self.state())[:sizeof(sg_state)]
 
     def __eq__(self, other):
         if not isinstance(other, Core):
             return NotImplemented
-        return memcmp(&self.st, &(<Core>other).st, sizeof(sg_state)) == 0
+        return memcmp(self.state(), (<Core>other).state(), sizeof(sg_state)) == 0
 
     def __hash__(self):
         return hash(self.snapshot())
 
     @property
     def players(self):
-        return self.st.rules.players
+        return self.state().rules.players
 
     @property
     def rules(self):
         """The core's numbers of this game's rules, in the table's order."""
-        return rules_values(&self.st.rules)
+        return rules_values(&self.state().rules)
 
     @property
     def phase(self):
-        return self.st.phase
+        return self.state().phase
 
     @property
     def to_move(self):
-        return self.st.to_move
+        return self.state().to_move
 
     @property
     def seat_to_move(self):
         """The seat to move, or None when the game is over."""
-        return None if self.st.to_move == SG_NO_SEAT else self.st.to_move
+        return None if self.state().to_move == SG_NO_SEAT else self.state().to_move
 
     @property
     def dealer(self):
-        return self.st.dealer
+        return self.state().dealer
 
     @property
     def leader(self):
-        return self.st.leader
+        return self.state().leader
 
     @property
     def follower(self):
-        return self.st.follower
+        return self.state().follower
 
     @property
     def trump(self):
-        return self.st.trump
+        return self.state().trump
 
     @property
     def trump_public(self):
-        return bool(self.st.trump_public)
+        return bool(self.state().trump_public)
 
     @property
     def upcard(self):
-        return self.st.upcard
+        return self.state().upcard
 
     @property
     def slough_winner(self):
-        return self.st.winner if self.st.window else SG_NO_SEAT
+        return self.state().winner if self.state().window else SG_NO_SEAT
 
     @property
     def hidden_card(self):
-        return self.st.hidden_card
+        return self.state().hidden_card
 
     @property
     def hidden_holder(self):
-        return self.st.hidden_holder
+        return self.state().hidden_holder
 
     @property
     def last_drawer(self):
-        return self.st.last_drawer
+        return self.state().last_drawer
 
     @property
     def trick_target(self):
-        return self.st.trick_target
+        return self.state().trick_target
 
     @property
     def moves(self):
-        return self.st.moves
+        return self.state().moves
 
     @property
     def loser(self):
-        return self.st.loser
+        return self.state().loser
 
     @property
     def truncated(self):
-        return bool(self.st.truncated)
+        return bool(self.state().truncated)
 
     @property
     def finished(self):
-        return tuple(self.st.finished[i] for i in range(self.st.n_finished))
+        return tuple(self.state().finished[i] for i in range(self.state().n_finished))
 
     @property
     def stock_count(self):
-        return self.st.stock_len - self.st.stock_top
+        return self.state().stock_len - self.state().stock_top
 
     @property
     def out(self):
-        return self.st.out
+        return self.state().out
 
     @property
     def hands(self):
-        n = self.st.rules.players
-        return tuple(self.st.hand[i] for i in range(n))
+        n = self.state().rules.players
+        return tuple(self.state().hand[i] for i in range(n))
 
     @property
     def collections(self):
-        n = self.st.rules.players
-        return tuple(self.st.coll[i] for i in range(n))
+        n = self.state().rules.players
+        return tuple(self.state().coll[i] for i in range(n))
 
     @property
     def known(self):
-        n = self.st.rules.players
-        return tuple(self.st.known[i] for i in range(n))
+        n = self.state().rules.players
+        return tuple(self.state().known[i] for i in range(n))
 
 
 import collections.abc

@@ -536,7 +536,7 @@ class Game:
         if type(move) is not Move:
             move = self._to_move(move)
         try:
-            self._core = self._core.play(move, move.code)
+            self._core = self._core.play(move.code)
         except _engine.CoreError:
             legal = self.legal_moves
             reason = self._why_illegal(move)
