@@ -146,3 +146,18 @@ def test_replaying_a_long_record_costs_memory_of_the_order_of_its_json() -> None
         tracemalloc.stop()
     assert game.moves_played == 3000
     assert retained / game.moves_played < 200, retained / game.moves_played
+
+
+def test_the_replay_app_keeps_the_history_light_and_its_frames_right() -> None:
+    from skitgubbe.apps.replay import Replay
+
+    original = _random_game(4, sg.Rules.classic(3), 300)
+    replay = Replay(original.record(), seat=2)
+    assert not all(_kept(replay.game))  # frames are played on from marks, not held
+    reference = _positions(original)
+    for index in (0, 1, 31, 32, 33, 100, len(replay) - 1):
+        assert replay._position(index).observation(2) == reference[index].observation(2)
+        if index:
+            before = reference[index - 1].observation(2).history
+            after = reference[index].observation(2).history
+            assert replay.events(index) == tuple(after)[len(before) :]

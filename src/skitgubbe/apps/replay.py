@@ -42,6 +42,8 @@ from .render import board, cards, full_board, narration, result_line, say
 
 __all__ = ["Replay", "load_record"]
 
+# A copy of every _MARK_EVERY-th position is kept; other frames are played on from one.
+_MARK_EVERY: Final = 32
 _PROMPT: Final = "Enter: next · b: back · a number: jump to that move · q: quit > "
 
 
@@ -79,16 +81,18 @@ class Replay:
         if seat is not None and not 0 <= seat < game.players:
             raise ArgumentError(f"--seat must be 0..{game.players - 1}, not {seat!r}")
         self._seat = seat
-        self._game = game
-        # Every position, sharing history with the final game (copies are O(1)).
-        positions = [game.copy()]
-        walker = game.copy()
-        while walker.moves_played:
-            walker.undo()
-            positions.append(walker.copy())
-        positions.reverse()
-        self._positions = positions
         self._moves = game.moves
+        # Every _MARK_EVERY-th position, from a second replay forward (undoing
+        # the first would bring back every state the history dropped): any
+        # frame is at most _MARK_EVERY - 1 moves after one of them.
+        walker = Game.from_record({**record, "moves": [], "result": None})
+        marks = [walker.copy()]
+        for number, move in enumerate(self._moves, 1):
+            walker.play(move)
+            if number % _MARK_EVERY == 0:
+                marks.append(walker.copy())
+        self._marks = marks
+        self._game = walker
         self._names = ["you" if s == seat else f"seat {s}" for s in range(game.players)]
 
     @classmethod
@@ -118,7 +122,7 @@ class Replay:
         return self._moves
 
     def __len__(self) -> int:
-        return len(self._positions)
+        return len(self._moves) + 1
 
     # -- frames ---------------------------------------------------------------------
 
@@ -133,24 +137,42 @@ class Replay:
         >>> [str(e) for e in Replay(game.record()).events(1)]
         ['seat 0 plays 6♥', 'seat 0 draws 5♠']
         """
-        position = self._position(index)
-        before = len(self._positions[index - 1].history) if index else 0
-        if self._seat is None:
-            return position.history[before:]
-        return position.observation(self._seat).history[before:]
+        self._check(index)
+        if index == 0:
+            start = self._position(0)
+            if self._seat is None:
+                return start.history
+            return tuple(start.observation(self._seat).history)
+        return self._advance(self._position(index - 1), index)
 
-    def _position(self, index: int) -> Game:
+    def _advance(self, position: Game, index: int) -> tuple[Event, ...]:
+        """Play move ``index`` on ``position`` (the frame before); return what the viewer saw."""
+        move = self._moves[index - 1]
+        if self._seat is None:
+            return tuple(position.play(move))
+        seen = len(position.observation(self._seat).history)
+        position.play(move)
+        return tuple(position.observation(self._seat).history[seen:])
+
+    def _check(self, index: object) -> None:
         if type(index) is not int:
             raise ArgumentTypeError(f"a move number is an int, not {index!r}")
-        if not 0 <= index < len(self._positions):
+        if not 0 <= index < len(self):
             raise ArgumentError(f"no move {index!r}: the game has moves 0..{len(self) - 1}")
-        return self._positions[index]
+
+    def _position(self, index: int) -> Game:
+        """Frame ``index``: a game of its own, played on from the nearest mark before it."""
+        self._check(index)
+        position = self._marks[index // _MARK_EVERY].copy()
+        for move in self._moves[index - index % _MARK_EVERY : index]:
+            position.play(move)
+        return position
 
     def _heading(self, index: int) -> str:
         last = len(self) - 1
         if index == 0:
             return f"The deal (move 0 of {last})"
-        mover = self._positions[index - 1].to_move
+        mover = self._position(index - 1).to_move
         return f"Move {index} of {last} · {self._names[mover] if mover is not None else '?'}"
 
     def frame(self, index: int) -> list[RenderableType]:
@@ -211,15 +233,17 @@ class Replay:
         console.rule(escape(self._title()))
         self.show(0, console)
         seat = self._seat
-        hand = None if seat is None else self._positions[0].observation(seat).hand
+        position = self._position(0)
+        hand = None if seat is None else position.observation(seat).hand
         shedding_shown = False
         last = len(self) - 1
         width = len(str(last))
         if last:
             console.rule("Moves")
         for index in range(1, last + 1):
-            position = self._positions[index]
-            for number, line in enumerate(narration(self.events(index), seat)):
+            # One walk forward: each frame is the one before with its move played.
+            before = position.phase
+            for number, line in enumerate(narration(self._advance(position, index), seat)):
                 label = f"{index:>{width}}." if number == 0 else " " * (width + 1)
                 console.print(f"{label} {line}", highlight=False)
             if seat is not None:
@@ -231,7 +255,7 @@ class Replay:
             if (
                 not shedding_shown
                 and position.phase is Phase.SHEDDING
-                and self._positions[index - 1].phase is Phase.COLLECTING
+                and before is Phase.COLLECTING
             ):
                 shedding_shown = True
                 console.rule("Phase 2 begins")
