@@ -149,9 +149,6 @@ static int view_relations(const sg_state *view)
      * number of cards.  ALL: this round's cards are on the table; an open
      * window (slough rule) ends the round, names the winner and waits for the
      * player to move; otherwise he is still to play in this round. */
-    for (int i = 1; i < view->table_len; i++)
-        if (view->table_play[i] < view->table_play[i - 1])
-            return 20;
     if (view->rules.trick_mode == SG_TRICK_MODE_DUEL) {
         if (view->round_pending || view->window ||
             view->follower != (view->leader + 1) % players ||

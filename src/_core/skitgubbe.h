@@ -664,12 +664,12 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
  *      empty; end_pending is 0; a hidden card only under last_card=HIDDEN,
  *      with the stock empty and hidden_holder = last_drawer; an up-card
  *      exactly under trump=UPCARD
- *   20 phase 1, the trick: table_play[] never decreases.  DUEL: no round and
- *      no window, follower is the leader's left neighbour, and to_move is the
- *      follower when the table holds an odd number of cards, else the leader.
- *      ALL: round_start <= table_len; with a slough window open (slough rule
- *      only) no round is pending, winner is a seat and to_move is in the
- *      window; else to_move is in round_pending.
+ *   20 phase 1, the trick.  DUEL: no round and no window, follower is the
+ *      leader's left neighbour, and to_move is the follower when the table
+ *      holds an odd number of cards, else the leader.  ALL: round_start <=
+ *      table_len; with a slough window open (slough rule only) no round is
+ *      pending, winner is a seat and to_move is in the window; else to_move
+ *      is in round_pending.  (Phase-1 play numbers only tell plays apart.)
  * A state that passes, played on with legal moves, keeps passing, and neither
  * the moves, the search nor the sampling read out of bounds on it (the fuzz
  * harness tests/fuzz/fuzz_core.c checks both).  The numbers are stable; new
