@@ -86,9 +86,15 @@ static void check_state(const sg_state *st)
     CHECK(sg_view_check(st) == 0);
     const int players = st->rules.players;
     for (uint8_t seat = 0; seat < players; seat++) {
-        sg_state view;
+        sg_state view, world, again;
         sg_view(st, seat, &view);
         CHECK(sg_view_check(&view) == 0);
+        /* A world sampled from the view is one the seat cannot tell apart. */
+        sg_rng rng;
+        sg_rng_seed(&rng, st->moves);
+        sg_sample_world(&view, &rng, &world);
+        sg_view(&world, seat, &again);
+        CHECK(memcmp(&view, &again, sizeof view) == 0);
         sg_observation obs;
         CHECK(sg_observe(st, seat, &obs) == SG_ERROR_NONE);
         CHECK(obs.n_table_plays <= SG_NCARDS && obs.n_finished <= players);
