@@ -119,14 +119,23 @@ def test_the_corpus_is_what_its_generator_makes(tmp_path: Path) -> None:
     assert made == kept, "regenerate tests/fuzz/corpus (tests/fuzz/README.md)"
 
 
-def test_every_damaged_view_among_the_regressions_is_refused() -> None:
+# Reproducers of the view kind whose view is sound: what failed was the check refusing
+# the state that play led to from it (see tests/fuzz/README.md).
+SOUND_VIEWS = {"view-play-number-wraps"}
+
+
+def test_the_damaged_views_among_the_regressions_are_refused() -> None:
     # An input of the view kind is an odd first byte, then the state's bytes (zero-padded).
     size = len(sg.Game.new(seed=1).observation(0).core_view)
-    views = [data for data in map(Path.read_bytes, inputs(REGRESSIONS)) if data[0] % 2]
-    assert views
-    for data in views:
+    views = {p.name: p.read_bytes() for p in inputs(REGRESSIONS) if p.read_bytes()[0] % 2}
+    assert len(views) > len(SOUND_VIEWS) and set(views) >= SOUND_VIEWS
+    for name, data in views.items():
         view = (data[1 : 1 + size] + bytes(size))[:size]
-        assert _engine.view_check(view) != 0
+        if name in SOUND_VIEWS:
+            assert _engine.view_check(view) == 0, name
+            _engine.pimc(view, 2, 1, 1, 50, 1)
+        else:
+            assert _engine.view_check(view) != 0, name
 
 
 def fuzz_seconds() -> int:
