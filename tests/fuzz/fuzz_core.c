@@ -276,8 +276,10 @@ static void search_view(reader *r)
         sg_move wmoves[SG_MAX_MOVES];
         const int wn = sg_legal_moves(&world, wmoves);
         CHECK(wn >= 1);
+        /* What is legal in the view (the greedy move too) is legal in the world. */
         for (int i = 0; i < n; i++)
             CHECK(sg_why_illegal(&world, moves[i], NULL) == SG_ILLEGAL_NONE);
+        CHECK(n == 0 || sg_why_illegal(&world, greedy, NULL) == SG_ILLEGAL_NONE);
         for (int step = 0; step < WORLD_MOVES && world.phase != SG_PHASE_OVER; step++) {
             const int k = sg_legal_moves(&world, wmoves);
             CHECK(k >= 1 && k <= SG_MAX_MOVES);
