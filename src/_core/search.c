@@ -42,7 +42,7 @@ static int holds(const sg_state *view, int seat)
     return (view->hand[seat] | view->coll[seat]) != 0 || view->unseen[seat] != 0;
 }
 
-/* The relations between fields that play relies on (checks 11 .. 19 of
+/* The relations between fields that play relies on (checks 11 .. 20 of
  * sg_view_check, see skitgubbe.h); the fields' ranges and the cards' places
  * are checked already. */
 static int view_relations(const sg_state *view)
@@ -115,7 +115,7 @@ static int view_relations(const sg_state *view)
         if (!stock_empty || view->hidden_card != SG_NO_CARD || view->end_pending ||
             view->round_pending || view->window || !view->trump_public)
             return 17;
-        /* 18: the trick: plays numbered from 0 in steps of one; counters reset
+        /* 18: the trick: plays numbered from 0 in steps of 0 or 1; counters reset
          * between tricks; during one, a target of two seats or more that no
          * play (COUNT) or turn (ROTATION) has reached. */
         for (int i = 0; i < view->table_len; i++) {
