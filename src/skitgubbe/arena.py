@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import collections
+import contextlib
 import csv
 import functools
 import itertools
@@ -1111,6 +1112,7 @@ class _Worker:
 
     def __init__(self, context: Any, plan: _Plan) -> None:
         self.slot = context.RawArray("d", _SLOT)
+        self.slot[2] = -1.0  # no call yet
         self.conn, child = context.Pipe()
         self.process = context.Process(
             target=_work, args=(child, self.slot, plan), name="skitgubbe-arena", daemon=True
@@ -1123,7 +1125,9 @@ class _Worker:
 
     def give(self, jobs: list[Job]) -> None:
         self.pending.extend(jobs)
-        self.conn.send([(deal, arrangement) for deal, arrangement, _ in jobs])
+        # If it has died, the match sees that next and gives the jobs to another worker.
+        with contextlib.suppress(OSError):
+            self.conn.send([(deal, arrangement) for deal, arrangement, _ in jobs])
 
     def overdue(self, limit: float, now: float) -> float | None:
         """Seconds the current call has run, if it has run past ``limit`` plus the grace."""
@@ -1176,6 +1180,7 @@ def _play_in_workers(
             left[number] += 1
     games: dict[tuple[int, int], MatchGame] = {}
     done = 0
+    fruitless = [0]  # workers ended in a row before any bot's call
     pool: list[_Worker] = []
     limit = plan.timeout
     poll = None if limit is None else min(0.05, max(0.005, limit / 4))
@@ -1198,6 +1203,7 @@ def _play_in_workers(
             if kind == "error":
                 raise payload
             finished(worker.pending.popleft(), payload)
+            fruitless[0] = 0
 
     def retire(worker: _Worker, job: Job, kind: CrashKind, detail: str) -> None:
         """Drop a stopped ``worker``: if it was still playing ``job``, the bot in its last
@@ -1206,14 +1212,18 @@ def _play_in_workers(
         receive(worker)  # what it sent before it stopped
         pool.remove(worker)
         worker.close()
-        if worker.pending and worker.pending[0] == job:
-            worker.pending.popleft()
-            seat, method, before, truncated, moves = worker.call()
-            if seat < 0:
+        seat, method, before, truncated, moves = worker.call()
+        if worker.pending and worker.pending[0] == job and seat < 0:
+            # It ended before any bot's call of this game (killed while idle, say): the
+            # game is played again by another worker, unless that keeps happening.
+            fruitless[0] += 1
+            if fruitless[0] >= 3:
                 raise SkitgubbeError(
-                    f"a worker process ended ({detail}) in deal {job[0]}, arrangement "
-                    f"{job[1]}, outside any bot's call"
+                    f"worker processes keep ending ({detail}) outside any bot's call, "
+                    f"last in deal {job[0]}, arrangement {job[1]}"
                 )
+        elif worker.pending and worker.pending[0] == job:
+            worker.pending.popleft()
             spec = plan.seatings[job[1]][seat]
             if kind == "timeout":
                 assert limit is not None
