@@ -803,7 +803,7 @@ def test_a_bot_that_cannot_go_to_a_worker_is_timed_after_the_fact_here(
         return Wrecker(seed, how="sleep", seconds=0.3, sometimes=True)
 
     bots.register("test-unpicklable", slow)
-    monkeypatch.setattr(arena.multiprocessing, "get_start_method", lambda: "spawn")
+    monkeypatch.setattr(arena, "_forks", lambda: False)
     result = sg.run_match(["test-unpicklable", "random"], deals=4, seed=5, timeout=0.1)
     assert set(pids) == {os.getpid()}
     assert result.crashes and all(g.crash and g.crash.kind == "timeout" for g in result.crashes)

@@ -1071,8 +1071,8 @@ def _slot_watch(slot: Any) -> Watch:
         slot[6] = float(len(before))
         for i, out in enumerate(before):
             slot[7 + i] = float(out)
+        slot[0] += 1.0  # a new call (counted before it is marked busy: see _Worker.overdue)
         slot[1] = 1.0
-        slot[0] += 1.0
 
     return watch
 
@@ -1125,13 +1125,17 @@ class _Worker:
 
     def give(self, jobs: list[Job]) -> None:
         self.pending.extend(jobs)
+        self.seen, self.since = self.slot[0], time.monotonic()
         # If it has died, the match sees that next and gives the jobs to another worker.
         with contextlib.suppress(OSError):
             self.conn.send([(deal, arrangement) for deal, arrangement, _ in jobs])
 
     def overdue(self, limit: float, now: float) -> float | None:
         """Seconds the current call has run, if it has run past ``limit`` plus the grace."""
-        calls, busy = self.slot[0], self.slot[1]
+        # Busy first, then the count: the worker counts a call before marking it busy, so
+        # a busy flag read here belongs to the call counted below or to an earlier one.
+        busy = self.slot[1]
+        calls = self.slot[0]
         if calls != self.seen:
             self.seen, self.since = calls, now
             return None
@@ -1265,7 +1269,12 @@ def _play_in_workers(
                     worker.stop()
                     retire(worker, job, "timeout", f"{elapsed:.1f} s")
     finally:
+        for worker in pool:  # those not stuck in a bot end on their own; the others are killed
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+        deadline = time.monotonic() + 1.0
         for worker in pool:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
             worker.stop()
             worker.close()
     return games
@@ -1296,6 +1305,14 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     if value < low or (high is not None and value >= high):
         raise ArgumentError(f"{name} must be an int {bound}, not {value!r}")
     return value
+
+
+def _forks() -> bool:
+    """Whether worker processes are forked from this one (and so know its bots)."""
+    # The first of all start methods is the default; asking get_start_method() without
+    # allow_none would fix the start method for the whole program.
+    method = multiprocessing.get_start_method(allow_none=True)
+    return (method or multiprocessing.get_all_start_methods()[0]) == "fork"
 
 
 def run_match(
@@ -1397,8 +1414,7 @@ def run_match(
     # A worker can take every bot if their factories travel or the worker is forked
     # from this process, registry and all.
     portable = all(factory is not None for _, factory in plan.factories)
-    sendable = portable or multiprocessing.get_start_method() == "fork"
-    if executor is None and ((jobs or 1) > 1 or (timeout is not None and sendable)):
+    if executor is None and ((jobs or 1) > 1 or (timeout is not None and (portable or _forks()))):
         starts = range(0, deals, size)
         tasks = [
             [
