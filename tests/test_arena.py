@@ -843,3 +843,38 @@ def test_cli_arena_takes_a_move_time(capsys: pytest.CaptureFixture[str], tmp_pat
         assert f"--move-time must be a positive number of seconds, not {float(bad)}" in err
     assert main(["arena", "random", "random", "--deals", "1", "--timeout", "5"]) == 0
     assert "at most 5 s per move" in capsys.readouterr().out
+
+
+def test_a_worker_that_ends_outside_any_bots_call_costs_nobody_the_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Workers are forked with this module patched: the first one to start a game dies
+    # before any call into a bot (as if killed while idle); its games are played again.
+    flag, here, play = tmp_path / "died", os.getpid(), arena._play_game
+
+    def dies_once(*args: Any) -> sg.MatchGame:
+        if os.getpid() != here and not flag.exists():
+            flag.touch()
+            os._exit(5)
+        return play(*args)
+
+    monkeypatch.setattr(arena, "_play_game", dies_once)
+    assert sg.run_match(ENTRANTS, deals=3, seed=10, jobs=2) == sg.run_match(
+        ENTRANTS, deals=3, seed=10
+    )
+    assert flag.exists()
+
+
+def test_workers_that_keep_ending_outside_any_bots_call_fail_the_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    here = os.getpid()
+
+    def always_dies(*args: Any) -> sg.MatchGame:
+        if os.getpid() != here:
+            os._exit(5)
+        raise AssertionError("the games should be played in workers")
+
+    monkeypatch.setattr(arena, "_play_game", always_dies)
+    with pytest.raises(sg.SkitgubbeError, match=r"keep ending \(exit code 5\) outside any bot"):
+        sg.run_match(["random", "random"], deals=2, seed=0, timeout=5)

@@ -1125,6 +1125,7 @@ class _Worker:
 
     def give(self, jobs: list[Job]) -> None:
         self.pending.extend(jobs)
+        self.slot[2] = -1.0  # no call in these games yet (the idle worker writes nothing)
         self.seen, self.since = self.slot[0], time.monotonic()
         # If it has died, the match sees that next and gives the jobs to another worker.
         with contextlib.suppress(OSError):
