@@ -15,8 +15,9 @@ import time
 
 import skitgubbe as sg
 
-TEST_PROCESS = os.getpid()
-"""The process that imported this module first: the test run (forked workers inherit it)."""
+TEST_PROCESS = int(os.environ.setdefault("SKITGUBBE_TEST_PROCESS", str(os.getpid())))
+"""The process that imported this module first: the test run. Forked workers inherit the
+value, spawned ones the environment variable that keeps it."""
 
 
 class Wrecker:
