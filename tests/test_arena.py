@@ -678,6 +678,8 @@ def test_a_bad_match_game_field_is_refused(
         ("timeout", "1"),
         ("timeout", True),
         ("timeout", [1]),
+        ("timeout", math.inf),
+        ("timeout", _nested(100_000)),
         ("entrants", ["random"]),
         ("entrants", _nested(100_000)),
         ("rules", _nested(100_000)),

@@ -603,14 +603,15 @@ class MatchResult:
             )
         deals = _record_int(data, "deals", 1)
         seed = _record_int(data, "seed", 0, 2**64)
-        timeout = data.get("timeout") if version >= 2 else None
-        try:
-            timeout = _check_timeout(timeout)
-        except SkitgubbeError:
+        timeout = data["timeout"] if version >= 2 else None
+        if timeout is not None and (
+            type(timeout) not in (int, float)
+            or not (timeout > 0 and (type(timeout) is int or math.isfinite(timeout)))
+        ):
             raise RecordError(
                 f"the match record's 'timeout' must be null or a positive number of seconds, "
                 f"not {brief(timeout)}"
-            ) from None
+            )
         games = data["games"]
         if not isinstance(games, list | tuple):
             raise RecordError(f"the match record's 'games' must be a list, not {brief(games)}")

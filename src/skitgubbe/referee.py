@@ -94,7 +94,7 @@ def _check_timeout(value: object, name: str = "timeout") -> float | None:
         raise ArgumentTypeError(
             f"{name} must be a positive number of seconds or None, not {value!r}"
         )
-    if not (value > 0 and math.isfinite(value)):
+    if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
         raise ArgumentError(f"{name} must be a positive number of seconds or None, not {value!r}")
     return value
 
