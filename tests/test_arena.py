@@ -6,13 +6,15 @@ import csv
 import json
 import math
 import multiprocessing
+import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from arena_bots import Wrecker
 
 import skitgubbe as sg
 from skitgubbe import _engine, arena, bots
@@ -87,6 +89,7 @@ class Recorder:
 bots.register("test-picker", Picker)
 bots.register("test-saboteur", Saboteur)
 bots.register("test-recorder", Recorder)
+bots.register("test-wrecker", Wrecker)
 
 
 # -- the Wilson interval ---------------------------------------------------------------
@@ -563,6 +566,12 @@ VALUE, TYPE = sg.ArgumentError, sg.ArgumentTypeError
         (["random", "random"], {"jobs": 0}, VALUE, "jobs must be"),
         (["random", "random"], {"chunk_size": 0}, VALUE, "chunk_size must be"),
         (["random", "random"], {"progress": "yes"}, TYPE, "progress must be"),
+        (["random", "random"], {"timeout": 0}, VALUE, "timeout must be a positive number"),
+        (["random", "random"], {"timeout": -0.5}, VALUE, "timeout must be"),
+        (["random", "random"], {"timeout": math.nan}, VALUE, "timeout must be"),
+        (["random", "random"], {"timeout": math.inf}, VALUE, "timeout must be"),
+        (["random", "random"], {"timeout": "1"}, TYPE, "timeout must be"),
+        (["random", "random"], {"timeout": True}, TYPE, "timeout must be"),
     ],
 )
 def test_run_match_refuses_bad_input(
@@ -637,6 +646,9 @@ def _nested(depth: int) -> list[Any]:
         ("crash", {"seat": -1, "error": "E", "traceback": ""}),
         ("crash", {"seat": 0, "error": 1, "traceback": ""}),
         ("crash", "boom"),
+        ("crash", {"seat": 0, "kind": "late", "error": "E", "traceback": ""}),
+        ("crash", {"seat": 0, "kind": None, "error": "E", "traceback": ""}),
+        ("crash", {"seat": 0, "error": "E", "traceback": ""}),  # version 2 has a kind
         ("crash", _nested(100_000)),
         ("seats", _nested(100_000)),
     ],
@@ -660,6 +672,14 @@ def test_a_bad_match_game_field_is_refused(
         ("seed", 2**64),
         ("seed", float("nan")),
         ("version", True),
+        ("version", 0),
+        ("timeout", 0),
+        ("timeout", -1.0),
+        ("timeout", "1"),
+        ("timeout", True),
+        ("timeout", [1]),
+        ("timeout", math.inf),
+        ("timeout", _nested(100_000)),
         ("entrants", ["random"]),
         ("entrants", _nested(100_000)),
         ("rules", _nested(100_000)),
@@ -681,3 +701,182 @@ def test_a_match_file_nested_too_deeply_is_a_record_error(tmp_path: Path) -> Non
     path.write_text("[" * 100_000, encoding="utf-8")
     with pytest.raises(sg.RecordError, match="nested too deeply"):
         sg.MatchResult.load_json(str(path))
+
+
+# -- time limits and worker processes (issue 9, point 3) ----------------------------------
+
+
+def same_play(game: sg.MatchGame, reference: sg.MatchGame) -> bool:
+    """The two games went the same way (seats and crash reasons aside)."""
+    fields = ("deal", "arrangement", "loser", "finish_order", "truncated", "moves", "crashed")
+    return all(getattr(game, name) == getattr(reference, name) for name in fields)
+
+
+def wrecked_match(how: str, **options: Any) -> tuple[str, sg.MatchResult, sg.MatchResult]:
+    """A match where a Wrecker does ``how`` in some games, and the same match played in this
+    process with a Wrecker that raises there instead: the games it lost are the same."""
+    spec = f"test-wrecker:how={how},sometimes=true"
+    entrants = [spec, "random", "test-picker"]
+    reference = sg.run_match(
+        ["test-wrecker:how=raise,sometimes=true", "random", "test-picker"], deals=2, seed=3
+    )
+    assert 0 < len(reference.crashes) < len(reference.games)
+    return spec, sg.run_match(entrants, deals=2, seed=3, **options), reference
+
+
+@pytest.mark.parametrize("jobs", [None, 2])
+def test_a_bot_that_never_returns_loses_its_games_and_the_match_completes(
+    jobs: int | None,
+) -> None:
+    spec, result, reference = wrecked_match("loop", timeout=0.3, jobs=jobs)
+    assert result.timeout == 0.3 and len(result.games) == len(reference.games) == 12
+    for game, expected in zip(result.games, reference.games, strict=True):
+        assert same_play(game, expected)
+        if game.crash is not None:
+            seat = game.seats.index(spec)
+            assert game.crash.kind == "timeout" and game.loser == game.crash.seat == seat
+            assert game.crash.error == (
+                f"PlayerTimeoutError: seat {seat} ({spec}) did not answer within 0.3 s"
+            )
+            assert "the worker was stopped after" in game.crash.traceback
+    assert result.entrant(spec).crashes == len(reference.crashes)
+
+
+def test_a_slow_bot_loses_with_the_timeout_reason_and_the_record_keeps_it(
+    tmp_path: Path,
+) -> None:
+    spec, result, reference = wrecked_match("sleep", timeout=0.2)  # it sleeps 2 s
+    assert [g.crashed for g in result.games] == [g.crashed for g in reference.games]
+    for game in result.crashes:
+        assert game.crash is not None and game.crash.kind == "timeout"
+        assert game.crash.error.endswith(f"({spec}) did not answer within 0.2 s")
+    data = json.loads(result.to_json())
+    assert data["version"] == 2 and data["timeout"] == 0.2
+    assert {game["crash"]["kind"] for game in data["games"] if game["crash"]} == {"timeout"}
+    assert sg.MatchResult.from_dict(data) == result
+    path = tmp_path / "games.csv"
+    result.save_csv(str(path))
+    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+    assert [row["crash_kind"] for row in rows] == [
+        "" if game.crash is None else "timeout" for game in result.games
+    ]
+
+
+def test_on_an_executor_a_late_answer_still_loses() -> None:
+    # An executor's workers cannot be stopped: the limit is checked when the call returns.
+    with ThreadPoolExecutor(1) as pool:
+        spec, result, reference = wrecked_match("sleep,seconds=0.4", timeout=0.1, executor=pool)
+    assert [g.crashed for g in result.games] == [g.crashed for g in reference.games]
+    for game in result.crashes:
+        assert game.crash is not None and game.crash.kind == "timeout"
+        assert game.crash.traceback == game.crash.error + "\n"  # nobody was stopped
+        assert game.crash.error.endswith(f"({spec}) did not answer within 0.1 s")
+
+
+@pytest.mark.parametrize(
+    ("how", "ending"), [("exit", "exit code 3"), ("segv", "killed by signal SIGSEGV")]
+)
+@pytest.mark.parametrize("options", [{"jobs": 2}, {"timeout": 30}])
+def test_a_worker_that_dies_loses_the_game_for_its_bot_and_the_others_survive(
+    how: str, ending: str, options: dict[str, Any]
+) -> None:
+    spec, result, reference = wrecked_match(how, **options)
+    assert len(result.games) == 12
+    for game, expected in zip(result.games, reference.games, strict=True):
+        assert same_play(game, expected)
+        if game.crash is not None:
+            seat = game.seats.index(spec)
+            assert game.crash.kind == "died" and game.loser == seat
+            assert game.crash.error == (
+                f"seat {seat} ({spec}) was in choose when its worker process died ({ending})"
+            )
+    assert sg.MatchResult.from_dict(json.loads(result.to_json())) == result
+
+
+def test_a_bot_that_cannot_go_to_a_worker_is_timed_after_the_fact_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where workers are not forked, a bot whose factory cannot be pickled plays in this
+    # process: a late answer still loses, but nothing could stop a call that never returns.
+    pids: list[int] = []
+
+    def slow(seed: int | None = None) -> Wrecker:
+        pids.append(os.getpid())
+        return Wrecker(seed, how="sleep", seconds=0.3, sometimes=True)
+
+    bots.register("test-unpicklable", slow)
+    monkeypatch.setattr(arena, "_forks", lambda: False)
+    result = sg.run_match(["test-unpicklable", "random"], deals=4, seed=5, timeout=0.1)
+    assert set(pids) == {os.getpid()}
+    assert result.crashes and all(g.crash and g.crash.kind == "timeout" for g in result.crashes)
+
+
+def test_a_version_1_match_file_is_still_read(in_process: sg.MatchResult) -> None:
+    data = in_process.to_dict()
+    data["version"] = 1
+    del data["timeout"]
+    for game in data["games"]:
+        if game["crash"] is not None:
+            del game["crash"]["kind"]
+    assert sg.MatchResult.from_dict(data) == in_process
+    illegal = sg.run_match(["test-saboteur:when=illegal", "random"], deals=1, seed=0)
+    old = illegal.to_dict()
+    old["version"] = 1
+    del old["timeout"]
+    for game in old["games"]:
+        del game["crash"]["kind"]
+    assert {g.crash.kind for g in sg.MatchResult.from_dict(old).crashes if g.crash} == {"illegal"}
+    assert sg.MatchResult.from_dict(old) == illegal
+
+
+def test_cli_arena_takes_a_move_time(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    argv = ["arena", "test-wrecker:how=sleep,sometimes=true", "random", "--deals", "2"]
+    assert main([*argv, "--move-time", "0.2", "--seed", "3", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].endswith("= 4 games; at most 0.2 s per move")
+    assert "did not answer within 0.2 s" in printed
+    assert sg.MatchResult.load_json(str(out)).timeout == 0.2
+    for bad in ("0", "-1", "nan", "inf"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["arena", "random", "random", "--move-time", bad])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"--move-time must be a positive number of seconds, not {float(bad)}" in err
+    assert main(["arena", "random", "random", "--deals", "1", "--timeout", "5"]) == 0
+    assert "at most 5 s per move" in capsys.readouterr().out
+
+
+def test_a_worker_that_ends_outside_any_bots_call_costs_nobody_the_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Workers are forked with this module patched: the first one to start a game dies
+    # before any call into a bot (as if killed while idle); its games are played again.
+    flag, here, play = tmp_path / "died", os.getpid(), arena._play_game
+
+    def dies_once(*args: Any) -> sg.MatchGame:
+        if os.getpid() != here and not flag.exists():
+            flag.touch()
+            os._exit(5)
+        return play(*args)
+
+    monkeypatch.setattr(arena, "_play_game", dies_once)
+    assert sg.run_match(ENTRANTS, deals=3, seed=10, jobs=2) == sg.run_match(
+        ENTRANTS, deals=3, seed=10
+    )
+    assert flag.exists()
+
+
+def test_workers_that_keep_ending_outside_any_bots_call_fail_the_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    here = os.getpid()
+
+    def always_dies(*args: Any) -> sg.MatchGame:
+        if os.getpid() != here:
+            os._exit(5)
+        raise AssertionError("the games should be played in workers")
+
+    monkeypatch.setattr(arena, "_play_game", always_dies)
+    with pytest.raises(sg.SkitgubbeError, match=r"keep ending \(exit code 5\) outside any bot"):
+        sg.run_match(["random", "random"], deals=2, seed=0, timeout=5)

@@ -260,3 +260,97 @@ def test_the_lineup_must_fit_the_game() -> None:
     referee = sg.Referee((First(), greedy, First()), game=game)
     assert referee.game is game and referee.lineup[1] is greedy
     assert repr(referee) == f"<Referee [First, GreedyBot, First], {game!r}>"
+
+
+# -- time limits (issue 9, point 3) ------------------------------------------------------
+
+
+class Sleepy(First):
+    """Sleeps ``seconds`` once, in ``when`` (choose, game_started or game_ended), at the
+    first call from move ``after`` on."""
+
+    def __init__(self, seconds: float, when: str = "choose", after: int = 0) -> None:
+        self.seconds, self.when, self.after = seconds, when, after
+        self.slept = False
+
+    def _nap(self, when: str, observation: sg.Observation) -> None:
+        if when == self.when and observation.moves_played >= self.after and not self.slept:
+            self.slept = True
+            time.sleep(self.seconds)
+
+    def game_started(self, observation: sg.Observation) -> None:
+        self._nap("game_started", observation)
+
+    def choose(self, observation: sg.Observation) -> sg.Move:
+        self._nap("choose", observation)
+        return super().choose(observation)
+
+    def game_ended(self, observation: sg.Observation, result: sg.GameResult) -> None:
+        self._nap("game_ended", observation)
+
+
+def test_a_late_answer_is_a_timeout_naming_the_seat_and_is_not_played() -> None:
+    game = sg.Game.new(seed=2)
+    lineup = [First(), Sleepy(0.6, after=4), First()]
+    with pytest.raises(sg.PlayerTimeoutError) as caught:
+        sg.play_game(lineup, game=game, timeout=0.1)
+    error = caught.value
+    assert isinstance(error, sg.PlayerError)
+    assert (error.seat, error.timeout) == (1, 0.1)
+    assert str(error) == "seat 1 (Sleepy) did not answer within 0.1 s"
+    assert game.to_move == 1 and game.moves_played >= 4  # the late answer was not played
+    # With a generous limit, the same (slow) players finish the game.
+    again = sg.Game.new(seed=2)
+    result = sg.play_game([First(), Sleepy(0.6, after=4), First()], game=again, timeout=60)
+    assert result == sg.play_game([First()] * 3, seed=2)
+
+
+@pytest.mark.parametrize("when", ["game_started", "game_ended"])
+def test_a_late_hook_is_a_timeout_too(when: str) -> None:
+    with pytest.raises(sg.PlayerTimeoutError, match=f"seat 2 .* return from {when} within 0.1 s"):
+        sg.play_game([First(), First(), Sleepy(0.6, when)], seed=1, timeout=0.1)
+
+
+def test_an_answer_in_time_is_played_and_errors_still_win_over_the_clock() -> None:
+    result = sg.play_game([Sleepy(0.01, after=1000)] * 3, seed=3, timeout=5)
+    assert result == sg.play_game([First()] * 3, seed=3)
+
+    class SlowThenRaises(First):
+        def choose(self, observation: sg.Observation) -> sg.Move:
+            time.sleep(0.3)
+            raise ValueError("late and wrong")
+
+    with pytest.raises(sg.PlayerError, match="raised ValueError") as caught:
+        sg.play_game([SlowThenRaises(), First()], seed=1, timeout=0.05)
+    assert not isinstance(caught.value, sg.PlayerTimeoutError)
+
+
+@pytest.mark.parametrize(
+    ("timeout", "error"),
+    [
+        (0, sg.ArgumentError),
+        (-1.5, sg.ArgumentError),
+        (float("nan"), sg.ArgumentError),
+        (float("inf"), sg.ArgumentError),
+        ("1", sg.ArgumentTypeError),
+        (True, sg.ArgumentTypeError),
+    ],
+)
+def test_a_bad_time_limit_is_refused_before_any_move(timeout: Any, error: type[Exception]) -> None:
+    game = sg.Game.new(seed=1)
+    with pytest.raises(error, match="timeout must be a positive number of seconds"):
+        sg.play_game([First()] * 3, game=game, timeout=timeout)
+    assert game.moves_played == 0
+    with pytest.raises(error, match="timeout must be"):
+        sg.Session([First()] * 3, seed=1, timeout=timeout)
+
+
+def test_a_session_passes_its_time_limit_to_every_game() -> None:
+    lineup = [First(), First(), Sleepy(0.5, after=10)]
+    session = sg.Session(lineup, seed=4, timeout=0.1)
+    with pytest.raises(sg.PlayerTimeoutError, match="seat 2"):
+        session.play_game()
+    assert session.games_played == 0  # the game that failed is not counted
+    quick = sg.Session.resume(session.record(), [First()] * 3, timeout=0.1)
+    quick.play(2)
+    assert quick.games_played == 2

@@ -17,18 +17,25 @@ True
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import csv
+import functools
 import itertools
 import json
 import math
+import multiprocessing
+import multiprocessing.connection
 import pickle
+import signal
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
+from multiprocessing.connection import Connection
 from statistics import NormalDist
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, cast
 
 import attrs
 
@@ -46,13 +53,14 @@ from .errors import (
 )
 from .game import Game
 from .players import Player
-from .referee import Referee
+from .referee import PlayerCall, Referee, _check_timeout
 from .rules import Rules
 
 __all__ = [
     "MATCH_FORMAT",
     "MATCH_VERSION",
     "Crash",
+    "CrashKind",
     "EntrantStats",
     "MatchGame",
     "MatchResult",
@@ -63,8 +71,18 @@ __all__ = [
 
 MATCH_FORMAT: Final = "skitgubbe-match"
 """The ``format`` field of every saved match."""
-MATCH_VERSION: Final = 1
-"""The version of the layout written by :meth:`MatchResult.to_dict`."""
+MATCH_VERSION: Final = 2
+"""The version of the layout written by :meth:`MatchResult.to_dict`.
+
+Version 2 added the match's ``timeout`` and each crash's ``kind``; version 1
+files are still read (no time limit; a crash's kind is inferred from its error).
+"""
+
+CrashKind: TypeAlias = Literal["error", "illegal", "timeout", "died"]
+"""How a bot lost a game: it raised, answered an illegal move, ran out of time,
+or its worker process died."""
+
+_CRASH_KINDS: Final = ("error", "illegal", "timeout", "died")
 
 _CONFIDENCE: Final = 0.95
 """The confidence level of the loss-rate intervals of a match."""
@@ -127,27 +145,42 @@ def arrangements(entrants: Sequence[str]) -> tuple[tuple[str, ...], ...]:
 
 @attrs.frozen
 class Crash:
-    """Why a bot lost a game by crashing: it raised, or answered an illegal move.
+    """Why a bot lost a game without playing it out.
 
-    ``error`` is one line (the exception's type and message); ``traceback`` the
-    full text, as Python prints it.
+    ``kind`` says how (a :data:`CrashKind`): ``"error"``, it raised (while
+    being made, in ``choose`` or in a hook); ``"illegal"``, it answered
+    something that is not one of its legal moves; ``"timeout"``, a call took
+    longer than the match's ``timeout``; ``"died"``, the worker process playing
+    the game died during its call (a crash of native code, ``os._exit``, a
+    kill). ``error`` is one line (the exception's type and message, or what
+    happened, naming the seat and the bot); ``traceback`` the full text, as
+    Python prints it (for a timeout or a dead worker, what is known).
 
     >>> crash = Crash(seat=1, error="ValueError: boom", traceback="Traceback ...")
-    >>> crash.to_dict()["error"]
-    'ValueError: boom'
+    >>> crash.to_dict()["error"], crash.kind
+    ('ValueError: boom', 'error')
+    >>> late = "PlayerTimeoutError: seat 2 (greedy) did not answer within 0.5 s"
+    >>> Crash(2, late, late, kind="timeout").kind
+    'timeout'
     """
 
     seat: int
     error: str
     traceback: str
+    kind: CrashKind = "error"
 
     def to_dict(self) -> dict[str, Any]:
         """The crash as JSON-able data.
 
         >>> Crash(0, "KeyError: 3", "...").to_dict()
-        {'seat': 0, 'error': 'KeyError: 3', 'traceback': '...'}
+        {'seat': 0, 'kind': 'error', 'error': 'KeyError: 3', 'traceback': '...'}
         """
-        return {"seat": self.seat, "error": self.error, "traceback": self.traceback}
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "error": self.error,
+            "traceback": self.traceback,
+        }
 
 
 def _places(players: int, finish_order: Sequence[int], loser: int | None) -> tuple[float, ...]:
@@ -241,6 +274,11 @@ class MatchGame:
         >>> MatchGame.from_dict(game.to_dict()) == game
         True
         """
+        return cls._from_dict(data, MATCH_VERSION)
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any], version: int) -> MatchGame:
+        """The game of a match record of layout ``version``."""
         if not isinstance(data, Mapping):
             raise RecordError(f"a match game is a mapping, not {type(data).__name__}")
         missing = [key for key in _GAME_KEYS if key not in data]
@@ -278,17 +316,28 @@ class MatchGame:
         moves = _record_int(data, "moves", 0)
         crash = data["crash"]
         if crash is not None:
-            if not isinstance(crash, Mapping) or any(
-                key not in crash for key in ("seat", "error", "traceback")
-            ):
+            keys = ("seat", "kind", "error", "traceback") if version >= 2 else _V1_CRASH_KEYS
+            if not isinstance(crash, Mapping) or any(key not in crash for key in keys):
                 raise RecordError(
-                    f"a match game's 'crash' must be null or a mapping of seat, error and "
-                    f"traceback, not {brief(crash)}"
+                    f"a match game's 'crash' must be null or a mapping of "
+                    f"{', '.join(keys[:-1])} and {keys[-1]}, not {brief(crash)}"
                 )
             if type(crash["error"]) is not str or type(crash["traceback"]) is not str:
                 raise RecordError("a match game's crash 'error' and 'traceback' must be text")
+            if version >= 2:
+                kind = crash["kind"]
+                if type(kind) is not str or kind not in _CRASH_KINDS:
+                    raise RecordError(
+                        f"a match game's crash 'kind' must be one of "
+                        f"{', '.join(_CRASH_KINDS)}, not {brief(kind)}"
+                    )
+            else:  # version 1 knew only exceptions and illegal answers (PlayerErrors)
+                kind = "illegal" if crash["error"].startswith("PlayerError: ") else "error"
             crash = Crash(
-                _record_int(crash, "seat", 0, players), crash["error"], crash["traceback"]
+                _record_int(crash, "seat", 0, players),
+                crash["error"],
+                crash["traceback"],
+                cast(CrashKind, kind),
             )
         return cls(
             deal=deal,
@@ -301,6 +350,8 @@ class MatchGame:
             crash=crash,
         )
 
+
+_V1_CRASH_KEYS: Final = ("seat", "error", "traceback")
 
 _GAME_KEYS: Final = (
     "deal",
@@ -428,14 +479,15 @@ class MatchResult:
     """What :func:`run_match` measured: every game, and the figures per entrant.
 
     ``entrants`` are the bot specs seat by seat as given (arrangement 0);
-    ``games`` holds every game ordered by deal, then arrangement; ``stats`` (one
-    :class:`EntrantStats` per distinct spec, in order of first appearance) is
-    computed from ``games``.
+    ``games`` holds every game ordered by deal, then arrangement; ``timeout``
+    is the match's time limit per call to a bot, in seconds (``None``: none);
+    ``stats`` (one :class:`EntrantStats` per distinct spec, in order of first
+    appearance) is computed from ``games``.
 
     >>> import skitgubbe as sg
     >>> result = sg.run_match(["random", "random"], deals=2, seed=5)
-    >>> result.deals, len(result.games), result.arrangements
-    (2, 2, (('random', 'random'),))
+    >>> result.deals, len(result.games), result.arrangements, result.timeout
+    (2, 2, (('random', 'random'),), None)
     >>> result.entrant("random").games
     4
     """
@@ -445,6 +497,7 @@ class MatchResult:
     deals: int
     seed: int
     games: tuple[MatchGame, ...]
+    timeout: float | None = None
     stats: tuple[EntrantStats, ...] = attrs.field(
         init=False, default=attrs.Factory(_stats, takes_self=True)
     )
@@ -488,8 +541,8 @@ class MatchResult:
 
         >>> import skitgubbe as sg
         >>> data = sg.run_match(["random", "random"], deals=1, seed=0).to_dict()
-        >>> data["format"], data["version"], len(data["games"])
-        ('skitgubbe-match', 1, 1)
+        >>> data["format"], data["version"], len(data["games"]), data["timeout"]
+        ('skitgubbe-match', 2, 1, None)
         """
         return {
             "format": MATCH_FORMAT,
@@ -499,6 +552,7 @@ class MatchResult:
             "rules": self.rules.to_dict(),
             "deals": self.deals,
             "seed": self.seed,
+            "timeout": self.timeout,
             "confidence": _CONFIDENCE,
             "stats": [stats.to_dict() for stats in self.stats],
             "games": [game.to_dict() for game in self.games],
@@ -507,6 +561,10 @@ class MatchResult:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
         """The match :meth:`to_dict` wrote; ``stats`` are computed again from the games.
+
+        Records of version 1 (before time limits) are read too: their
+        ``timeout`` is ``None`` and each crash's ``kind`` is ``"illegal"`` for
+        a :class:`~skitgubbe.PlayerError`, else ``"error"``.
 
         >>> import skitgubbe as sg
         >>> result = sg.run_match(["random", "random"], deals=2, seed=0)
@@ -518,9 +576,14 @@ class MatchResult:
         if data.get("format") != MATCH_FORMAT:
             raise RecordError(f"not a match record: format is {brief(data.get('format'))}")
         version = data.get("version")
-        if type(version) is not int or version != MATCH_VERSION:
-            raise RecordError(f"match record version {brief(version)} is not supported")
-        keys = ("entrants", "rules", "deals", "seed", "games")
+        if type(version) is not int or version not in (1, MATCH_VERSION):
+            raise RecordError(
+                f"match record version {brief(version)} is not supported "
+                f"(this library reads versions 1 to {MATCH_VERSION})"
+            )
+        keys: tuple[str, ...] = ("entrants", "rules", "deals", "seed", "games")
+        if version >= 2:
+            keys += ("timeout",)
         missing = [key for key in keys if key not in data]
         if missing:
             raise RecordError(f"the match record has no {', '.join(repr(k) for k in missing)}")
@@ -540,6 +603,15 @@ class MatchResult:
             )
         deals = _record_int(data, "deals", 1)
         seed = _record_int(data, "seed", 0, 2**64)
+        timeout = data["timeout"] if version >= 2 else None
+        if timeout is not None and (
+            type(timeout) not in (int, float)
+            or not (timeout > 0 and (type(timeout) is int or math.isfinite(timeout)))
+        ):
+            raise RecordError(
+                f"the match record's 'timeout' must be null or a positive number of seconds, "
+                f"not {brief(timeout)}"
+            )
         games = data["games"]
         if not isinstance(games, list | tuple):
             raise RecordError(f"the match record's 'games' must be a list, not {brief(games)}")
@@ -547,7 +619,7 @@ class MatchResult:
         checked = []
         for index, item in enumerate(games):
             try:
-                game = MatchGame.from_dict(item)
+                game = MatchGame._from_dict(item, version)
             except RecordError as exc:
                 raise RecordError(f"bad match record: game {index}: {exc}") from exc
             if game.deal >= deals or game.arrangement >= len(seatings):
@@ -568,6 +640,7 @@ class MatchResult:
             deals=deals,
             seed=seed,
             games=tuple(checked),
+            timeout=timeout,
         )
 
     def to_json(self) -> str:
@@ -609,8 +682,9 @@ class MatchResult:
         Columns: ``deal``, ``arrangement``, ``seat_0`` … (the spec at each
         seat), ``loser`` (a seat, empty if none), ``loser_entrant``,
         ``finish_order`` (seats separated by spaces), ``place_0`` …,
-        ``truncated`` (0/1), ``moves``, ``crashed_seat`` (empty if none) and
-        ``error`` (the crash's one-line error).
+        ``truncated`` (0/1), ``moves``, ``crashed_seat`` (empty if none),
+        ``error`` (the crash's one-line error) and ``crash_kind`` (its
+        :data:`CrashKind`, empty if none).
 
         >>> import csv, os, tempfile, skitgubbe as sg
         >>> path = os.path.join(tempfile.mkdtemp(), "games.csv")
@@ -633,6 +707,7 @@ class MatchResult:
             "moves",
             "crashed_seat",
             "error",
+            "crash_kind",
         ]
         rows = (
             [
@@ -647,6 +722,7 @@ class MatchResult:
                 game.moves,
                 "" if game.crash is None else game.crash.seat,
                 "" if game.crash is None else game.crash.error,
+                "" if game.crash is None else game.crash.kind,
             ]
             for game in self.games
         )
@@ -768,13 +844,15 @@ class _Plan:
     ``factories`` carries, per spec, the factory registered in the calling
     process, so that workers which did not register the bot (spawned processes,
     remote Dask workers) play the same bot; ``None`` where the factory could
-    not be pickled, and the worker's own registry is used.
+    not be pickled, and the worker's own registry is used. ``timeout`` is the
+    match's time limit per call to a bot.
     """
 
     rules: Rules
     seatings: tuple[tuple[str, ...], ...]
     seed: int
     factories: tuple[tuple[str, registry.BotFactory | None], ...]
+    timeout: float | None = None
 
     def make(self, spec: str, seed: int) -> Player:
         factory = dict(self.factories).get(spec)
@@ -799,47 +877,134 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
-def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
+Method: TypeAlias = Literal["make", "game_started", "choose", "game_ended"]
+"""The calls into a bot's code during a game: making it, then the referee's calls."""
+
+_METHODS: Final[tuple[Method, ...]] = ("make", "game_started", "choose", "game_ended")
+
+
+def _late(seat: int, spec: str, limit: float, method: Method) -> str:
+    """The one-line error of a call to the bot ``spec`` at ``seat`` that overran ``limit``."""
+    if method == "choose":
+        what = "did not answer"
+    elif method == "make":
+        what = "was not made"
+    else:
+        what = f"did not return from {method}"
+    return f"PlayerTimeoutError: seat {seat} ({spec}) {what} within {limit} s"
+
+
+def _lost_game(
+    plan: _Plan,
+    deal: int,
+    arrangement: int,
+    crash: Crash,
+    before: Sequence[int],
+    truncated: bool,
+    moves: int,
+) -> MatchGame:
+    """Game (``deal``, ``arrangement``) lost by the crash's seat, after ``moves`` moves.
+
+    ``before`` are the seats out so far (in order); they keep their places and the
+    crashed seat ends the finish order.
+    """
+    seat = crash.seat
+    return MatchGame(
+        deal=deal,
+        arrangement=arrangement,
+        seats=plan.seatings[arrangement],
+        loser=seat,
+        finish_order=(*(s for s in before if s != seat), seat),
+        truncated=truncated,
+        moves=moves,
+        crash=crash,
+    )
+
+
+class _LostError(Exception):
+    """A bot lost the game being played: the crash says how."""
+
+    def __init__(self, crash: Crash) -> None:
+        super().__init__(crash.error)
+        self.crash = crash
+
+
+Watch: TypeAlias = Callable[[int, Method, Sequence[int], bool, int], object]
+"""Told ``(seat, method, seats out so far, truncated, moves played)`` before each call
+into a bot, and ``(-1, method, (), False, 0)`` when it returns."""
+
+
+def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = None) -> MatchGame:
     """Play one game with a :class:`~skitgubbe.Referee`; a bot that fails it loses it.
 
-    A bot that cannot be made, raises (in ``choose`` or a hook) or answers
-    anything but a legal move crashes: the game ends there, lost by that bot,
-    and the crash keeps the bot's own exception (the
-    :class:`~skitgubbe.PlayerError` itself for an illegal answer).
+    A bot that raises (while being made, in ``choose`` or in a hook), answers
+    anything but a legal move, or returns from a call later than
+    ``plan.timeout`` (by the monotonic clock) crashes: the game ends there, lost
+    by that bot. The crash keeps the bot's own exception (the
+    :class:`~skitgubbe.PlayerError` itself for an illegal answer). ``watch``,
+    if given, is told about every call into a bot before it is made and after
+    it returns (a worker process shares this with its parent, which stops a
+    call that never returns).
     """
     seats = plan.seatings[arrangement]
     deck_seed = _engine.game_seed(plan.seed, deal)
     game = Game.new(plan.rules, seed=deck_seed)
     bot_seed = _engine.game_seed(deck_seed, arrangement)
+    limit = plan.timeout
 
-    def crashed(seat: int, exc: BaseException) -> MatchGame:
+    def call(seat: int, method: Method, make: Callable[[], Any], before: Sequence[int]) -> Any:
         over = game.result
-        before = over.finish_order if over is not None else game.observation(seat).finished
-        return MatchGame(
-            deal=deal,
-            arrangement=arrangement,
-            seats=seats,
-            loser=seat,
-            finish_order=(*(s for s in before if s != seat), seat),
-            truncated=over is not None and over.truncated,
-            moves=game.moves_played,
-            crash=Crash(
-                seat,
-                _one_line(exc),
-                "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
-            ),
-        )
-
-    lineup: list[Player] = []
-    for seat, spec in enumerate(seats):
+        if watch is not None:
+            watch(seat, method, before, over is not None and over.truncated, game.moves_played)
+        started = time.monotonic()
         try:
-            lineup.append(plan.make(spec, _engine.game_seed(bot_seed, seat)))
+            answer = make()
         except Exception as exc:
-            return crashed(seat, exc)
+            raise _LostError(Crash(seat, _one_line(exc), _traceback(exc))) from None
+        finally:
+            if watch is not None:
+                watch(-1, method, (), False, 0)
+        if limit is not None and time.monotonic() - started > limit:
+            late = _late(seat, seats[seat], limit, method)
+            raise _LostError(Crash(seat, late, late + "\n", "timeout"))
+        return answer
+
+    def ask(turn: PlayerCall[Player]) -> Any:
+        observation = turn.observation
+        before = observation.finished if turn.method != "game_ended" else turn.args[1].finish_order
+        return call(turn.seat, turn.method, turn, before)
+
     try:
-        result = Referee(lineup, game=game).run()
-    except PlayerError as error:
-        return crashed(error.seat, error.cause if error.cause is not None else error)
+        lineup: list[Player] = []
+        for seat, spec in enumerate(seats):
+            made = functools.partial(plan.make, spec, _engine.game_seed(bot_seed, seat))
+            lineup.append(call(seat, "make", made, ()))
+        referee = Referee(lineup, game=game)
+        for hook in referee.start():
+            ask(hook)
+        while (turn := referee.turn()) is not None:
+            answer = ask(turn)
+            try:
+                referee.accept(turn, answer)
+            except PlayerError as error:
+                crash = Crash(turn.seat, _one_line(error), _traceback(error), "illegal")
+                raise _LostError(crash) from None
+        failures: list[_LostError] = []
+        for hook in referee.finish():  # every bot hears the end, even after one fails
+            try:
+                ask(hook)
+            except _LostError as lost:
+                failures.append(lost)
+        if failures:
+            raise failures[0]
+    except _LostError as lost:
+        over = game.result
+        seat = lost.crash.seat
+        before = over.finish_order if over is not None else game.observation(seat).finished
+        truncated = over is not None and over.truncated
+        return _lost_game(plan, deal, arrangement, lost.crash, before, truncated, game.moves_played)
+    result = referee.result
+    assert result is not None
     return MatchGame(
         deal=deal,
         arrangement=arrangement,
@@ -851,22 +1016,270 @@ def _play_game(plan: _Plan, deal: int, arrangement: int) -> MatchGame:
     )
 
 
-def _play_deals(plan: _Plan, first: int, stop: int) -> list[MatchGame]:
-    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor."""
+def _traceback(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def _check_registered(plan: _Plan) -> None:
+    """Fail the match, not every game, if this process cannot make one of its bots."""
     for spec, factory in plan.factories:
-        # Checked here so that a bot unknown to this worker fails the match instead of
-        # counting as a crash in every game.
         if factory is None and registry.parse_spec(spec)[0] not in registry.available():
             raise SkitgubbeError(
                 f"bot {spec!r} is not registered in this worker process and its factory "
                 "cannot be pickled: register a module-level class or function, at import "
                 "of a module the workers import"
             )
+
+
+def _play_deals(plan: _Plan, first: int, stop: int) -> list[MatchGame]:
+    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor."""
+    _check_registered(plan)
     return [
         _play_game(plan, deal, arrangement)
         for deal in range(first, stop)
         for arrangement in range(len(plan.seatings))
     ]
+
+
+# -- worker processes the match can stop --------------------------------------------------
+
+_GRACE: Final = 0.5
+"""Seconds a worker's call may run past the time limit before the worker is stopped (the
+worker itself catches a late answer; the parent stops only calls that do not return)."""
+
+_SLOT: Final = 11
+"""The shared slot of a worker: [0] calls begun, [1] 1 while in a call, [2] the seat
+(-1 before the first call of a game), [3] the method (index in _METHODS), [4] moves played,
+[5] truncated, [6] seats out so far, [7:11] those seats."""
+
+Job: TypeAlias = tuple[int, int, int]
+"""A game to play: (deal, arrangement, the task it belongs to)."""
+
+
+def _slot_watch(slot: Any) -> Watch:
+    """A :data:`Watch` writing into a worker's shared slot."""
+
+    def watch(
+        seat: int, method: Method, before: Sequence[int], truncated: bool, moves: int
+    ) -> None:
+        if seat < 0:
+            slot[1] = 0.0
+            return
+        slot[2] = float(seat)
+        slot[3] = float(_METHODS.index(method))
+        slot[4] = float(moves)
+        slot[5] = float(truncated)
+        slot[6] = float(len(before))
+        for i, out in enumerate(before):
+            slot[7 + i] = float(out)
+        slot[0] += 1.0  # a new call (counted before it is marked busy: see _Worker.overdue)
+        slot[1] = 1.0
+
+    return watch
+
+
+def _work(conn: Connection, slot: Any, plan: _Plan) -> None:
+    """A worker process: play the games of each task received, sending each game back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        _check_registered(plan)
+        watch = _slot_watch(slot)
+        while (task := conn.recv()) is not None:
+            for deal, arrangement in task:
+                slot[2] = -1.0
+                conn.send(("game", _play_game(plan, deal, arrangement, watch)))
+    except EOFError:  # the parent has gone
+        return
+    except Exception as exc:
+        try:
+            conn.send(("error", exc))
+        except Exception:  # the exception cannot be pickled: send its text
+            conn.send(("error", SkitgubbeError(_one_line(exc))))
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "exit status unknown"
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+class _Worker:
+    """One worker process, its pipe, its shared slot, and the games it was given."""
+
+    def __init__(self, context: Any, plan: _Plan) -> None:
+        self.slot = context.RawArray("d", _SLOT)
+        self.slot[2] = -1.0  # no call yet
+        self.conn, child = context.Pipe()
+        self.process = context.Process(
+            target=_work, args=(child, self.slot, plan), name="skitgubbe-arena", daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.pending: collections.deque[Job] = collections.deque()
+        self.seen = -1.0  # the call count last seen, and when (parent's monotonic clock)
+        self.since = time.monotonic()
+
+    def give(self, jobs: list[Job]) -> None:
+        self.pending.extend(jobs)
+        self.slot[2] = -1.0  # no call in these games yet (the idle worker writes nothing)
+        self.seen, self.since = self.slot[0], time.monotonic()
+        # If it has died, the match sees that next and gives the jobs to another worker.
+        with contextlib.suppress(OSError):
+            self.conn.send([(deal, arrangement) for deal, arrangement, _ in jobs])
+
+    def overdue(self, limit: float, now: float) -> float | None:
+        """Seconds the current call has run, if it has run past ``limit`` plus the grace."""
+        # Busy first, then the count: the worker counts a call before marking it busy, so
+        # a busy flag read here belongs to the call counted below or to an earlier one.
+        busy = self.slot[1]
+        calls = self.slot[0]
+        if calls != self.seen:
+            self.seen, self.since = calls, now
+            return None
+        if busy and now - self.since > limit + _GRACE:
+            return now - self.since
+        return None
+
+    def call(self) -> tuple[int, Method, tuple[int, ...], bool, int]:
+        """The last call begun: (seat, method, seats out, truncated, moves); read once stopped."""
+        slot = self.slot
+        before = tuple(int(slot[7 + i]) for i in range(int(slot[6])))
+        return int(slot[2]), _METHODS[int(slot[3])], before, bool(slot[5]), int(slot[4])
+
+    def stop(self) -> str:
+        """Stop the process (if it still runs) and wait for it; say how it ended."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        return _exit_text(self.process.exitcode)
+
+    def close(self) -> None:
+        self.conn.close()
+        self.process.close()
+
+
+def _play_in_workers(
+    plan: _Plan,
+    tasks: list[list[Job]],
+    workers: int,
+    sets: dict[int, int],
+    report: Progress | None,
+    deals: int,
+) -> dict[tuple[int, int], MatchGame]:
+    """Play ``tasks`` in ``workers`` processes of the match's own, one task at a time each.
+
+    A worker whose bot's call runs past ``plan.timeout`` (plus a grace) is
+    stopped, and a worker that dies is replaced; either way the game it was
+    playing is lost by the bot that was in a call, and its other games go to
+    the replacement. ``sets`` gives each task's deal sets, for ``report``.
+    """
+    context = multiprocessing.get_context()
+    queue = collections.deque(tasks)
+    left = dict.fromkeys(sets, 0)
+    for task in tasks:
+        for _, _, number in task:
+            left[number] += 1
+    games: dict[tuple[int, int], MatchGame] = {}
+    done = 0
+    fruitless = [0]  # workers ended in a row before any bot's call
+    pool: list[_Worker] = []
+    limit = plan.timeout
+    poll = None if limit is None else min(0.05, max(0.005, limit / 4))
+
+    def finished(job: Job, game: MatchGame) -> None:
+        nonlocal done
+        games[job[0], job[1]] = game
+        left[job[2]] -= 1
+        if left[job[2]] == 0 and report is not None:
+            done += sets[job[2]]
+            report(done, deals)
+
+    def receive(worker: _Worker) -> None:
+        """Take in what ``worker`` has sent."""
+        while worker.pending and worker.conn.poll():
+            try:
+                kind, payload = worker.conn.recv()
+            except (EOFError, OSError):  # it has died; nothing more to read
+                return
+            if kind == "error":
+                raise payload
+            finished(worker.pending.popleft(), payload)
+            fruitless[0] = 0
+
+    def retire(worker: _Worker, job: Job, kind: CrashKind, detail: str) -> None:
+        """Drop a stopped ``worker``: if it was still playing ``job``, the bot in its last
+        call loses that game (a ``kind`` crash: "died" or "timeout", with ``detail``);
+        its other games go back to the queue for a new worker."""
+        receive(worker)  # what it sent before it stopped
+        pool.remove(worker)
+        worker.close()
+        seat, method, before, truncated, moves = worker.call()
+        if worker.pending and worker.pending[0] == job and seat < 0:
+            # It ended before any bot's call of this game (killed while idle, say): the
+            # game is played again by another worker, unless that keeps happening.
+            fruitless[0] += 1
+            if fruitless[0] >= 3:
+                raise SkitgubbeError(
+                    f"worker processes keep ending ({detail}) outside any bot's call, "
+                    f"last in deal {job[0]}, arrangement {job[1]}"
+                )
+        elif worker.pending and worker.pending[0] == job:
+            worker.pending.popleft()
+            spec = plan.seatings[job[1]][seat]
+            if kind == "timeout":
+                assert limit is not None
+                error = _late(seat, spec, limit, method)
+                trace = f"{error}\n(the worker was stopped after {detail})\n"
+            else:
+                error = (
+                    f"seat {seat} ({spec}) was in {method} when its worker process died ({detail})"
+                )
+                trace = error + "\n"
+            crash = Crash(seat, error, trace, kind)
+            finished(job, _lost_game(plan, job[0], job[1], crash, before, truncated, moves))
+        if worker.pending:
+            queue.appendleft(list(worker.pending))
+        if queue:
+            pool.append(_Worker(context, plan))
+
+    try:
+        for _ in range(min(workers, len(queue))):
+            pool.append(_Worker(context, plan))
+        while queue or any(worker.pending for worker in pool):
+            for worker in pool:
+                if not worker.pending and queue:
+                    worker.give(queue.popleft())
+            busy = [worker for worker in pool if worker.pending]
+            handles = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+            ready = multiprocessing.connection.wait(handles, timeout=poll)
+            now = time.monotonic()
+            for worker in busy:
+                receive(worker)
+                if not worker.pending:
+                    continue
+                job = worker.pending[0]
+                if worker.process.sentinel in ready:
+                    retire(worker, job, "died", worker.stop())
+                    continue
+                elapsed = None if limit is None else worker.overdue(limit, now)
+                if elapsed is not None and not worker.conn.poll():
+                    worker.stop()
+                    retire(worker, job, "timeout", f"{elapsed:.1f} s")
+    finally:
+        for worker in pool:  # those not stuck in a bot end on their own; the others are killed
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+        deadline = time.monotonic() + 1.0
+        for worker in pool:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            worker.stop()
+            worker.close()
+    return games
 
 
 class _StderrProgress:
@@ -896,6 +1309,14 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> i
     return value
 
 
+def _forks() -> bool:
+    """Whether worker processes are forked from this one (and so know its bots)."""
+    # The first of all start methods is the default; asking get_start_method() without
+    # allow_none would fix the start method for the whole program.
+    method = multiprocessing.get_start_method(allow_none=True)
+    return (method or multiprocessing.get_all_start_methods()[0]) == "fork"
+
+
 def run_match(
     entrants: Sequence[str],
     rules: Rules | None = None,
@@ -906,6 +1327,7 @@ def run_match(
     executor: Executor | None = None,
     progress: bool | Progress = False,
     chunk_size: int | None = None,
+    timeout: float | None = None,
 ) -> MatchResult:
     """Play a match between bots over ``deals`` duplicate deals.
 
@@ -918,11 +1340,24 @@ def run_match(
     answers an illegal move loses that game (a crash, kept with its traceback)
     and the match goes on.
 
-    The work runs in this process (``jobs`` None or 1), in ``jobs`` worker
-    processes, or on any ``executor`` (e.g. a Dask client's), in tasks of
-    ``chunk_size`` deal sets (by default about 200 tasks in all); the result is
-    the same whichever. ``progress=True`` prints a line on stderr every few
-    seconds; a callable gets ``(deal sets done, deal sets in all)``.
+    ``timeout`` is a time limit in seconds for every call into a bot (making
+    it, ``choose``, its hooks; ``None``, the default: no limit): a bot whose
+    call takes longer loses that game, exactly like a crash (a :class:`Crash`
+    of kind ``"timeout"``). With a limit the games run in worker processes
+    (one, unless ``jobs`` says more) and a call that does not return is
+    stopped: its worker is killed a moment after the limit and replaced. On an
+    ``executor``, or in this process when a bot cannot be sent to a worker, a
+    late answer still loses but a call that never returns stalls the match.
+
+    The work runs in this process (``jobs`` None or 1, no ``timeout``), in
+    ``jobs`` worker processes of the match's own, or on any ``executor`` (e.g. a
+    Dask client's), in tasks of ``chunk_size`` deal sets (by default about 200
+    tasks in all); the result is the same whichever (a time limit aside). A
+    worker process of the match's own that dies (a crash in native code,
+    ``os._exit``, a kill) loses its game for the bot in a call at that moment
+    (a :class:`Crash` of kind ``"died"``) and is replaced. ``progress=True``
+    prints a line on stderr every few seconds; a callable gets ``(deal sets
+    done, deal sets in all)``.
 
     >>> import skitgubbe as sg
     >>> result = sg.run_match(["random", "random", "random"], deals=10, seed=7)
@@ -931,6 +1366,9 @@ def run_match(
     (30, (10, 10, 10), 10)
     >>> result == sg.run_match(["random"] * 3, deals=10, seed=7, progress=lambda done, total: None)
     True
+    >>> timed = sg.run_match(["greedy", "random"], deals=2, seed=7, timeout=10)
+    >>> timed.timeout, timed.crashes
+    (10, ())
     """
     if isinstance(entrants, str) or not isinstance(entrants, Sequence):
         raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
@@ -954,6 +1392,7 @@ def run_match(
             raise ArgumentError("give jobs or an executor, not both")
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
+    timeout = _check_timeout(timeout)
     if isinstance(progress, bool):
         report: Progress | None = _StderrProgress() if progress else None
     elif callable(progress):
@@ -970,24 +1409,38 @@ def run_match(
             (spec, _portable(registry.factory(registry.parse_spec(spec)[0])))
             for spec in dict.fromkeys(specs)
         ),
+        timeout,
     )
+    size = chunk_size or -(-deals // _TASKS)
     games: list[MatchGame] = []
-    if executor is None and (jobs is None or jobs == 1):
+    # A worker can take every bot if their factories travel or the worker is forked
+    # from this process, registry and all.
+    portable = all(factory is not None for _, factory in plan.factories)
+    if executor is None and ((jobs or 1) > 1 or (timeout is not None and (portable or _forks()))):
+        starts = range(0, deals, size)
+        tasks = [
+            [
+                (deal, arrangement, number)
+                for deal in range(start, min(start + size, deals))
+                for arrangement in range(len(plan.seatings))
+            ]
+            for number, start in enumerate(starts)
+        ]
+        sets = {number: min(size, deals - start) for number, start in enumerate(starts)}
+        played = _play_in_workers(plan, tasks, jobs or 1, sets, report, deals)
+        games = [played[deal, arrangement] for deal, arrangement, _ in itertools.chain(*tasks)]
+    elif executor is None:
         for deal in range(deals):
             games.extend(_play_deals(plan, deal, deal + 1))
             if report is not None:
                 report(deal + 1, deals)
     else:
-        size = chunk_size or -(-deals // _TASKS)
         starts = range(0, deals, size)
-        owned = ProcessPoolExecutor(jobs) if executor is None else None
-        pool = executor if executor is not None else owned
-        assert pool is not None
         futures: dict[Future[list[MatchGame]], int] = {}
         done = 0
         try:
             for start in starts:
-                futures[pool.submit(_play_deals, plan, start, min(start + size, deals))] = start
+                futures[executor.submit(_play_deals, plan, start, min(start + size, deals))] = start
             parts: dict[int, list[MatchGame]] = {}
             for future in as_completed(futures):
                 start = futures[future]
@@ -1000,6 +1453,6 @@ def run_match(
         finally:
             for future in futures:
                 future.cancel()
-            if owned is not None:
-                owned.shutdown(wait=True, cancel_futures=True)
-    return MatchResult(entrants=specs, rules=rules, deals=deals, seed=seed, games=tuple(games))
+    return MatchResult(
+        entrants=specs, rules=rules, deals=deals, seed=seed, games=tuple(games), timeout=timeout
+    )

@@ -216,9 +216,12 @@ class DisconnectedError(ConnectionError):
 class PlayerTimeoutError(PlayerError):
     """A seat did not answer within its time limit.
 
-    Raised by :func:`~skitgubbe.play_game_async` with ``on_timeout="raise"``.
-    ``seat`` is the seat and ``timeout`` the limit in seconds. Nothing was
-    played: the game is at the position where ``seat`` is to move.
+    Raised by :func:`~skitgubbe.play_game_async` with ``on_timeout="raise"``,
+    and by :func:`~skitgubbe.play_game` (and :meth:`Referee.run
+    <skitgubbe.Referee.run>`) with a ``timeout``; the arena records it as the
+    reason a bot lost a game. ``seat`` is the seat and ``timeout`` the limit in
+    seconds. Nothing was played: the game is at the position where ``seat`` is
+    to move.
 
     >>> error = PlayerTimeoutError("seat 1 did not answer within 30 s", 1, 30.0)
     >>> error.seat, error.timeout, isinstance(error, PlayerError)

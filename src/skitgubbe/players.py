@@ -51,6 +51,7 @@ def play_game(
     *,
     seed: int | None = None,
     game: Game | None = None,
+    timeout: float | None = None,
 ) -> GameResult:
     """Play a game to the end between the players of ``lineup`` (seat ``i`` is ``lineup[i]``).
 
@@ -62,10 +63,32 @@ def play_game(
     left consistent, at the position where that player was to move. This is
     :meth:`Referee.run <skitgubbe.Referee.run>`.
 
+    ``timeout`` is a time limit in seconds for every call to a player
+    (``choose`` and the hooks; ``None``, the default: no limit). A player whose
+    call returns later than that, by the monotonic clock, is reported as
+    :class:`~skitgubbe.PlayerTimeoutError` (a :class:`~skitgubbe.PlayerError`
+    with the seat and the limit) and its late answer is not played. The limit
+    is checked when the call returns, so a player that never returns is not
+    stopped here: the arena (:func:`~skitgubbe.run_match` with ``timeout``)
+    plays in worker processes it can stop, and
+    :func:`~skitgubbe.play_game_async` cancels a ``choose`` that awaits.
+
     >>> import skitgubbe as sg
     >>> bots = [sg.bots.RandomBot(seed=seat) for seat in range(4)]
     >>> result = sg.play_game(bots, seed=3)
     >>> sorted(result.finish_order) == [0, 1, 2, 3] or result.truncated
     True
+    >>> import time
+    >>> class Slow(sg.bots.GreedyBot):
+    ...     def choose(self, observation: sg.Observation) -> sg.Move:
+    ...         time.sleep(0.2)
+    ...         return super().choose(observation)
+    >>> game = sg.Game.new(seed=3)
+    >>> sg.play_game([sg.bots.GreedyBot(), Slow(), sg.bots.GreedyBot()], game=game, timeout=0.05)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.PlayerTimeoutError: seat 1 (Slow) did not answer within 0.05 s
+    >>> game.to_move, game.moves_played  # the late answer was not played
+    (1, 1)
     """
-    return Referee(lineup, rules, seed=seed, game=game).run()
+    return Referee(lineup, rules, seed=seed, game=game).run(timeout=timeout)

@@ -34,6 +34,7 @@ A call that raises becomes a :class:`~skitgubbe.PlayerError` by
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any, Generic, Literal, TypeVar
@@ -42,6 +43,7 @@ import attrs
 
 from .errors import (
     ArgumentError,
+    ArgumentTypeError,
     IllegalMoveError,
     PlayerDisconnectedError,
     PlayerError,
@@ -77,6 +79,24 @@ def _show(value: object) -> str:
         return repr(value)
     except Exception:
         return f"<{type(value).__name__} object (repr() failed)>"
+
+
+def _check_timeout(value: object, name: str = "timeout") -> float | None:
+    """``value`` if it is a time limit: a positive, finite number of seconds, or ``None``.
+
+    The number is returned as given (an int stays an int, so messages show
+    ``30 s``); anything else is an :class:`~skitgubbe.ArgumentTypeError` or
+    :class:`~skitgubbe.ArgumentError` naming ``name``.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ArgumentTypeError(
+            f"{name} must be a positive number of seconds or None, not {value!r}"
+        )
+    if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
+        raise ArgumentError(f"{name} must be a positive number of seconds or None, not {value!r}")
+    return value
 
 
 @attrs.frozen(eq=False)
@@ -162,6 +182,8 @@ class PlayerCall(Generic[P]):
     def timed_out(self, limit: float) -> PlayerTimeoutError:
         """The :class:`~skitgubbe.PlayerTimeoutError` for this call not ending within ``limit`` s.
 
+        For a hook, the message names it.
+
         >>> import skitgubbe as sg
         >>> referee = sg.Referee([sg.bots.GreedyBot()] * 3, seed=1)
         >>> error = referee.turn().timed_out(30)
@@ -169,9 +191,13 @@ class PlayerCall(Generic[P]):
         seat 0 (GreedyBot) did not answer within 30 s
         >>> error.seat, error.timeout
         (0, 30.0)
+        >>> hook = sg.PlayerCall(2, sg.bots.GreedyBot(), "game_started", ())
+        >>> print(hook.timed_out(0.5))
+        seat 2 (GreedyBot) did not return from game_started within 0.5 s
         """
+        late = "answer" if self.method == "choose" else f"return from {self.method}"
         return PlayerTimeoutError(
-            f"{self._who()} did not answer within {limit} s", self.seat, float(limit)
+            f"{self._who()} did not {late} within {limit} s", self.seat, float(limit)
         )
 
     def disconnected(self, cause: BaseException) -> PlayerDisconnectedError:
@@ -211,12 +237,20 @@ class Decision:
     stand_in: str | None = None
 
 
-def _run(call: PlayerCall[Any]) -> Any:
-    """Make ``call``; an exception from the player becomes a PlayerError."""
+def _run(call: PlayerCall[Any], limit: float | None = None) -> Any:
+    """Make ``call``; an exception from the player becomes a PlayerError.
+
+    With a ``limit``, a call that returns more than ``limit`` seconds after it
+    was made (by the monotonic clock) is a PlayerTimeoutError instead.
+    """
+    started = time.monotonic()
     try:
-        return call()
+        answer = call()
     except Exception as exc:
         raise call.failed(exc) from exc
+    if limit is not None and time.monotonic() - started > limit:
+        raise call.timed_out(limit)
+    return answer
 
 
 class Referee(Generic[P]):
@@ -453,7 +487,7 @@ class Referee(Generic[P]):
             raise SkitgubbeError(f"the game is not over: seat {self._game.to_move} is to move")
         return self._hooks("game_ended", result)
 
-    def run(self) -> GameResult:
+    def run(self, *, timeout: float | None = None) -> GameResult:
         """Play the game to the end, calling the players directly; return the result.
 
         The ``game_started`` hooks, then every turn, then the ``game_ended``
@@ -462,22 +496,31 @@ class Referee(Generic[P]):
         (for ``game_ended``: the first one, after every player has been told);
         the game is left where that player was to move.
 
+        ``timeout`` (seconds, ``None`` for no limit) bounds every call to a
+        player, ``choose`` and the hooks: a call that returns later than that,
+        by the monotonic clock, is a :class:`~skitgubbe.PlayerTimeoutError`
+        and its answer is not played. The limit is checked when the call
+        returns: a player that never returns cannot be stopped in its own
+        thread (the arena's worker processes and
+        :func:`~skitgubbe.play_game_async` can stop one).
+
         >>> import skitgubbe as sg
         >>> referee = sg.Referee([sg.bots.RandomBot(seed=s) for s in range(4)], seed=3)
-        >>> result = referee.run()
+        >>> result = referee.run(timeout=60)
         >>> result == referee.result == referee.game.result
         True
         """
+        limit = _check_timeout(timeout)
         for call in self.start():
-            _run(call)
+            _run(call, limit)
         while (turn := self.turn()) is not None:
-            self.accept(turn, _run(turn))
+            self.accept(turn, _run(turn, limit))
         result = self._game.result
         assert result is not None
         failures: list[PlayerError] = []
         for call in self.finish():
             try:
-                _run(call)
+                _run(call, limit)
             except PlayerError as error:
                 failures.append(error)
         if failures:

@@ -57,6 +57,7 @@ from .errors import (
 )
 from .game import Game, GameResult
 from .players import Player, play_game
+from .referee import _check_timeout
 from .rules import Rules
 
 __all__ = [
@@ -217,7 +218,11 @@ class Session:
     state is not part of the session record). ``rules`` defaults to the classic
     rules for ``len(lineup)`` (give them when ``lineup`` is a function).
     ``seed`` (an int ``0 <= seed < 2**64``) fixes the cut and every deal; with
-    ``pot=True`` each loss puts a token in the pot.
+    ``pot=True`` each loss puts a token in the pot. ``timeout`` (seconds,
+    ``None`` for no limit) bounds every call to a player as in
+    :func:`~skitgubbe.play_game`: a late answer is a
+    :class:`~skitgubbe.PlayerTimeoutError` and the game is not counted. It is
+    not part of the session record; give it again to :meth:`resume`.
 
     Creating a session cuts for the first dealer; :meth:`play_game` and
     :meth:`play` play on; :meth:`standings` and :meth:`close` report;
@@ -250,6 +255,7 @@ class Session:
         "_records",
         "_rules",
         "_seed",
+        "_timeout",
         "_truncated",
     )
 
@@ -264,6 +270,7 @@ class Session:
     _records: list[dict[str, Any]]
     _rules: Rules
     _seed: int
+    _timeout: float | None
     _truncated: int
 
     def __init__(
@@ -273,6 +280,7 @@ class Session:
         *,
         seed: int,
         pot: bool = False,
+        timeout: float | None = None,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
@@ -299,6 +307,7 @@ class Session:
         self._rules = rules
         self._seed = _check_seed(seed)
         self._pot = pot
+        self._timeout = _check_timeout(timeout)
         self._cuts, self._first_dealer = _cut(rules.players, self._seed)
         self._games = []
         self._records = []
@@ -403,7 +412,7 @@ class Session:
         index = len(self._games)
         lineup = _check_lineup(self._lineups(index), self._rules.players, f"game {index} has")
         game = Game.new(self._rules, seed=self.next_seed, dealer=self.next_dealer)
-        result = play_game(lineup, game=game)
+        result = play_game(lineup, game=game, timeout=self._timeout)
         self._count(game)
         return result
 
@@ -534,7 +543,13 @@ class Session:
         }
 
     @classmethod
-    def resume(cls, record: Mapping[str, Any], lineup: Sequence[Player] | LineupFactory) -> Session:
+    def resume(
+        cls,
+        record: Mapping[str, Any],
+        lineup: Sequence[Player] | LineupFactory,
+        *,
+        timeout: float | None = None,
+    ) -> Session:
         """Rebuild a session from :meth:`record`, checking everything in it.
 
         The cut is made again from the seed and must match; every game is
@@ -544,7 +559,8 @@ class Session:
         record that fails raises :class:`~skitgubbe.RecordError` naming what is
         wrong. Playing on then gives the games an uninterrupted session would
         have given, provided the players behave the same (see ``lineup`` in
-        :class:`Session`).
+        :class:`Session`). ``timeout`` is the time limit of the games played
+        on, as in :class:`Session` (it is not in the record).
 
         >>> import skitgubbe as sg
         >>> bots = [sg.bots.RandomBot(seed=s) for s in range(3)]
@@ -594,7 +610,7 @@ class Session:
                 raise RecordError(
                     f"the record's {key!r} must be true or false, not {brief(record[key])}"
                 )
-        session = cls(lineup, rules, seed=seed, pot=record["pot"])
+        session = cls(lineup, rules, seed=seed, pot=record["pot"], timeout=timeout)
         cuts = _read_cuts(record["cuts"])
         if cuts != session._cuts:
             raise RecordError(

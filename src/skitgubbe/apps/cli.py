@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import sys
 import time
@@ -277,10 +278,11 @@ def print_match(result: MatchResult, out: TextIO) -> None:
     """Print the per-entrant figures of a match as a table, then its crashes."""
     write = out.write
     sets, seatings = result.deals, len(result.arrangements)
+    limit = "" if result.timeout is None else f"; at most {result.timeout:g} s per move"
     write(
         f"{', '.join(result.entrants)}: {result.rules.describe()}, seed {result.seed}; "
         f"{sets} deal set{'s' if sets != 1 else ''} x {seatings} seat arrangement"
-        f"{'s' if seatings != 1 else ''} = {len(result.games)} games\n"
+        f"{'s' if seatings != 1 else ''} = {len(result.games)} games{limit}\n"
     )
     rows = [
         (
@@ -343,9 +345,17 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         # Say so now, not after a long match.
         raise SkitgubbeError("--plot needs matplotlib: pip install 'skitgubbe[plot]'")
+    if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
+        raise ArgumentError(f"--move-time must be a positive number of seconds, not {args.timeout}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = run_match(
-        entrants, _rules(args), deals=args.deals, seed=args.seed, jobs=args.jobs, progress=progress
+        entrants,
+        _rules(args),
+        deals=args.deals,
+        seed=args.seed,
+        jobs=args.jobs,
+        progress=progress,
+        timeout=args.timeout,
     )
     print_match(result, out)
     for path, save in (
@@ -441,7 +451,8 @@ def _parser() -> argparse.ArgumentParser:
         help="a match between bots over duplicate deals: loss rates with 95 %% intervals",
         description="Play every deal under every seat arrangement of the entrants and print "
         "each bot's loss rate (with a 95 % Wilson interval over deal sets), mean finishing "
-        "place, truncated games and crashes.",
+        "place, truncated games and crashes. A bot that raises, answers an illegal move, takes "
+        "longer than --move-time or dies with its worker process loses that game (a crash).",
     )
     arena_cmd.add_argument(
         "entrants",
@@ -457,6 +468,16 @@ def _parser() -> argparse.ArgumentParser:
     arena_cmd.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     arena_cmd.add_argument(
         "--jobs", type=int, help="worker processes (default: play in this process)"
+    )
+    arena_cmd.add_argument(
+        "--move-time",
+        "--timeout",
+        dest="timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time limit of each move (each call into a bot: choose and its hooks); a bot "
+        "that takes longer loses that game. The games then run in worker processes (at least "
+        "one), so a bot that never answers is stopped (default: no limit)",
     )
     arena_cmd.add_argument("--out", metavar="FILE", help="save the match as JSON")
     arena_cmd.add_argument("--csv", metavar="FILE", help="save one CSV row per game")
