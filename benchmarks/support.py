@@ -112,6 +112,12 @@ RATIOS: Final = (
         )
         for name in OPENSPIEL_GAMES
     ),
+    Ratio(
+        key="aio_hook_over_no_hook",
+        label="play_game_async with on_event / without, capped game (s)",
+        numerator=("aio-hook", "seconds"),
+        denominator=("aio-no-hook", "seconds"),
+    ),
 )
 
 
