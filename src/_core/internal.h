@@ -11,6 +11,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 static inline int sg_popcount(uint64_t x) { return __builtin_popcountll(x); }
 static inline int sg_lowest(uint64_t x) { return __builtin_ctzll(x); }
+static inline int sg_highest(uint64_t x) { return 63 - __builtin_clzll(x); }
 #else
 static inline int sg_popcount(uint64_t x)
 {
@@ -25,6 +26,15 @@ static inline int sg_lowest(uint64_t x)
 {
     int n = 0;
     while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+static inline int sg_highest(uint64_t x)
+{
+    int n = -1;
+    while (x) {
         x >>= 1;
         n++;
     }

@@ -703,6 +703,65 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 
+/* ---- integer actions ---------------------------------------------------------- */
+
+/* One fixed numbering of every move under every rule variant, for learners:
+ * SG_NUM_ACTIONS ids, the same for 2-4 players.  A card's index is
+ * suit * 13 + rank (clubs two = 0 .. spades ace = 51).
+ *
+ *   [0, 52)      play one card, by card index
+ *   [52, 195)    play two or more equal cards: 52 + rank * 11 + i, where i
+ *                numbers the sets of suits {C,D}, {C,H}, {D,H}, {C,D,H}, {C,S},
+ *                {D,S}, {C,D,S}, {H,S}, {C,H,S}, {D,H,S}, {C,D,H,S} (ascending
+ *                as 4-bit masks, clubs the lowest bit)
+ *   [195, 507)   play a run: 195 + suit * 78 + (runs of that suit starting at a
+ *                lower rank) + length - 2; a run from rank r has lengths 2 ..
+ *                13 - r, so 12 - r of them
+ *   507          flip (try your luck)
+ *   508          pick up
+ *   509          pass (the slough window)
+ *   [510, 562)   add one card, by card index, to the slough being chosen
+ *   562          throw the slough chosen
+ *
+ * A slough (any number of cards, of several ranks) takes several actions:
+ * its cards added one at a time in ascending card index, then 562; so each
+ * slough has exactly one path.  The cards chosen so far (`pending`, a card
+ * mask, 0 when none) belong with the state: while a slough is being chosen
+ * only its steps are legal. */
+#define SG_NUM_ACTIONS 563
+#define SG_ACTION_GROUP 52
+#define SG_ACTION_GROUPS_PER_RANK 11
+#define SG_ACTION_RUN 195
+#define SG_ACTION_RUNS_PER_SUIT 78
+#define SG_ACTION_FLIP 507
+#define SG_ACTION_PICK_UP 508
+#define SG_ACTION_PASS 509
+#define SG_ACTION_SLOUGH_CARD 510
+#define SG_ACTION_SLOUGH_DONE 562
+/* The longest path of one move: a slough of every card, then 562. */
+#define SG_MAX_ACTION_PATH (SG_NCARDS + 1)
+/* Not a move (an action that is a slough step, or out of range). */
+#define SG_NO_MOVE UINT64_MAX
+
+/* The move an action plays on its own, or SG_NO_MOVE for the slough steps
+ * and ids out of range. */
+sg_move sg_action_move(int action);
+
+/* The actions that play `move`, in order: one for most moves, the cards then
+ * SG_ACTION_SLOUGH_DONE for a slough.  Returns how many; 0 for a value that
+ * is no move of any variant (no action plays it). */
+int sg_move_actions(sg_move move, uint16_t actions[SG_MAX_ACTION_PATH]);
+
+/* The legal actions of the player to move with the slough cards `pending`
+ * chosen so far, ascending; returns how many (0 when the game is over). */
+int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS]);
+
+/* Takes `action` for the player to move: a slough step changes only
+ * *pending; the last step and every other action play their move (with
+ * events, as sg_apply).  Returns SG_ERROR_NONE, SG_ERROR_OVER, or
+ * SG_ERROR_ILLEGAL with the state and *pending untouched. */
+int sg_apply_action(sg_state *st, uint64_t *pending, int action, sg_events *ev);
+
 /* ---- whole games in C ------------------------------------------------------ */
 
 typedef struct sg_sim_result {

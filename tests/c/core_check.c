@@ -388,6 +388,125 @@ static void check_legality(const sg_state *st, uint64_t game)
 
 /* Plays one random game, checking the invariants after every move and, when
  * `check_moves` is set, every kind of candidate move in every position. */
+/* Integer actions: every legal move has one path of legal actions, which
+ * plays it exactly; every complete path plays a legal move; illegal actions
+ * change nothing. */
+static int count_paths(const sg_state *st, uint64_t pending, const sg_move *legal, int n,
+                       uint64_t *seen, uint64_t game)
+{
+    uint16_t actions[SG_NUM_ACTIONS];
+    const int k = sg_legal_actions(st, pending, actions);
+    int paths = 0;
+    for (int i = 0; i < k; i++) {
+        if (i && actions[i] <= actions[i - 1]) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": actions not ascending\n", game);
+            failures++;
+            return -1;
+        }
+        sg_state next = *st;
+        uint64_t p = pending;
+        if (sg_apply_action(&next, &p, actions[i], NULL) != SG_ERROR_NONE) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": legal action %d refused\n", game,
+                    actions[i]);
+            failures++;
+            return -1;
+        }
+        if (p) {
+            const int more = count_paths(&next, p, legal, n, seen, game);
+            if (more < 0)
+                return -1;
+            paths += more;
+            continue;
+        }
+        /* A whole move: it is one of the legal moves, played once. */
+        int found = -1;
+        for (int j = 0; j < n; j++) {
+            sg_state played = *st;
+            if (sg_apply(&played, legal[j], NULL) == SG_ERROR_NONE &&
+                memcmp(&played, &next, sizeof next) == 0 && !(seen[j / 64] >> (j % 64) & 1)) {
+                found = j;
+                break;
+            }
+        }
+        if (found < 0) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": action %d played no new legal move\n",
+                    game, actions[i]);
+            failures++;
+            return -1;
+        }
+        seen[found / 64] |= UINT64_C(1) << (found % 64);
+        paths++;
+    }
+    return paths;
+}
+
+static void check_actions(const sg_state *st, sg_rng *rng, uint64_t game)
+{
+    sg_move legal[SG_MAX_MOVES];
+    const int n = sg_legal_moves(st, legal);
+    uint64_t seen[SG_MAX_MOVES / 64] = {0};
+    const int paths = count_paths(st, 0, legal, n, seen, game);
+    if (paths < 0)
+        return;
+    EXPECT(paths == n, "game %" PRIu64 ": %d action paths for %d legal moves", game, paths, n);
+    for (int j = 0; j < n; j++) {
+        uint16_t path[SG_MAX_ACTION_PATH];
+        const int len = sg_move_actions(legal[j], path);
+        EXPECT(len >= 1, "game %" PRIu64 ": legal move without actions", game);
+        sg_state next = *st, played = *st;
+        uint64_t pending = 0;
+        for (int i = 0; i < len; i++)
+            EXPECT(sg_apply_action(&next, &pending, path[i], NULL) == SG_ERROR_NONE,
+                   "game %" PRIu64 ": a move's action refused", game);
+        sg_apply(&played, legal[j], NULL);
+        EXPECT(pending == 0 && memcmp(&next, &played, sizeof next) == 0,
+               "game %" PRIu64 ": a move's actions play another move", game);
+        if (len == 1)
+            EXPECT(sg_action_move(path[0]) == legal[j], "action's move differs");
+    }
+    /* An action that is not legal changes neither the state nor the pending cards. */
+    uint16_t actions[SG_NUM_ACTIONS];
+    const int k = sg_legal_actions(st, 0, actions);
+    const int bogus = (int)sg_rng_below(rng, SG_NUM_ACTIONS);
+    int is_legal = 0;
+    for (int i = 0; i < k; i++)
+        is_legal |= actions[i] == bogus;
+    if (!is_legal) {
+        sg_state next = *st;
+        uint64_t pending = 0;
+        EXPECT(sg_apply_action(&next, &pending, bogus, NULL) == SG_ERROR_ILLEGAL &&
+                   pending == 0 && memcmp(&next, st, sizeof next) == 0,
+               "game %" PRIu64 ": illegal action %d changed something", game, bogus);
+    }
+}
+
+/* The numbering: every id that plays a move alone maps back to itself. */
+static void check_action_table(void)
+{
+    uint16_t path[SG_MAX_ACTION_PATH];
+    for (int a = 0; a < SG_NUM_ACTIONS; a++) {
+        const sg_move m = sg_action_move(a);
+        if (a >= SG_ACTION_SLOUGH_CARD) {
+            EXPECT(m == SG_NO_MOVE, "slough step %d has a move", a);
+            continue;
+        }
+        EXPECT(m != SG_NO_MOVE && sg_move_actions(m, path) == 1 && path[0] == a,
+               "action %d does not map back", a);
+    }
+    EXPECT(sg_action_move(-1) == SG_NO_MOVE && sg_action_move(SG_NUM_ACTIONS) == SG_NO_MOVE,
+           "ids out of range have moves");
+    EXPECT(sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, UINT64_C(0x5)), path) == 3 &&
+               path[0] == SG_ACTION_SLOUGH_CARD && path[1] == SG_ACTION_SLOUGH_CARD + 2 &&
+               path[2] == SG_ACTION_SLOUGH_DONE,
+           "a slough's path");
+    /* Plays that are neither equal cards nor runs have no action. */
+    EXPECT(sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, UINT64_C(0x5)), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, 0), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(5, 0), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_FLIP, 1), path) == 0,
+           "a move of no variant has actions");
+}
+
 static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int check_moves)
 {
     sg_rng rng;
@@ -412,8 +531,10 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
                    sg_observe(&st, SG_NO_SEAT, &obs) == SG_ERROR_SEAT,
                "sg_observe accepted a seat out of range");
         EXPECT(sg_game_result(&st, &result) == SG_ERROR_NOT_OVER, "a result before the end");
-        if (check_moves)
+        if (check_moves) {
             check_legality(&st, game);
+            check_actions(&st, &rng, game);
+        }
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
         check_sampling(&st, st.to_move, &rng, game);
@@ -687,6 +808,7 @@ int main(int argc, char **argv)
     const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     check_rule_table();
+    check_action_table();
     if (failures)
         return 1;
     uint64_t total_moves = 0;
