@@ -7,7 +7,7 @@ codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -175,6 +175,43 @@ cdef int load_view(sg_state *st, bytes view) except -1:
             f"not a view of a position with a player to move (check {failed} of sg_view_check)",
         )
     return 0
+
+
+NUM_ACTIONS = SG_NUM_ACTIONS
+SLOUGH_CARD_ACTION = SG_ACTION_SLOUGH_CARD
+SLOUGH_DONE_ACTION = SG_ACTION_SLOUGH_DONE
+
+
+def action_move(int action):
+    """The move code action `action` plays alone, or None (a slough step, or out of range)."""
+    cdef sg_move code = sg_action_move(action)
+    return None if code == SG_NO_MOVE else code
+
+
+def move_actions(uint64_t code):
+    """The actions that play the move `code`, in order (empty: no action plays it)."""
+    cdef uint16_t path[SG_MAX_ACTION_PATH]
+    cdef int n = sg_move_actions(code, path)
+    return tuple([path[i] for i in range(n)])
+
+
+cdef tuple legal_actions_of(const sg_state *st, uint64_t pending):
+    """(the legal actions ascending, their mask: bytes of SG_NUM_ACTIONS 0s and 1s)."""
+    cdef uint16_t actions[SG_NUM_ACTIONS]
+    cdef char mask[SG_NUM_ACTIONS]
+    cdef int n = sg_legal_actions(st, pending, actions)
+    cdef int i
+    memset(mask, 0, SG_NUM_ACTIONS)
+    for i in range(n):
+        mask[actions[i]] = 1
+    return tuple([actions[i] for i in range(n)]), mask[:SG_NUM_ACTIONS]
+
+
+def view_actions(bytes view, uint64_t pending):
+    """(legal actions ascending, mask bytes) of the player to move in a checked view."""
+    cdef sg_state st
+    load_view(&st, view)
+    return legal_actions_of(&st, pending)
 
 
 def view_check(bytes view):
@@ -587,13 +624,11 @@ cdef class Core:
 
         The new Core records this Core as its parent, the move, and the move's
         events (an Events sequence); this Core is unchanged.  Raises CoreError
-        when the move is not legal.
+        when the move is not legal.  A slough being chosen (pending) is dropped.
         """
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
         cdef Core child = Core.__new__(Core)
-        cdef Core older = self.parent
-        cdef Events events
         memcpy(child.st, self.state(), sizeof(sg_state))
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
@@ -601,11 +636,63 @@ cdef class Core:
         result = sg_apply(child.st, code, &ev)
         if result != SG_ERROR_NONE:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
-        if ev.len > ev.cap:
+        return self.settled().attach(child, code, buf, ev.len)
+
+    def play_action(self, int action):
+        """The position after integer action `action` (see skitgubbe.h).
+
+        A slough step gives this position again with the card added to the
+        slough being chosen (`pending`); the last step and every other action
+        give the position after the move, as play() does.  Raises CoreError
+        when the action is not legal; this Core is unchanged.
+        """
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        cdef Core child = Core.__new__(Core)
+        cdef uint64_t pending = self.pending
+        cdef sg_move code = SG_NO_MOVE
+        memcpy(child.st, self.state(), sizeof(sg_state))
+        if action == SG_ACTION_SLOUGH_DONE:
+            code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
+        elif 0 <= action < SG_ACTION_SLOUGH_CARD:
+            code = sg_action_move(action)
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        result = sg_apply_action(child.st, &pending, action, &ev)
+        if result != SG_ERROR_NONE:
+            raise CoreError(result, "illegal action" if result == SG_ERROR_ILLEGAL else "game over")
+        if pending:  # a slough step: the same position, one more card chosen
+            child.parent = self.parent
+            child.code = self.code
+            child._events = self._events
+            child.views = self.views
+            child.pending = pending
+            return child
+        return self.settled().attach(child, code, buf, ev.len)
+
+    cdef Core settled(self):
+        """This position without a slough being chosen (self when there is none)."""
+        cdef Core other
+        if self.pending == 0:
+            return self
+        other = Core.__new__(Core)
+        memcpy(other.st, self.state(), sizeof(sg_state))
+        other.parent = self.parent
+        other.code = self.code
+        other._events = self._events
+        other.views = self.views
+        return other
+
+    cdef Core attach(self, Core child, sg_move code, const sg_event *buf, int n):
+        """Links `child`, the position after move `code` with events buf[:n], to this one."""
+        cdef Core older = self.parent
+        cdef Events events
+        if n > SG_MAX_EVENTS:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         child.parent = self
         child.code = code
-        child._events = packed_events(buf, ev.len)
+        child._events = packed_events(buf, n)
         # Drop the state of the step before this one when nothing but this one
         # refers to it (two references: self.parent and `older`); a game, a
         # copy or a reader holding it keeps it whole.  Its events go too unless
@@ -618,6 +705,11 @@ cdef class Core:
             if Py_REFCNT(events) == 2:
                 older._events = None
         return child
+
+    def legal_actions(self):
+        """(the legal integer actions ascending, their mask as bytes), given the
+        slough being chosen."""
+        return legal_actions_of(self.state(), self.pending)
 
     def __reduce__(self):
         return (from_snapshot, (self.snapshot(),))

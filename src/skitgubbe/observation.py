@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from itertools import chain
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Final, overload
 
 import attrs
 
@@ -190,6 +190,9 @@ def _check_view(view: object) -> None:
         )
 
 
+_NO_CARDS: Final = CardSet()
+
+
 def _history_of(events: tuple[Event, ...]) -> History:
     """A History holding ``events`` (unpickling)."""
     return History(_HistoryNode(None, tuple(events)) if events else None)
@@ -269,6 +272,38 @@ class Observation:
     this seat cannot place blanked (``sg_view`` in the C core). Opaque bytes of this
     engine version, for the search bots and :meth:`sample_world`; it holds nothing
     the other fields do not."""
+    slough_chosen: CardSet = _NO_CARDS
+    """While this seat chooses a slough one card at a time (integer actions): the
+    cards added so far; else empty."""
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """This seat's legal integer actions, ascending (see :mod:`skitgubbe.actions`);
+        empty when it is not its turn.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).observation(0).legal_actions
+        (28, 30, 35, 507)
+        """
+        return self._actions()[0]
+
+    @property
+    def action_mask(self) -> bytes:
+        """One byte per action id: 1 where :attr:`legal_actions` has it, else 0.
+
+        >>> import skitgubbe as sg
+        >>> mask = sg.Game.new(seed=2).observation(1).action_mask
+        >>> len(mask), any(mask)
+        (563, False)
+        """
+        return self._actions()[1]
+
+    def _actions(self) -> tuple[tuple[int, ...], bytes]:
+        from . import _engine
+
+        if self.to_move != self.seat:
+            return (), bytes(_engine.NUM_ACTIONS)
+        return _engine.view_actions(self.core_view, self.slough_chosen.mask)
 
     def sample_world(self, rng: random.Random | int | None = None) -> Game:
         """A game consistent with everything this seat knows (RULES.md §8).
