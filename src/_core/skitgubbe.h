@@ -584,7 +584,8 @@ SG_STATIC_ASSERT(sizeof(sg_observation) ==
 SG_STATIC_ASSERT(offsetof(sg_observation, seat) + 14 == offsetof(sg_observation, hand_sizes),
                  sg_observation_byte_members_are_counted);
 
-/* Fills *obs with what `seat` sees.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
+/* Fills *obs with what `seat` sees, from the state or from seat's view of it
+ * (sg_view): both give the same.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
  * (obs untouched) when seat is not a seat of the game. */
 int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs);
 
@@ -761,6 +762,71 @@ int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_N
  * events, as sg_apply).  Returns SG_ERROR_NONE, SG_ERROR_OVER, or
  * SG_ERROR_ILLEGAL with the state and *pending untouched. */
 int sg_apply_action(sg_state *st, uint64_t *pending, int action, sg_events *ev);
+
+/* ---- tensors ------------------------------------------------------------------- */
+
+/* What one seat knows as sg_tensor_size() floats, for learners: built from
+ * sg_observe only (so it changes with nothing the seat cannot know), the
+ * seat's slough being chosen, and the last public moves.  The same size for
+ * 2-4 players and every variant.  Seats are relative: r = (p - seat) mod
+ * players, 0 the observer.  Cards by index, suit * 13 + rank.
+ *
+ * 15 card planes of 52 floats (1 where the card is):
+ *   0 own hand, 1 own collection, 2-4 the cards the observer can place with
+ *   seats r = 1, 2, 3, 5 the cards it cannot place, 6 out of play, 7 every
+ *   card on the table, 8 the top play, 9-12 table cards laid by seats r =
+ *   0..3, 13 the slough being chosen, 14 the up-card while it is in the stock.
+ * SG_TENSOR_RECENT recent moves (sg_public_move), most recent first, 61
+ *   floats each (zeros past the start): 52 cards, 4 the mover's r, 5 the
+ *   move kind.
+ * 64 scalars (counts / 52): 0-2 phase, 3-6 r to move, 7-10 r of the dealer,
+ *   11-14 trump suit and 15 trump known, 16-19 seats present, 20-23 hand
+ *   sizes, 24-27 collection sizes, 28-31 unknown cards per seat, 32-35 out
+ *   (safe), 36-39 place of going out / 4, 40-43 r beside whom the face-down
+ *   card lies, 44-47 r of the slough window's winner, 48 window open, 49
+ *   stock size, 50 unknown stock cards, 51 face-down card unknown, 52 moves
+ *   played / max_moves, 53 (players - 2) / 2, 54 cards in the top play / 13,
+ *   55 plays on the table / 52, 56 a slough being chosen, 57-63 zero.
+ * The rule fields in table order: an ENUM one float per value (one-hot), an
+ *   OPTIONAL_INT two (set, value / max), a BOOL or INT one (value / max; a
+ *   range above 255 by log2(value + 1) / log2(max + 1)). */
+/* A move as every player saw it: its kind, its mover and the cards it
+ * moved (a pick-up: the cards taken; pass: none); the first event of the
+ * move (PLAY, FLIP, PICK_UP, SLOUGH or PASS) holds all three. */
+typedef struct sg_public_move {
+    uint64_t cards;
+    uint8_t kind; /* enum sg_move_kind */
+    uint8_t seat;
+    uint8_t reserved[6]; /* zero */
+} sg_public_move;
+
+SG_STATIC_ASSERT(sizeof(sg_public_move) == 16, sg_public_move_has_no_hidden_padding);
+
+#define SG_TENSOR_PLANES 15
+#define SG_TENSOR_RECENT 8
+#define SG_TENSOR_RECENT_FLOATS (SG_NCARDS + SG_MAX_PLAYERS + 5)
+/* The state tensor adds 10 planes: 0-3 each seat's hand, 4-7 collections
+ * (absolute seats), 8 the stock, 9 the face-down last card. */
+#define SG_STATE_TENSOR_PLANES 10
+
+int sg_tensor_size(void);
+int sg_state_tensor_size(void);
+
+/* Writes `seat`'s tensor to out[0 .. sg_tensor_size()), from the state or
+ * from seat's view of it (the same).  `pending` is the slough being chosen
+ * (ignored unless seat is to move); recent[0 .. n_recent) the last moves,
+ * most recent first.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT. */
+int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
+                          const sg_public_move *recent, int n_recent, float *out);
+
+/* The whole state, for centralised critics only (never a player's input):
+ * seat 0's tensor, then SG_STATE_TENSOR_PLANES planes of hidden cards, to
+ * out[0 .. sg_state_tensor_size()). */
+int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_recent, float *out);
+
+/* The public move in a move's events (their first PLAY, FLIP, PICK_UP,
+ * SLOUGH or PASS event): returns 1 and fills *move, or 0 when there is none. */
+int sg_public_move_of(const sg_event *events, int n, sg_public_move *move);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

@@ -163,6 +163,34 @@ static void check_observation(const sg_state *st, uint8_t seat, uint64_t game)
     EXPECT(obs.reserved[0] == 0 && obs.reserved[1] == 0, "observation reserved bytes");
 }
 
+/* A seat's view observes as the state does, and gives the same tensor, every
+ * float in [0, 1]. */
+static void check_view_tensor(const sg_state *st, uint8_t seat, uint64_t game)
+{
+    sg_state view;
+    sg_view(st, seat, &view);
+    sg_observation from_state, from_view;
+    sg_observe(st, seat, &from_state);
+    sg_observe(&view, seat, &from_view);
+    EXPECT(memcmp(&from_state, &from_view, sizeof from_state) == 0,
+           "game %" PRIu64 ": the view observes differently", game);
+    static const sg_public_move recent[2] = {{UINT64_C(1) << 3, SG_MOVE_KIND_PLAY, 1, {0}},
+                                             {0, SG_MOVE_KIND_PICK_UP, 0, {0}}};
+    const int size = sg_tensor_size();
+    float *of_state = malloc((size_t)size * sizeof *of_state);
+    float *of_view = malloc((size_t)size * sizeof *of_view);
+    EXPECT(of_state && of_view, "out of memory");
+    sg_observation_tensor(st, seat, 0, recent, 2, of_state);
+    sg_observation_tensor(&view, seat, 0, recent, 2, of_view);
+    int same = memcmp(of_state, of_view, (size_t)size * sizeof *of_state) == 0, in_range = 1;
+    for (int i = 0; i < size; i++)
+        in_range &= of_state[i] >= 0.0f && of_state[i] <= 1.0f;
+    free(of_state);
+    free(of_view);
+    EXPECT(same, "game %" PRIu64 ": the view's tensor differs", game);
+    EXPECT(in_range, "game %" PRIu64 ": a tensor value outside [0, 1]", game);
+}
+
 /* A view and worlds sampled from it agree with everything the seat knows. */
 static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64_t game)
 {
@@ -534,6 +562,8 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
         if (check_moves) {
             check_legality(&st, game);
             check_actions(&st, &rng, game);
+            for (uint8_t seat = 0; seat < rules->players; seat++)
+                check_view_tensor(&st, seat, game);
         }
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
@@ -546,8 +576,16 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
         EXPECT(sg_apply(&st, bogus, NULL) == SG_ERROR_ILLEGAL, "bogus move accepted");
         EXPECT(memcmp(&st, &before, sizeof st) == 0, "illegal move changed the state");
         ev.len = 0;
-        EXPECT(sg_apply(&st, moves[sg_rng_below(&rng, (uint32_t)n)], &ev) == SG_ERROR_NONE,
-               "legal move refused");
+        const sg_move chosen = moves[sg_rng_below(&rng, (uint32_t)n)];
+        const uint8_t mover = st.to_move;
+        EXPECT(sg_apply(&st, chosen, &ev) == SG_ERROR_NONE, "legal move refused");
+        /* The move as everybody saw it: its first event. */
+        sg_public_move seen;
+        EXPECT(sg_public_move_of(buf, ev.len, &seen) == 1 && seen.seat == mover &&
+                   seen.kind == SG_MOVE_KIND_OF(chosen) &&
+                   (seen.kind == SG_MOVE_KIND_PICK_UP || seen.kind == SG_MOVE_KIND_FLIP ||
+                    seen.cards == SG_MOVE_CARDS(chosen)),
+               "game %" PRIu64 ": the public move of a move", game);
         EXPECT(ev.len <= ev.cap, "event overflow: %d", ev.len);
         EXPECT(st.moves <= rules->max_moves, "cap exceeded");
     }
