@@ -152,6 +152,23 @@ cdef extern from "skitgubbe.h" nogil:
     int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t *actions)
     int sg_apply_action(sg_state *st, uint64_t *pending, int action, sg_events *ev)
 
+    # Tensors (see skitgubbe.h for the layout).
+    ctypedef struct sg_public_move:
+        uint64_t cards
+        uint8_t kind
+        uint8_t seat
+    enum:
+        SG_TENSOR_PLANES
+        SG_TENSOR_RECENT
+        SG_TENSOR_RECENT_FLOATS
+        SG_STATE_TENSOR_PLANES
+    int sg_tensor_size()
+    int sg_state_tensor_size()
+    int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
+                              const sg_public_move *recent, int n_recent, float *out)
+    int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_recent,
+                        float *out)
+
     # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).
     enum:
         SG_ILLEGAL_NONE

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from enum import IntEnum
 from typing import Any, Final
@@ -244,7 +245,11 @@ class Card:
         skitgubbe.errors.ParseError: not a card index: 52; card indices are 0..51
         """
         if type(index) is not int:
-            raise ParseTypeError(f"not a card index: {brief(index)}; expected an int", brief(index))
+            # numpy's integers (and anything with __index__) are indices too.
+            if isinstance(index, bool) or not hasattr(type(index), "__index__"):
+                message = f"not a card index: {brief(index)}; expected an int"
+                raise ParseTypeError(message, brief(index))
+            index = operator.index(index)
         if not 0 <= index < 52:
             raise ParseError(
                 f"not a card index: {brief(index)}; card indices are 0..51", brief(index)

@@ -522,6 +522,21 @@ class Game:
         """
         return type(move) is Move and move.code in self._core.legal_codes()
 
+    def state_tensor(self, out: Any = None) -> Any:
+        """The whole state as a float32 numpy array, for centralised critics only.
+
+        Seat 0's tensor, then every hidden card where it lies (see
+        :mod:`skitgubbe.tensors`): it holds what no player knows, so never give
+        it to a player. ``out`` is filled and returned when given. Needs numpy.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).state_tensor().shape
+        (1879,)
+        """
+        from .tensors import state_tensor
+
+        return state_tensor(self, out)
+
     # -- integer actions ---------------------------------------------------------------
 
     @property

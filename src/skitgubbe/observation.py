@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from itertools import chain
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import attrs
 
@@ -157,6 +157,13 @@ class History(Sequence[Event]):
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._all())
+
+    def __reversed__(self) -> Iterator[Event]:
+        # Newest first, reading only as far back as the caller goes.
+        node = self._node
+        while node is not None:
+            yield from reversed(node.events)
+            node = node.parent
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
@@ -297,6 +304,20 @@ class Observation:
         (563, False)
         """
         return self._actions()[1]
+
+    def tensor(self, out: Any = None) -> Any:
+        """What this seat knows as a float32 numpy array (see :mod:`skitgubbe.tensors`).
+
+        ``out``, a contiguous float32 array of ``TENSOR_SIZE`` floats, is filled
+        and returned instead of a new array. Needs numpy.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).observation(1).tensor().shape
+        (1359,)
+        """
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, out)
 
     def _actions(self) -> tuple[tuple[int, ...], bytes]:
         from . import _engine
