@@ -1,5 +1,7 @@
 /* Integer actions: one fixed numbering of every move under every rule variant
  * (see "integer actions" in skitgubbe.h for the table). */
+#include <string.h>
+
 #include "internal.h"
 
 /* The 11 sets of two or more suits, as 4-bit masks in ascending order. */
@@ -142,14 +144,24 @@ static int slough_step_ok(const sg_move *moves, int n, uint64_t pending, int c)
     return 0;
 }
 
-int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS])
+/* The first action of a move (the only one but for sloughs), or -1. */
+static int first_action(sg_move move)
+{
+    if (SG_MOVE_KIND_OF(move) == SG_MOVE_KIND_SLOUGH) {
+        const uint64_t cards = SG_MOVE_CARDS(move);
+        return cards ? SG_ACTION_SLOUGH_CARD + index_of_card(sg_lowest(cards)) : -1;
+    }
+    uint16_t path[SG_MAX_ACTION_PATH];
+    return sg_move_actions(move, path) == 1 ? path[0] : -1;
+}
+
+void sg_action_mask(const sg_state *st, uint64_t pending, uint8_t mask[SG_NUM_ACTIONS])
 {
     sg_move moves[SG_MAX_MOVES];
-    const int n = sg_legal_moves(st, moves);
-    uint8_t mask[SG_NUM_ACTIONS] = {0};
-    int count = 0;
+    memset(mask, 0, SG_NUM_ACTIONS);
     if (pending & ~SG_ALL_CARDS)
-        return 0;
+        return;
+    const int n = sg_legal_moves(st, moves);
     if (pending) {
         for (int k = 0; k < SG_NCARDS; k++)
             if (slough_step_ok(moves, n, pending, card_of_index(k)))
@@ -157,13 +169,20 @@ int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_N
         if (sg_why_illegal(st, SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, pending), NULL) ==
             SG_ILLEGAL_NONE)
             mask[SG_ACTION_SLOUGH_DONE] = 1;
-    } else {
-        for (int i = 0; i < n; i++) {
-            uint16_t path[SG_MAX_ACTION_PATH];
-            if (sg_move_actions(moves[i], path) > 0)
-                mask[path[0]] = 1;
-        }
+        return;
     }
+    for (int i = 0; i < n; i++) {
+        const int action = first_action(moves[i]);
+        if (action >= 0)
+            mask[action] = 1;
+    }
+}
+
+int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS])
+{
+    uint8_t mask[SG_NUM_ACTIONS];
+    int count = 0;
+    sg_action_mask(st, pending, mask);
     for (int a = 0; a < SG_NUM_ACTIONS; a++)
         if (mask[a])
             actions[count++] = (uint16_t)a;

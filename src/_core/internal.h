@@ -106,4 +106,18 @@ void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
 void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
                        sg_events *ev);
 
+/* ---- tensors ------------------------------------------------------------------ */
+
+/* Room for the floats that encode the rule fields. */
+#define SG_TENSOR_MAX_RULE_FLOATS 64
+
+/* Writes the floats that encode `rules` (see sg_observation_tensor); returns
+ * how many. */
+int sg_tensor_rules(const sg_rules *rules, float *out);
+
+/* sg_observation_tensor with the rule floats already made (sg_tensor_rules). */
+int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
+                   const sg_public_move *recent, int n_recent, const float *rules, int n_rules,
+                   float *out);
+
 #endif /* SKITGUBBE_INTERNAL_H */

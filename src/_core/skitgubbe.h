@@ -757,6 +757,9 @@ int sg_move_actions(sg_move move, uint16_t actions[SG_MAX_ACTION_PATH]);
  * chosen so far, ascending; returns how many (0 when the game is over). */
 int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS]);
 
+/* The same as a mask: mask[a] = 1 for each legal action a, else 0. */
+void sg_action_mask(const sg_state *st, uint64_t pending, uint8_t mask[SG_NUM_ACTIONS]);
+
 /* Takes `action` for the player to move: a slough step changes only
  * *pending; the last step and every other action play their move (with
  * events, as sg_apply).  Returns SG_ERROR_NONE, SG_ERROR_OVER, or
@@ -827,6 +830,59 @@ int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_rece
 /* The public move in a move's events (their first PLAY, FLIP, PICK_UP,
  * SLOUGH or PASS event): returns 1 and fills *move, or 0 when there is none. */
 int sg_public_move_of(const sg_event *events, int n, sg_public_move *move);
+
+/* ---- a vector environment ------------------------------------------------------ */
+
+/* Many games stepped by one call, for learners.  Each seat is a learner
+ * (SG_VEC_LEARNER: it acts through the actions given to sg_vec_step) or a
+ * built-in player (SG_POLICY_RANDOM: uniformly random legal moves;
+ * SG_POLICY_GREEDY: sg_greedy_move) that moves inside the step.  Every seat
+ * a learner is self-play.  After each step a game's learner to move is
+ * given its tensor and action mask; a game that ends reports every seat's
+ * reward (the skitgubbe pays each other player 1: -(players - 1) for him, 1
+ * for the others; 0 for all when the move cap ends the game or nobody is
+ * left holding cards) and is dealt again at once, in the same step: the
+ * outputs are then the new game's.  Slot i's e-th game has the seed
+ * sg_game_seed(seed, e * n_games + i), its deck sg_deck_from_seed of it and
+ * dealer players - 1, as Game.new(rules, seed=...) deals it; the built-in
+ * players draw from a generator seeded by the game's seed.  The environment
+ * owns its games (one allocation); the caller owns every output array. */
+#define SG_VEC_LEARNER (-1)
+
+typedef struct sg_vec sg_vec;
+
+/* Where a step writes, per game i; any pointer may be NULL (not written). */
+typedef struct sg_vec_out {
+    float *obs;          /* [i * sg_tensor_size() ...]: the learner to move's tensor */
+    uint8_t *masks;      /* [i * SG_NUM_ACTIONS ...]: its legal actions */
+    float *rewards;      /* [i * SG_MAX_PLAYERS + seat]: this step's rewards */
+    uint8_t *terminated; /* [i]: the game ended with a loser or nobody holding cards */
+    uint8_t *truncated;  /* [i]: the move cap ended the game */
+    int32_t *seat;       /* [i]: the learner seat to move now */
+    uint64_t *seeds;     /* [i]: the seed of the game now in slot i */
+} sg_vec_out;
+
+/* A new environment of n_games games, or NULL for bad rules, n_games < 1, a
+ * policy that is neither SG_VEC_LEARNER nor RANDOM/GREEDY, no learner seat,
+ * or no memory.  policies[p] for each seat p < rules->players. */
+sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
+                   const int32_t policies[SG_MAX_PLAYERS]);
+void sg_vec_free(sg_vec *env);
+int32_t sg_vec_games(const sg_vec *env);
+
+/* Deals every game afresh (episode 0) and writes the outputs (rewards and
+ * flags zero). */
+void sg_vec_reset(sg_vec *env, const sg_vec_out *out);
+
+/* Takes actions[i] in game i for its learner to move, lets the built-in
+ * players move, deals finished games again, and writes the outputs.  If an
+ * action is illegal nothing changes: returns SG_ERROR_ILLEGAL and *bad = the
+ * first such game; else SG_ERROR_NONE. */
+int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad);
+
+/* Game i's state and (if pending is not NULL) its slough being chosen; NULL
+ * for i out of range.  For tests and inspection: the whole state. */
+const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

@@ -97,14 +97,34 @@ static void seat_hot(float *out, uint8_t p, uint8_t seat, uint8_t players)
         out[relative(p, seat, players)] = 1.0f;
 }
 
+int sg_tensor_rules(const sg_rules *rules, float *out)
+{
+    const int n = rule_floats();
+    memset(out, 0, (size_t)n * sizeof *out);
+    rules_part(out, rules);
+    return n;
+}
+
 int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
                           const sg_public_move *recent, int n_recent, float *out)
+{
+    float rules[SG_TENSOR_MAX_RULE_FLOATS];
+    const int n_rules = sg_tensor_rules(&st->rules, rules);
+    return sg_tensor_fill(st, seat, pending, recent, n_recent, rules, n_rules, out);
+}
+
+int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
+                   const sg_public_move *recent, int n_recent, const float *rules, int n_rules,
+                   float *out)
 {
     sg_observation o;
     if (sg_observe(st, seat, &o) != SG_ERROR_NONE)
         return SG_ERROR_SEAT;
     const uint8_t n = o.players;
-    memset(out, 0, (size_t)sg_tensor_size() * sizeof *out);
+    const int base = SG_TENSOR_PLANES * SG_NCARDS + SG_TENSOR_RECENT * SG_TENSOR_RECENT_FLOATS +
+                     SCALARS;
+    for (int i = 0; i < base; i++)
+        out[i] = 0.0f;
 
     /* Card planes. */
     float *p = out;
@@ -173,7 +193,7 @@ int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
     q[55] = (float)o.n_table_plays / SG_NCARDS;
     q[56] = o.to_move == seat && pending != 0;
     /* 57..63 reserved: zero */
-    rules_part(q + SCALARS, &st->rules);
+    memcpy(q + SCALARS, rules, (size_t)n_rules * sizeof *rules);
     return SG_ERROR_NONE;
 }
 

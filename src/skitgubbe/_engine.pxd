@@ -169,6 +169,26 @@ cdef extern from "skitgubbe.h" nogil:
     int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_recent,
                         float *out)
 
+    # The vector environment.
+    enum:
+        SG_VEC_LEARNER
+    ctypedef struct sg_vec:
+        pass
+    ctypedef struct sg_vec_out:
+        float *obs
+        uint8_t *masks
+        float *rewards
+        uint8_t *terminated
+        uint8_t *truncated
+        int32_t *seat
+        uint64_t *seeds
+    sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
+                       const int32_t *policies)
+    void sg_vec_free(sg_vec *env)
+    void sg_vec_reset(sg_vec *env, const sg_vec_out *out)
+    int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad)
+    const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending)
+
     # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).
     enum:
         SG_ILLEGAL_NONE

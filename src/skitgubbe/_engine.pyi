@@ -20,6 +20,32 @@ def move_actions(code: int) -> tuple[int, ...]: ...
 def view_actions(view: bytes, pending: int) -> tuple[tuple[int, ...], bytes]: ...
 
 TENSOR_SIZE: Final[int]
+VEC_LEARNER: Final[int]
+
+@disjoint_base
+class VecCore:
+    @property
+    def n_games(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    def __new__(
+        cls,
+        rules: tuple[int, ...],
+        n_games: int,
+        seed: int,
+        policies: tuple[int, ...],
+        obs: Any,
+        masks: Any,
+        rewards: Any,
+        terminated: Any,
+        truncated: Any,
+        seat: Any,
+        seeds: Any,
+    ) -> VecCore: ...
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> int: ...
+    def state(self, i: int) -> tuple[bytes, int]: ...
+
 STATE_TENSOR_SIZE: Final[int]
 TENSOR_PLANES: Final[int]
 TENSOR_RECENT: Final[int]

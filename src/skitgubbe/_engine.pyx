@@ -7,7 +7,7 @@ codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -252,6 +252,88 @@ def observation_tensor(bytes view, int seat, uint64_t pending, tuple recent, flo
         raise ViewError(SG_ERROR_POSITION, f"not a view this engine made (check {failed} fails)")
     if sg_observation_tensor(&st, <uint8_t>seat, pending, moves, n, &out[0]) != SG_ERROR_NONE:
         raise CoreError(SG_ERROR_SEAT, "seat out of range")
+
+
+VEC_LEARNER = SG_VEC_LEARNER
+
+
+cdef class VecCore:
+    """The C vector environment (sg_vec): n games stepped by one call without the GIL.
+
+    The caller owns the output arrays (C-contiguous numpy arrays or any
+    writable buffers of the right types and sizes); step() writes into them.
+    """
+
+    cdef sg_vec *env
+    cdef readonly int n_games
+    cdef readonly int players
+    cdef float[:, ::1] obs
+    cdef uint8_t[:, ::1] masks
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] terminated
+    cdef uint8_t[::1] truncated
+    cdef int32_t[::1] seat
+    cdef uint64_t[::1] seeds
+    cdef sg_vec_out out
+
+    def __cinit__(self, tuple rules, int n_games, uint64_t seed, tuple policies,
+                  float[:, ::1] obs, uint8_t[:, ::1] masks, float[:, ::1] rewards,
+                  uint8_t[::1] terminated, uint8_t[::1] truncated, int32_t[::1] seat,
+                  uint64_t[::1] seeds):
+        cdef sg_rules r
+        cdef int32_t p[4]
+        cdef int i
+        fill_rules(&r, rules)
+        if len(policies) != r.players:
+            raise CoreError(SG_ERROR_SEAT, "one policy per seat")
+        for i in range(4):
+            p[i] = policies[i] if i < r.players else SG_VEC_LEARNER
+        if (obs.shape[0] != n_games or obs.shape[1] != TENSOR_SIZE
+                or masks.shape[0] != n_games or masks.shape[1] != SG_NUM_ACTIONS
+                or rewards.shape[0] != n_games or rewards.shape[1] != SG_MAX_PLAYERS
+                or terminated.shape[0] != n_games or truncated.shape[0] != n_games
+                or seat.shape[0] != n_games or seeds.shape[0] != n_games):
+            raise CoreError(SG_ERROR_POSITION, "output arrays of the wrong shape")
+        self.env = sg_vec_new(&r, n_games, seed, p)
+        if self.env == NULL:
+            raise CoreError(SG_ERROR_RULES, "cannot make this vector environment")
+        self.n_games = n_games
+        self.players = r.players
+        self.obs, self.masks, self.rewards = obs, masks, rewards
+        self.terminated, self.truncated, self.seat, self.seeds = terminated, truncated, seat, seeds
+        self.out.obs = &obs[0, 0]
+        self.out.masks = &masks[0, 0]
+        self.out.rewards = &rewards[0, 0]
+        self.out.terminated = &terminated[0]
+        self.out.truncated = &truncated[0]
+        self.out.seat = &seat[0]
+        self.out.seeds = &seeds[0]
+
+    def __dealloc__(self):
+        sg_vec_free(self.env)
+
+    def reset(self):
+        with nogil:
+            sg_vec_reset(self.env, &self.out)
+
+    def step(self, int32_t[::1] actions):
+        """Steps every game; returns -1, or the index of the first game whose
+        action is illegal (then nothing changed)."""
+        cdef int32_t bad = -1
+        cdef int result
+        if actions.shape[0] != self.n_games:
+            raise CoreError(SG_ERROR_POSITION, f"{self.n_games} actions expected")
+        with nogil:
+            result = sg_vec_step(self.env, &actions[0], &self.out, &bad)
+        return -1 if result == SG_ERROR_NONE else bad
+
+    def state(self, int i):
+        """(the raw state bytes of game i, its slough being chosen)."""
+        cdef uint64_t pending = 0
+        cdef const sg_state *st = sg_vec_state(self.env, i, &pending)
+        if st == NULL:
+            raise CoreError(SG_ERROR_POSITION, "no such game")
+        return (<const char *>st)[:sizeof(sg_state)], pending
 
 
 def view_check(bytes view):

@@ -535,6 +535,121 @@ static void check_action_table(void)
            "a move of no variant has actions");
 }
 
+/* The vector environment: in self-play, each game is the game Game.new would
+ * deal from its seed, played by the same actions, with the same tensors and
+ * masks; with built-in players, rewards sum to zero and illegal batches
+ * change nothing. */
+static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
+{
+    enum { GAMES = 6, STEPS = 400 };
+    int32_t policies[SG_MAX_PLAYERS] = {SG_VEC_LEARNER, SG_VEC_LEARNER, SG_VEC_LEARNER,
+                                        SG_VEC_LEARNER};
+    if (!self_play)
+        for (int p = 1; p < rules->players; p++)
+            policies[p] = p % 2 ? SG_POLICY_RANDOM : SG_POLICY_GREEDY;
+    sg_vec *env = sg_vec_new(rules, GAMES, seed, policies);
+    EXPECT(env != NULL, "sg_vec_new failed");
+    const int size = sg_tensor_size();
+    float *obs = malloc((size_t)GAMES * (size_t)size * sizeof *obs);
+    float *mine = malloc((size_t)size * sizeof *mine);
+    uint8_t masks[GAMES * SG_NUM_ACTIONS], mask[SG_NUM_ACTIONS];
+    float rewards[GAMES * SG_MAX_PLAYERS];
+    uint8_t terminated[GAMES], truncated[GAMES];
+    int32_t seats[GAMES], actions[GAMES], bad = -1;
+    uint64_t seeds[GAMES];
+    sg_vec_out out = {obs, masks, rewards, terminated, truncated, seats, seeds};
+    /* Our own copy of each game, replayed from its seed. */
+    sg_state mirror[GAMES];
+    uint64_t pending[GAMES];
+    sg_public_move recent[GAMES][SG_TENSOR_RECENT];
+    int n_recent[GAMES];
+    sg_rng rng;
+    sg_rng_seed(&rng, seed);
+    int failed = obs == NULL || mine == NULL;
+    sg_vec_reset(env, &out);
+    for (int i = 0; i < GAMES && !failed; i++) {
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(seeds[i], deck);
+        sg_new(&mirror[i], rules, deck, (uint8_t)(rules->players - 1), NULL);
+        pending[i] = 0;
+        n_recent[i] = 0;
+    }
+    for (int step = 0; step < STEPS && !failed; step++) {
+        for (int i = 0; i < GAMES && !failed; i++) {
+            uint16_t legal[SG_NUM_ACTIONS];
+            uint64_t env_pending = 0;
+            const sg_state *st = sg_vec_state(env, i, &env_pending);
+            const int n = sg_legal_actions(st, env_pending, legal);
+            if (self_play)
+                failed |= env_pending != pending[i];
+            failed |= n < 1 || seats[i] != st->to_move || policies[seats[i]] != SG_VEC_LEARNER;
+            for (int a = 0; a < SG_NUM_ACTIONS && !failed; a++)
+                failed |= masks[i * SG_NUM_ACTIONS + a] != 0 && masks[i * SG_NUM_ACTIONS + a] != 1;
+            if (self_play && !failed) {
+                failed |= memcmp(st, &mirror[i], sizeof *st) != 0;
+                sg_action_mask(&mirror[i], pending[i], mask);
+                failed |= memcmp(mask, &masks[i * SG_NUM_ACTIONS], SG_NUM_ACTIONS) != 0;
+                sg_observation_tensor(&mirror[i], mirror[i].to_move, pending[i], recent[i],
+                                      n_recent[i], mine);
+                failed |= memcmp(mine, obs + (size_t)i * (size_t)size,
+                                 (size_t)size * sizeof *mine) != 0;
+            }
+            actions[i] = n > 0 ? legal[sg_rng_below(&rng, (uint32_t)n)] : 0;
+        }
+        if (failed)
+            break;
+        if (step % 50 == 7) { /* an illegal action anywhere refuses the whole batch */
+            const int32_t keep = actions[GAMES - 1];
+            sg_state before = *sg_vec_state(env, 0, NULL);
+            actions[GAMES - 1] = -1;
+            failed |= sg_vec_step(env, actions, &out, &bad) != SG_ERROR_ILLEGAL ||
+                      bad != GAMES - 1 ||
+                      memcmp(&before, sg_vec_state(env, 0, NULL), sizeof before) != 0;
+            actions[GAMES - 1] = keep;
+        }
+        for (int i = 0; i < GAMES && self_play; i++) {
+            const sg_state before = mirror[i];
+            sg_event buf[SG_MAX_EVENTS];
+            sg_events ev = {buf, SG_MAX_EVENTS, 0};
+            sg_apply_action(&mirror[i], &pending[i], actions[i], &ev);
+            if (mirror[i].moves != before.moves) {
+                sg_public_move seen;
+                sg_public_move_of(buf, ev.len, &seen);
+                memmove(&recent[i][1], &recent[i][0], (SG_TENSOR_RECENT - 1) * sizeof seen);
+                recent[i][0] = seen;
+                if (n_recent[i] < SG_TENSOR_RECENT)
+                    n_recent[i]++;
+            }
+        }
+        failed |= sg_vec_step(env, actions, &out, &bad) != SG_ERROR_NONE;
+        for (int i = 0; i < GAMES && !failed; i++) {
+            float sum = 0.0f;
+            for (int p = 0; p < SG_MAX_PLAYERS; p++)
+                sum += rewards[i * SG_MAX_PLAYERS + p];
+            failed |= sum != 0.0f || (terminated[i] && truncated[i]);
+            if (self_play && mirror[i].phase == SG_PHASE_OVER) {
+                float expect = 0.0f;
+                if (!mirror[i].truncated && mirror[i].loser != SG_NO_SEAT)
+                    expect = (float)(1 - rules->players);
+                failed |= !(terminated[i] || truncated[i]) ||
+                          (mirror[i].loser != SG_NO_SEAT &&
+                           rewards[i * SG_MAX_PLAYERS + mirror[i].loser] != expect);
+                uint8_t deck[SG_NCARDS];
+                sg_deck_from_seed(seeds[i], deck);
+                sg_new(&mirror[i], rules, deck, (uint8_t)(rules->players - 1), NULL);
+                pending[i] = 0;
+                n_recent[i] = 0;
+            } else if (self_play) {
+                failed |= terminated[i] || truncated[i];
+            }
+        }
+    }
+    free(obs);
+    free(mine);
+    sg_vec_free(env);
+    EXPECT(!failed, "vector environment (self-play %d, seed %" PRIu64 ")", self_play, seed);
+}
+
 static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int check_moves)
 {
     sg_rng rng;
@@ -847,6 +962,24 @@ int main(int argc, char **argv)
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     check_rule_table();
     check_action_table();
+    {
+        sg_rng pick_vec;
+        sg_rng_seed(&pick_vec, seed + 1);
+        for (uint64_t k = 0; k < 24 && !failures; k++) {
+            sg_rules rules;
+            random_rules(&pick_vec, &rules);
+            rules.max_moves = k % 3 ? rules.max_moves : 40; /* truncation too */
+            check_vec(&rules, k, (int)(k % 2));
+        }
+        int32_t none[SG_MAX_PLAYERS] = {SG_POLICY_RANDOM, SG_POLICY_RANDOM, SG_POLICY_RANDOM,
+                                        SG_POLICY_RANDOM};
+        sg_rules classic;
+        sg_rules_classic(&classic, 3);
+        if (sg_vec_new(&classic, 4, 0, none) != NULL || sg_vec_new(&classic, 0, 0, none) != NULL) {
+            fprintf(stderr, "core_check: sg_vec_new accepted no learner or no games\n");
+            failures++;
+        }
+    }
     if (failures)
         return 1;
     uint64_t total_moves = 0;
