@@ -114,3 +114,22 @@ def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:
     assert "as seat 1 saw it" in out and "the replay reproduces the game" in out
     game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
     assert f"{game.moves_played} moves" in out
+
+
+def test_learning_example_trains_plots_and_plays_in_the_arena(tmp_path: Path) -> None:
+    png = tmp_path / "curve.png"
+    out = run_example(
+        "examples/learn_vector.py",
+        "--minutes",
+        "0.05",
+        "--games",
+        "16",
+        "--deals",
+        "3",
+        "--png",
+        str(png),
+    )
+    assert re.search(r"trained \d+ updates", out)
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert re.search(r"vs random: skitgubbe in \d+ of 9 games", out)
+    assert re.search(r"vs greedy: skitgubbe in \d+ of 9 games", out)
