@@ -112,6 +112,13 @@ RATIOS: Final = (
         )
         for name in OPENSPIEL_GAMES
     ),
+    Ratio(
+        key="vector_over_pettingzoo_leduc",
+        label="vector env (random opponents) / PettingZoo leduc_holdem_v4 (steps/s)",
+        numerator=("vector-random", "steps_per_s"),
+        denominator=("pettingzoo-leduc", "turns_per_s"),
+        target=Target(">=", 50.0),
+    ),
 )
 
 
