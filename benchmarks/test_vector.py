@@ -60,6 +60,10 @@ def test_vector_env(benchmark: BenchmarkFixture, figures: Figures, mode: str) ->
 
     run: Any = benchmark.pedantic
     run(step, setup=setup, rounds=ROUNDS, warmup_rounds=5)
+    for _ in range(1000):  # (the smoke run times one round only)
+        if sum(ended):
+            break
+        step(setup()[0][0])
     assert sum(ended) > 0  # games ended and were dealt again
     benchmark.extra_info.update(batch=BATCH, opponents=opponents, learners=str(learners))
     seconds = fastest_seconds(benchmark)
