@@ -180,12 +180,32 @@ void sg_action_mask(const sg_state *st, uint64_t pending, uint8_t mask[SG_NUM_AC
 
 int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS])
 {
-    uint8_t mask[SG_NUM_ACTIONS];
     int count = 0;
-    sg_action_mask(st, pending, mask);
-    for (int a = 0; a < SG_NUM_ACTIONS; a++)
-        if (mask[a])
-            actions[count++] = (uint16_t)a;
+    if (pending) {
+        uint8_t mask[SG_NUM_ACTIONS];
+        sg_action_mask(st, pending, mask);
+        for (int a = 0; a < SG_NUM_ACTIONS; a++)
+            if (mask[a])
+                actions[count++] = (uint16_t)a;
+        return count;
+    }
+    /* The first action of each legal move, kept sorted and without repeats
+     * (sloughs share their first cards): few, so an insertion sort. */
+    sg_move moves[SG_MAX_MOVES];
+    const int n = sg_legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        const int action = first_action(moves[i]);
+        if (action < 0)
+            continue;
+        int at = count;
+        while (at > 0 && actions[at - 1] > action)
+            at--;
+        if (at > 0 && actions[at - 1] == action)
+            continue;
+        memmove(&actions[at + 1], &actions[at], (size_t)(count - at) * sizeof *actions);
+        actions[at] = (uint16_t)action;
+        count++;
+    }
     return count;
 }
 

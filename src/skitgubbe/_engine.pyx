@@ -195,6 +195,23 @@ def move_actions(uint64_t code):
     return tuple([path[i] for i in range(n)])
 
 
+# The action ids as Python ints, made once: a tuple of legal actions shares them.
+cdef tuple ACTION_INTS = tuple(range(SG_NUM_ACTIONS))
+
+
+cdef tuple action_ids(const sg_state *st, uint64_t pending):
+    """The legal actions, ascending, as a tuple of shared ints."""
+    cdef uint16_t actions[SG_NUM_ACTIONS]
+    cdef int n = sg_legal_actions(st, pending, actions)
+    cdef int i
+    cdef tuple out = PyTuple_New(n)
+    for i in range(n):
+        item = ACTION_INTS[actions[i]]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
+
+
 cdef tuple legal_actions_of(const sg_state *st, uint64_t pending):
     """(the legal actions ascending, their mask: bytes of SG_NUM_ACTIONS 0s and 1s)."""
     cdef uint16_t actions[SG_NUM_ACTIONS]
@@ -840,6 +857,10 @@ cdef class Core:
         """(the legal integer actions ascending, their mask as bytes), given the
         slough being chosen."""
         return legal_actions_of(self.state(), self.pending)
+
+    def legal_action_ids(self):
+        """The legal integer actions, ascending, given the slough being chosen."""
+        return action_ids(self.state(), self.pending)
 
     def __reduce__(self):
         return (from_snapshot, (self.snapshot(),))

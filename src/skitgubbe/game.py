@@ -550,7 +550,7 @@ class Game:
         >>> sg.Game.new(seed=2).legal_actions
         (28, 30, 35, 507)
         """
-        return self._core.legal_actions()[0]
+        return self._core.legal_action_ids()
 
     @property
     def action_mask(self) -> bytes:
