@@ -36,6 +36,135 @@ static int seat_or_none(uint8_t seat, int players)
     return seat < players || seat == SG_NO_SEAT;
 }
 
+/* Whether `seat` holds a card, named in the view or not. */
+static int holds(const sg_state *view, int seat)
+{
+    return (view->hand[seat] | view->coll[seat]) != 0 || view->unseen[seat] != 0;
+}
+
+/* The relations between fields that play relies on (checks 11 .. 20 of
+ * sg_view_check, see skitgubbe.h); the fields' ranges and the cards' places
+ * are checked already. */
+static int view_relations(const sg_state *view)
+{
+    const int players = view->rules.players;
+    const int phase = view->phase;
+    const int stock_empty = view->stock_top == view->stock_len;
+
+    /* 11: the one-bit flags, and the move cap not yet reached in a game going on. */
+    if (view->trump_public > 1 || view->end_pending > 1 || view->truncated > 1 ||
+        (phase != SG_PHASE_OVER && view->moves >= view->rules.max_moves))
+        return 11;
+
+    /* 12: a game going on has neither a loser nor a truncation; a truncated one no loser. */
+    if (phase != SG_PHASE_OVER ? view->loser != SG_NO_SEAT || view->truncated
+                               : view->truncated && view->loser != SG_NO_SEAT)
+        return 12;
+
+    /* 13: the finish order: distinct seats, not the loser; none in phase 1; in
+     * phase 2 exactly the seats without cards, and two seats or more hold cards. */
+    uint8_t out = 0;
+    for (int i = 0; i < view->n_finished; i++) {
+        const uint8_t bit = (uint8_t)(1u << view->finished[i]);
+        if ((out & bit) || view->finished[i] == view->loser)
+            return 13;
+        out |= bit;
+    }
+    if (phase == SG_PHASE_COLLECTING && view->n_finished)
+        return 13;
+    if (phase == SG_PHASE_SHEDDING) {
+        int holding = 0;
+        for (int p = 0; p < players; p++) {
+            if (holds(view, p) == !!(out & (1u << p)))
+                return 13;
+            holding += holds(view, p);
+        }
+        if (holding < 2)
+            return 13;
+    }
+    if (phase == SG_PHASE_OVER)
+        return 0;
+
+    /* 14: the player to move has a card in his hand; a trick has a leader. */
+    if ((!view->hand[view->to_move] && !view->unseen[view->to_move]) ||
+        view->leader == SG_NO_SEAT)
+        return 14;
+
+    /* 15: known cards are held; phase 1 hands within hand_size, phase 2 without
+     * collections. */
+    for (int p = 0; p < players; p++) {
+        if (view->known[p] & ~(view->hand[p] | view->coll[p]))
+            return 15;
+        if (phase == SG_PHASE_COLLECTING
+                ? sg_popcount(view->hand[p]) + view->unseen[p] > view->rules.hand_size
+                : view->coll[p] != 0)
+            return 15;
+    }
+
+    /* 16: the up-card: under trump=UPCARD only, it sets the public trump, and
+     * lies at the bottom of the stock while the stock lasts. */
+    if (view->upcard != SG_NO_CARD &&
+        (view->rules.trump != SG_TRUMP_RULE_UPCARD || !view->trump_public ||
+         view->trump != SG_SUIT_OF(view->upcard) ||
+         (!stock_empty && view->stock[view->stock_len - 1] != view->upcard)))
+        return 16;
+
+    if (phase == SG_PHASE_SHEDDING) {
+        /* 17: phase 2 has no stock, hidden card, pending end, round or window,
+         * and a public trump. */
+        if (!stock_empty || view->hidden_card != SG_NO_CARD || view->end_pending ||
+            view->round_pending || view->window || !view->trump_public)
+            return 17;
+        /* 18: the trick: plays numbered from 0 in steps of 0 or 1; counters reset
+         * between tricks; during one, a target of two seats or more that no
+         * play (COUNT) or turn (ROTATION) has reached. */
+        for (int i = 0; i < view->table_len; i++) {
+            const int step = view->table_play[i] - (i ? view->table_play[i - 1] : 0);
+            if (step < 0 || step > 1)
+                return 18;
+        }
+        if (!view->table_len ? view->trick_target || view->trick_turns
+                             : view->trick_target < 2 || view->trick_target > players ||
+                                   (view->rules.trick_end == SG_TRICK_END_COUNT
+                                        ? view->table_play[view->table_len - 1] + 1 >=
+                                              view->trick_target
+                                        : view->trick_turns >= view->trick_target))
+            return 18;
+        return 0;
+    }
+
+    /* 19: phase 1, the stock: someone drew its last card exactly when it is
+     * empty, and phase 1 would have ended had that card been revealed; the
+     * hidden card lies with him, under last_card=HIDDEN; under trump=UPCARD
+     * the up-card is known. */
+    if (stock_empty != (view->last_drawer != SG_NO_SEAT) || view->end_pending ||
+        (view->hidden_card != SG_NO_CARD &&
+         (!stock_empty || view->rules.last_card != SG_LAST_CARD_HIDDEN ||
+          view->hidden_holder != view->last_drawer)) ||
+        (view->rules.trump == SG_TRUMP_RULE_UPCARD) != (view->upcard != SG_NO_CARD))
+        return 19;
+
+    /* 20: phase 1, the trick.  DUEL: no round and no window; the follower is
+     * the leader's left neighbour and answers when the table holds an odd
+     * number of cards.  ALL: this round's cards are on the table; an open
+     * window (slough rule) ends the round, names the winner and waits for the
+     * player to move; otherwise he is still to play in this round. */
+    if (view->rules.trick_mode == SG_TRICK_MODE_DUEL) {
+        if (view->round_pending || view->window ||
+            view->follower != (view->leader + 1) % players ||
+            view->to_move != (view->table_len % 2 ? view->follower : view->leader))
+            return 20;
+        return 0;
+    }
+    if (view->round_start > view->table_len)
+        return 20;
+    if (view->window ? !view->rules.slough || view->round_pending ||
+                           view->winner == SG_NO_SEAT || !(view->window & (1u << view->to_move))
+                     : !(view->round_pending & (1u << view->to_move)))
+        return 20;
+    return 0;
+}
+
 int sg_view_check(const sg_state *view)
 {
     const int players = view->rules.players;
@@ -47,7 +176,7 @@ int sg_view_check(const sg_state *view)
     if (view->stock_top > view->stock_len || view->stock_len > SG_NCARDS ||
         view->table_len > SG_NCARDS || view->round_start > SG_NCARDS)
         return 3;
-    if (view->dealer >= players || view->leader >= players ||
+    if (view->dealer >= players || !seat_or_none(view->leader, players) ||
         !seat_or_none(view->follower, players) || !seat_or_none(view->winner, players) ||
         !seat_or_none(view->round_first, players) || !seat_or_none(view->last_drawer, players) ||
         !seat_or_none(view->hidden_holder, players) || !seat_or_none(view->loser, players))
@@ -100,7 +229,7 @@ int sg_view_check(const sg_state *view)
     }
     if (slots != sg_popcount(SG_ALL_CARDS & ~placed))
         return 10;
-    return 0;
+    return view_relations(view);
 }
 
 void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
@@ -287,11 +416,17 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
     sg_move moves[SG_MAX_MOVES];
     for (uint32_t done = 0; st->phase != SG_PHASE_OVER && (!cap || done < cap); done++) {
         sg_move move;
+        /* No legal move in a game not over cannot happen in a state that
+         * passes sg_view_check; should it, the rollout stops there. */
         if (policy == SG_POLICY_GREEDY ||
             (policy == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
             move = sg_greedy_move(st);
+            if (!move)
+                break;
         } else {
             const int n = sg_legal_moves(st, moves);
+            if (n == 0)
+                break;
             move = moves[sg_rng_below(rng, (uint32_t)n)];
         }
         sg_apply_unchecked(st, move, NULL);

@@ -618,17 +618,63 @@ int sg_game_result(const sg_state *st, sg_result *result);
  * public are blanked.  Equal for any two states `seat` cannot tell apart. */
 void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
 
-/* Whether `view` is a view as sg_view makes them (of a game going on, or over):
- * returns 0, or the number of the first check that fails (1 rules, 2 phase and
- * player to move, 3 stock and table lengths, 4 seats,
- * 5 finish order, trump and seat sets, 6 up-card and hidden card, 7 hands and
- * collections, 8 the table, 9 the stock and hidden card, 10 the unknown slots
- * do not match the unplaced cards).  Bytes from outside the process (a pickle,
- * a tampered observation) must pass it, and have a player to move, before
- * sg_sample_world, sg_greedy_move, sg_pimc or sg_ismcts see them.  It checks
- * each field's range and the cards' places; it does not yet check every
- * relation between fields that play relies on (which seat leads once the stock
- * is empty, say), so a view built by hand can still mislead the search. */
+/* Whether `view` is a view as sg_view makes them (of a game going on, or over),
+ * or a whole state: returns 0, or the number of the first check that fails.
+ * Bytes from outside the process (a pickle, a tampered observation) must pass
+ * it, and have a player to move, before sg_sample_world, sg_greedy_move,
+ * sg_pimc or sg_ismcts see them.  The checks, in order:
+ *   1  the rules pass sg_rules_check
+ *   2  phase is a phase; to_move is a seat, or SG_NO_SEAT once the game is over
+ *   3  stock_top <= stock_len <= 52, table_len and round_start <= 52
+ *   4  dealer is a seat; leader, follower, winner, round_first, last_drawer,
+ *      hidden_holder and loser are seats or SG_NO_SEAT
+ *   5  n_finished <= players and finished[] are seats; trump <= SG_NO_SUIT;
+ *      window and round_pending name seats only
+ *   6  upcard and hidden_card are cards or SG_NO_CARD (hidden_card also
+ *      SG_UNKNOWN_CARD)
+ *   7  hands, collections, `out` and `known` hold cards only, none twice;
+ *      seats beyond `players` hold nothing and have nothing unseen
+ *   8  the table: cards not placed elsewhere, played by seats
+ *   9  the stock (stock_top .. stock_len) and the hidden card: cards not placed
+ *      elsewhere, or SG_UNKNOWN_CARD
+ *   10 the unknown slots (unseen[], unknown stock cards, an unknown hidden
+ *      card) are exactly as many as the cards placed nowhere
+ * then the relations between fields that play relies on (a seat "holds" a
+ * card when its hand or collection has one or unseen[seat] > 0; checks 14 to
+ * 20 concern a game going on only):
+ *   11 trump_public, end_pending and truncated are 0 or 1; a game going on has
+ *      moves < rules.max_moves (so that every game ends)
+ *   12 a game going on has no loser and is not truncated; a truncated game has
+ *      no loser
+ *   13 finished[] are distinct seats, none the loser; phase 1 has none; in
+ *      phase 2 they are exactly the seats that hold no card, and two seats or
+ *      more hold cards
+ *   14 the player to move has a hand card, named or unseen; leader is a seat
+ *   15 known[p] is within p's hand and collection; in phase 1 each hand
+ *      (named and unseen cards) within rules.hand_size, in phase 2 no
+ *      collections
+ *   16 an up-card only under trump=UPCARD, where it is the public trump and
+ *      lies at the bottom of the stock while the stock lasts
+ *   17 phase 2: the stock is empty; no hidden card, pending end, round or
+ *      slough window; the trump is public
+ *   18 phase 2, the trick: table_play[] counts plays from 0 in steps of 0 or
+ *      1; with the table empty trick_target and trick_turns are 0, else
+ *      2 <= trick_target <= players and the trick is not yet complete (no play
+ *      number + 1 (COUNT) or trick_turns (ROTATION) has reached the target)
+ *   19 phase 1, the stock: last_drawer is a seat exactly when the stock is
+ *      empty; end_pending is 0; a hidden card only under last_card=HIDDEN,
+ *      with the stock empty and hidden_holder = last_drawer; an up-card
+ *      exactly under trump=UPCARD
+ *   20 phase 1, the trick.  DUEL: no round and no window, follower is the
+ *      leader's left neighbour, and to_move is the follower when the table
+ *      holds an odd number of cards, else the leader.  ALL: round_start <=
+ *      table_len; with a slough window open (slough rule only) no round is
+ *      pending, winner is a seat and to_move is in the window; else to_move
+ *      is in round_pending.  (Phase-1 play numbers only tell plays apart.)
+ * A state that passes, played on with legal moves, keeps passing, and neither
+ * the moves, the search nor the sampling read out of bounds on it (the fuzz
+ * harness tests/fuzz/fuzz_core.c checks both).  The numbers are stable; new
+ * checks are added at the end. */
 int sg_view_check(const sg_state *view);
 
 /* A state consistent with a view: the cards the view does not place are dealt

@@ -162,6 +162,37 @@ def simulate(tuple rules, uint64_t seed, uint64_t first, uint64_t count):
             res.no_loser, res.truncated)
 
 
+# What each check of sg_view_check is about (skitgubbe.h lists them in full).
+cdef tuple VIEW_CHECKS = (
+    "the rules",
+    "the phase and the player to move",
+    "the stock and table lengths",
+    "the seat fields",
+    "the finish order, trump and seat sets",
+    "the up-card and hidden card",
+    "the hands and collections",
+    "the table",
+    "the stock and hidden card",
+    "the unknown slots against the unplaced cards",
+    "the one-bit flags and the move cap",
+    "the loser and truncation against the phase",
+    "the finish order against the seats holding cards",
+    "a player to move holding no card, or no leader",
+    "the known cards and hand sizes",
+    "the up-card against the rules, trump and stock",
+    "the stock, hidden card, round and window in phase 2",
+    "the trick counters in phase 2",
+    "the stock, last drawer and hidden card in phase 1",
+    "the trick, round and slough window in phase 1",
+)
+
+
+cdef str view_check_name(int failed):
+    if 1 <= failed <= len(VIEW_CHECKS):
+        return VIEW_CHECKS[failed - 1]
+    return "unknown"
+
+
 cdef int load_view(sg_state *st, bytes view) except -1:
     if len(view) != sizeof(sg_state):
         raise CoreError(SG_ERROR_POSITION, "not a view of this engine version")
@@ -172,7 +203,8 @@ cdef int load_view(sg_state *st, bytes view) except -1:
     if failed:
         raise ViewError(
             SG_ERROR_POSITION,
-            f"not a view of a position with a player to move (check {failed} of sg_view_check)",
+            f"not a view of a position with a player to move (check {failed} of "
+            f"sg_view_check: {view_check_name(failed)})",
         )
     return 0
 

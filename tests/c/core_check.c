@@ -1125,8 +1125,26 @@ int main(int argc, char **argv)
             uint8_t deck[SG_NCARDS];
             sg_deck_from_seed(game, deck);
             sg_state st;
-            sg_new(&st, &rules, deck, 0, NULL);
+            if (game % 4 == 3) {
+                /* A phase-2 position: each card to a seat or out of play. */
+                uint64_t hands[SG_MAX_PLAYERS] = {0, 0, 0, 0};
+                for (int c = 0; c < SG_NCARDS; c++) {
+                    const uint32_t owner = sg_rng_below(&rng, rules.players + 1u);
+                    if (owner < rules.players)
+                        hands[owner] |= SG_CARD_BIT(deck[c]);
+                }
+                sg_new_shedding(&st, &rules, hands, (uint8_t)sg_rng_below(&rng, 5),
+                                (uint8_t)(game % rules.players), NULL);
+            } else {
+                sg_new(&st, &rules, deck, (uint8_t)(game % rules.players), NULL);
+            }
             while (1) {
+                if (sg_view_check(&st) != 0) {
+                    fprintf(stderr, "core_check: game %" PRIu64 ": sg_view_check refuses "
+                                    "a state of the game (%d)\n",
+                            game, sg_view_check(&st));
+                    return 1;
+                }
                 for (uint8_t seat = 0; seat < rules.players; seat++) {
                     sg_state view;
                     sg_view(&st, seat, &view);
