@@ -439,3 +439,21 @@ def test_a_slough_card_by_card_through_the_gymnasium_env() -> None:
         assert info["action_mask"][SLOUGH_DONE]
     gym_env.step(SLOUGH_DONE)
     assert game.moves[len(moves)] == slough
+
+
+# -- the environments' observations are the seats' observations -------------------------------
+
+
+@pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
+def test_env_observations_are_the_observations_tensors_and_masks(preset: str, players: int) -> None:
+    aec = envs.raw_env(rules=preset, players=players)
+    aec.reset(seed=players)
+    rng = random.Random(1)
+    game = aec.game
+    while game.result is None:
+        for seat, agent in enumerate(aec.possible_agents):
+            seen = aec.observe(agent)
+            view = game.observation(seat)
+            assert (seen["observation"] == view.tensor()).all()
+            assert seen["action_mask"].tobytes() == view.action_mask
+        aec.step(_random_action(aec.observe(aec.agent_selection)["action_mask"], rng))

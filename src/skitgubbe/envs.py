@@ -55,13 +55,14 @@ except ImportError as error:  # pragma: no cover - the envs extra installs them
         'skitgubbe.envs needs pettingzoo, gymnasium and numpy: pip install "skitgubbe[envs]"'
     ) from error
 
-from . import bots
+from . import _engine, bots
 from .actions import NUM_ACTIONS
 from .errors import ArgumentError, ArgumentTypeError, IllegalActionError
-from .game import Game, GameResult
+from .game import Game, GameResult, _seat_view
+from .observation import History
 from .players import Player
 from .rules import Rules
-from .tensors import STATE_TENSOR_SIZE, TENSOR_SIZE
+from .tensors import STATE_TENSOR_SIZE, TENSOR_SIZE, recent_moves
 
 __all__ = [
     "ENV_ID",
@@ -147,6 +148,28 @@ def board_text(game: Game, width: int = 100) -> str:
 def _mask(game: Game) -> NDArray[numpy.int8]:
     mask: NDArray[numpy.int8] = numpy.frombuffer(game.action_mask, numpy.int8).copy()
     return mask
+
+
+def _seat_tensor(game: Game, seat: int) -> NDArray[numpy.float32]:
+    """``game.observation(seat).tensor()`` without building the whole Observation.
+
+    The same inputs the observation gives the core: the seat's view, its slough
+    being chosen and the last moves of its own history (tests compare the two).
+    """
+    core = game._core
+    players = game.players
+    pending = core.pending if game.to_move == seat else 0
+    recent = recent_moves(History(_seat_view(core, seat, players)))
+    tensor = numpy.zeros(TENSOR_SIZE, dtype=numpy.float32)
+    _engine.observation_tensor(core.view(seat), seat, pending, recent, tensor)
+    return tensor
+
+
+def _seat_mask(game: Game, seat: int) -> NDArray[numpy.int8]:
+    """``game.observation(seat).action_mask`` as an int8 array: zeros unless ``seat`` moves."""
+    if game.to_move != seat:
+        return numpy.zeros(NUM_ACTIONS, dtype=numpy.int8)
+    return _mask(game)
 
 
 class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
@@ -293,11 +316,8 @@ class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``agent``'s observation: its tensor and its action mask (zeros unless it moves)."""
         game = self._live_game()
-        view = game.observation(self._seat_of[agent])
-        return {
-            "observation": view.tensor(),
-            "action_mask": numpy.frombuffer(view.action_mask, numpy.int8).copy(),
-        }
+        seat = self._seat_of[agent]
+        return {"observation": _seat_tensor(game, seat), "action_mask": _seat_mask(game, seat)}
 
     def state(self) -> NDArray[numpy.float32]:
         """The whole state (:meth:`Game.state_tensor <skitgubbe.Game.state_tensor>`).
@@ -510,8 +530,7 @@ class SkitgubbeEnv(gymnasium.Env[NDArray[numpy.float32], numpy.int64]):
         return self._observe(game), reward, terminated, truncated, self._info(game)
 
     def _observe(self, game: Game) -> NDArray[numpy.float32]:
-        tensor: NDArray[numpy.float32] = game.observation(self.seat).tensor()
-        return tensor
+        return _seat_tensor(game, self.seat)
 
     def _info(self, game: Game) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}
