@@ -51,6 +51,14 @@ def test_pettingzoo_api_test(preset: str, players: int) -> None:
         api_test(envs.env(rules=preset, players=players), num_cycles=1000, verbose_progress=False)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test_through_truncated_games(players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aec = envs.env(rules="modern", players=players, max_moves=25)
+        api_test(aec, num_cycles=200, verbose_progress=False)
+
+
 @pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
 def test_pettingzoo_seed_test(preset: str, players: int) -> None:
     seed_test(functools.partial(envs.env, rules=preset, players=players), num_cycles=200)
