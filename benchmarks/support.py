@@ -40,6 +40,10 @@ OPENSPIEL_GAMES: Final = ("hearts", "spades")
 T = TypeVar("T")
 
 
+# PettingZoo's own classic card games (rlcard's poker), timed with the same loop as
+# skitgubbe's AEC environment.
+PETTINGZOO_GAMES: Final = ("leduc_holdem_v4", "texas_holdem_v4")
+
 # -- figures and targets ---------------------------------------------------------------
 
 
@@ -118,6 +122,15 @@ RATIOS: Final = (
         numerator=("vector-random", "steps_per_s"),
         denominator=("pettingzoo-leduc", "turns_per_s"),
         target=Target(">=", 50.0),
+    ),
+    *(
+        Ratio(
+            key=f"aec_env_over_{name}",
+            label=f"AEC env classic 3p / PettingZoo {name} (turns/s)",
+            numerator=("aec-env-3p", "turns_per_s"),
+            denominator=(f"pettingzoo-{name}", "turns_per_s"),
+        )
+        for name in PETTINGZOO_GAMES
     ),
 )
 
@@ -295,6 +308,44 @@ def play_openspiel_decisions(states: Iterable[Any], rng_seed: int) -> int:
             state.apply_action(choice(state.legal_actions()))
             decisions += 1
     return decisions
+
+
+def play_aec_turns(env: Any, seeds: Iterable[int], rng_seed: int) -> int:
+    """Play a PettingZoo AEC environment through one episode per seed with uniformly
+    random legal actions: per turn ``env.last()``, a random action of the mask and
+    ``env.step``; a done agent steps with ``None``. Resets are part of the work.
+    Returns the number of turns with an action (the dones' steps are not counted)."""
+    rng = random.Random(rng_seed)
+    turns = 0
+    for seed in seeds:
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            turns += 1
+    return turns
+
+
+def play_gym_steps(env: Any, seeds: Iterable[int], rng_seed: int) -> tuple[int, int]:
+    """Play a Gymnasium environment with an ``info["action_mask"]`` through one
+    episode per seed with uniformly random legal actions (resets included).
+    Returns the learner's steps and the moves of the whole table."""
+    rng = random.Random(rng_seed)
+    steps = moves = 0
+    for seed in seeds:
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = info["action_mask"].nonzero()[0]
+            _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+            done = terminated or truncated
+            steps += 1
+        moves += env.unwrapped.game.moves_played
+    return steps, moves
 
 
 def mid_game(players: int = 3) -> sg.Game:
