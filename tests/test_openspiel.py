@@ -87,6 +87,19 @@ def test_parameters_name_the_rules() -> None:
         rules_of({"players": 3, "rules": text})
     with pytest.raises(sg.ArgumentError, match="players must be"):
         rules_of({"players": 5})
+    changed = load(2, "modern;slough:false;runs:false", 0)
+    assert changed.rules == sg.Rules.modern(2, slough=False, runs=False)
+    with pytest.raises(sg.ArgumentError, match="field:value"):
+        rules_of({"rules": "modern;slough"})
+    with pytest.raises(sg.RulesError):
+        rules_of({"rules": "modern;slough:perhaps"})
+
+
+def test_a_game_string_names_the_same_game() -> None:
+    # Game strings cannot hold a JSON object (its commas): a preset with changes can.
+    game = load(2, "classic;try_your_luck:false", 50)
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules and again.rules.max_moves == 50
 
 
 # -- OpenSpiel's random simulation test ------------------------------------------------

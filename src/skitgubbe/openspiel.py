@@ -16,10 +16,15 @@ information, with explicit chance and a zero-sum terminal utility:
 * **Utility:** the skitgubbe pays every other player 1: he gets
   ``-(players - 1)``, the others ``+1``. A truncated game (the move cap,
   ``Rules.max_moves``) is worth 0 to all.
-* **Parameters:** ``players`` (2 … 4, default 3), ``rules`` (a preset name,
-  ``"classic"`` or ``"modern"``, or a JSON object of :meth:`Rules.to_dict
-  <skitgubbe.Rules.to_dict>` naming the same number of players) and
-  ``max_moves`` (a smaller move cap, 0 for the rules' own).
+* **Parameters:** ``players`` (2 … 4, default 3), ``rules`` and ``max_moves``
+  (a smaller move cap; 0, the default, for the rules' own). ``rules`` is a
+  preset name, ``"classic"`` (the default) or ``"modern"``, optionally with
+  changes: ``"modern;slough:false;runs:false"`` (each ``field:value`` as
+  :meth:`RuleField.parse <skitgubbe.rules.RuleField.parse>` reads it); or a
+  JSON object of :meth:`Rules.to_dict <skitgubbe.Rules.to_dict>` naming the
+  same number of players. OpenSpiel's game strings (``str(game)``, and so
+  ``serialize_game_and_state``) cannot hold a JSON object's commas: to
+  serialise, name the rules as a preset with changes.
 
 Observations depend only on the player's :class:`~skitgubbe.Observation`:
 
@@ -117,6 +122,8 @@ def rules_of(params: dict[str, Any] | None = None) -> Rules:
     300
     >>> rules_of({"players": 4}) == Rules.classic(players=4)
     True
+    >>> rules_of({"players": 2, "rules": "modern;slough:false;runs:false"}).slough
+    False
     """
     merged = {**_DEFAULTS, **(params or {})}
     players, name, cap = merged["players"], merged["rules"], merged["max_moves"]
@@ -138,7 +145,14 @@ def _rules(players: int, name: str, cap: int) -> Rules:
                 f"the rules are for {rules.players} players; give players={rules.players}"
             )
     else:
-        rules = Rules.preset(name, players)
+        preset, *changes = name.split(";")
+        overrides: dict[str, object] = {}
+        for change in changes:
+            field, colon, text = change.partition(":")
+            if not colon or field.strip() == "players":
+                raise ArgumentError(f"a rule change is field:value (not players), not {change!r}")
+            overrides[field.strip()] = Rules.field(field.strip()).parse(text)
+        rules = Rules.preset(preset.strip(), players, **overrides)
     if cap:
         rules = Rules.from_dict({**rules.to_dict(), "max_moves": cap})
     return rules
