@@ -132,6 +132,22 @@ RATIOS: Final = (
         )
         for name in PETTINGZOO_GAMES
     ),
+    *(
+        Ratio(
+            key=f"actions_over_openspiel_{name}",
+            label=f"integer actions / OpenSpiel {name} (decisions/s)",
+            numerator=("action-decisions", "decisions_per_s"),
+            denominator=(f"openspiel-action-decisions-{name}", "decisions_per_s"),
+            target=Target(">=", 2.0),
+        )
+        for name in OPENSPIEL_GAMES
+    ),
+    Ratio(
+        key="python_skitgubbe_over_actions",
+        label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
+        numerator=("python-skitgubbe-decisions", "decisions_per_s"),
+        denominator=("action-decisions", "decisions_per_s"),
+    ),
 )
 
 
@@ -273,6 +289,20 @@ def play_decisions(games: Iterable[sg.Game], rng_seed: int) -> int:
     for game in games:
         while game.to_move is not None:
             game.play(choice(game.legal_moves))
+            decisions += 1
+    return decisions
+
+
+def play_action_decisions(games: Iterable[sg.Game], rng_seed: int) -> int:
+    """Play every game to its end with uniformly random legal integer actions: per
+    decision ``game.legal_actions``, ``random.choice`` and ``game.play_action``
+    (a slough is one decision per card and one to throw them). Returns the number
+    of decisions."""
+    choice = random.Random(rng_seed).choice
+    decisions = 0
+    for game in games:
+        while game.to_move is not None:
+            game.play_action(choice(game.legal_actions))
             decisions += 1
     return decisions
 
