@@ -756,6 +756,11 @@ cdef class Core:
         return self._events
 
     @property
+    def action_events(self):
+        """The events of the action that made this position: none for a slough step."""
+        return EMPTY_EVENTS if self.pending else self.events
+
+    @property
     def kept(self):
         """Whether this position holds its state now (False: dropped, played again on use)."""
         return self.st != NULL
@@ -809,7 +814,7 @@ cdef class Core:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
         return self.settled().attach(child, code, buf, ev.len)
 
-    def play_action(self, int action):
+    def play_action(self, object action):
         """The position after integer action `action` (see skitgubbe.h).
 
         A slough step gives this position again with the card added to the
@@ -819,18 +824,25 @@ cdef class Core:
         """
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
-        cdef Core child = Core.__new__(Core)
+        cdef Core child
         cdef uint64_t pending = self.pending
         cdef sg_move code = SG_NO_MOVE
+        cdef long id
+        if type(action) is not int:  # a bool, a float, numpy's ints: the caller says why
+            raise TypeError("an action id is an int")
+        id = action  # OverflowError past a C long
+        if not 0 <= id < SG_NUM_ACTIONS:
+            raise CoreError(SG_ERROR_ILLEGAL, "no such action")
+        child = Core.__new__(Core)
         memcpy(child.st, self.state(), sizeof(sg_state))
-        if action == SG_ACTION_SLOUGH_DONE:
+        if id == SG_ACTION_SLOUGH_DONE:
             code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
-        elif 0 <= action < SG_ACTION_SLOUGH_CARD:
-            code = sg_action_move(action)
+        elif id < SG_ACTION_SLOUGH_CARD:
+            code = sg_action_move(<int>id)
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        result = sg_apply_action(child.st, &pending, action, &ev)
+        result = sg_apply_action(child.st, &pending, <int>id, &ev)
         if result != SG_ERROR_NONE:
             raise CoreError(result, "illegal action" if result == SG_ERROR_ILLEGAL else "game over")
         if pending:  # a slough step: the same position, one more card chosen

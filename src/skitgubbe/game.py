@@ -112,7 +112,6 @@ not pay for them. Compares equal to a tuple (or another ``Events``) of the same 
 """
 
 
-_NO_EVENTS: Final = _engine.Events.of(())
 _EMPTY_SET: Final = CardSet()
 
 
@@ -603,16 +602,12 @@ class Game:
             ...
         skitgubbe.errors.IllegalActionError: illegal action 508 (pick up): nobody picks up ...
         """
-        if type(action) is not int:
-            raise self._illegal_action(action)
         try:
-            after = self._core.play_action(action)
+            after = self._core.play_action(action)  # refuses all but an int (not a bool)
         except (_engine.CoreError, OverflowError, TypeError):
             raise self._illegal_action(action) from None
         self._core = after
-        if after.pending:
-            return _NO_EVENTS
-        return after.events
+        return after.action_events
 
     def _illegal_action(self, action: object) -> SkitgubbeError:
         """The error for an action ``play_action`` refused, with the core's reason."""
