@@ -29,10 +29,10 @@ def test_readme_has_the_two_setup_commands() -> None:
     assert 'pip install ".[test]" && python -m pytest' in text
 
 
-@pytest.mark.parametrize("index", range(2))
+@pytest.mark.parametrize("index", range(3))
 def test_readme_python_blocks_run(index: int, capsys: pytest.CaptureFixture[str]) -> None:
     blocks = readme_blocks()
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     exec(compile(blocks[index], f"README block {index}", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out
     assert out.strip()  # each block prints what it promises
