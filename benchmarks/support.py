@@ -137,7 +137,7 @@ RATIOS: Final = (
             key=f"actions_over_openspiel_{name}",
             label=f"integer actions / OpenSpiel {name} (decisions/s)",
             numerator=("action-decisions", "decisions_per_s"),
-            denominator=(f"openspiel-action-decisions-{name}", "decisions_per_s"),
+            denominator=(f"openspiel-decisions-{name}", "decisions_per_s"),
             target=Target(">=", 2.0),
         )
         for name in OPENSPIEL_GAMES
@@ -255,6 +255,22 @@ def pedantic(
     """``benchmark.pedantic`` (untyped in pytest-benchmark) with a typed result."""
     run: Callable[..., Any] = benchmark.pedantic
     return cast(T, run(target, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds))
+
+
+def rate_figures(
+    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, count: int, unit: str
+) -> None:
+    """Record ``count`` ``unit``s per round as ``{unit}s_per_s`` and ``us_per_{unit}``
+    (decisions, turns: each loop's own unit of work)."""
+    benchmark.extra_info[f"{unit}s"] = count
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        figures.add(
+            name,
+            benchmark,
+            Figure(f"{unit}s_per_s", label, count / seconds, f"{unit}s/s"),
+            Figure(f"us_per_{unit}", label, seconds / count * 1e6, "µs"),
+        )
 
 
 def per_call(

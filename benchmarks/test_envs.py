@@ -22,6 +22,7 @@ from support import (
     pedantic,
     play_aec_turns,
     play_gym_steps,
+    rate_figures,
 )
 
 envs = pytest.importorskip(
@@ -31,19 +32,6 @@ envs = pytest.importorskip(
 SKITGUBBE_EPISODES: Final = 8  # per round; about 2,000 turns at 3 players
 POKER_EPISODES: Final = 400  # per round; about 1,000 to 2,000 turns
 ROUNDS: Final = 5
-
-
-def _turns_figures(
-    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, turns: int
-) -> None:
-    seconds = fastest_seconds(benchmark)
-    if seconds is not None:
-        figures.add(
-            name,
-            benchmark,
-            Figure("turns_per_s", label, turns / seconds, "turns/s"),
-            Figure("us_per_turn", label, seconds / turns * 1e6, "µs"),
-        )
 
 
 @pytest.mark.benchmark(group="AEC environments: turns, random legal actions")
@@ -61,7 +49,9 @@ def test_aec_env(benchmark: BenchmarkFixture, figures: Figures, players: int) ->
     benchmark.extra_info.update(
         game=f"skitgubbe classic {players}p", episodes=SKITGUBBE_EPISODES, turns=turns
     )
-    _turns_figures(f"aec-env-{players}p", f"AEC env, classic {players}p", benchmark, figures, turns)
+    rate_figures(
+        f"aec-env-{players}p", f"AEC env, classic {players}p", benchmark, figures, turns, "turn"
+    )
 
 
 @pytest.mark.benchmark(group="AEC environments: turns, random legal actions")
@@ -84,7 +74,7 @@ def test_pettingzoo_classic(benchmark: BenchmarkFixture, figures: Figures, name:
     turns = pedantic(benchmark, play_aec_turns, setup=setup, rounds=ROUNDS, warmup_rounds=1)
     assert turns > POKER_EPISODES
     benchmark.extra_info.update(game=f"PettingZoo {name}", episodes=POKER_EPISODES, turns=turns)
-    _turns_figures(f"pettingzoo-{name}", f"PettingZoo {name}", benchmark, figures, turns)
+    rate_figures(f"pettingzoo-{name}", f"PettingZoo {name}", benchmark, figures, turns, "turn")
 
 
 @pytest.mark.benchmark(group="Gymnasium environment: steps, random legal actions")

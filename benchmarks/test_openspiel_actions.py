@@ -1,5 +1,6 @@
-"""Integer actions: decisions of a random-play loop through ``Game`` against OpenSpiel's
-own card games, deals excluded on both sides, and the same game through OpenSpiel.
+"""Integer actions: decisions of a random-play loop through ``Game`` (compared with
+OpenSpiel's own card games timed by ``test_python_api.py`` in the same run, deals excluded
+on both sides), and the same game through OpenSpiel.
 
 Per decision: ``game.legal_actions`` + ``random.choice`` + ``game.play_action(action)``
 (a slough is one decision per card and one to throw them), against
@@ -15,15 +16,13 @@ from typing import Any, Final
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 from support import (
-    OPENSPIEL_GAMES,
-    Figure,
     Figures,
     deal_games,
     deal_openspiel,
-    fastest_seconds,
     pedantic,
     play_action_decisions,
     play_openspiel_decisions,
+    rate_figures,
 )
 
 import skitgubbe as sg
@@ -33,20 +32,6 @@ OPENSPIEL_GAMES_PER_ROUND: Final = 100  # per round; about 5,500 to 6,500 decisi
 PYTHON_SKITGUBBE_GAMES: Final = 4  # per round; about 1,000 decisions
 ROUNDS: Final = 15
 GROUP: Final = "integer actions in Python, deals excluded"
-
-
-def _decisions_figure(
-    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, decisions: int
-) -> None:
-    benchmark.extra_info["decisions"] = decisions
-    seconds = fastest_seconds(benchmark)
-    if seconds is not None:
-        figures.add(
-            name,
-            benchmark,
-            Figure("decisions_per_s", label, decisions / seconds, "decisions/s"),
-            Figure("us_per_decision", label, seconds / decisions * 1e6, "µs"),
-        )
 
 
 @pytest.mark.benchmark(group=GROUP)
@@ -64,30 +49,8 @@ def test_action_decisions(benchmark: BenchmarkFixture, figures: Figures) -> None
     )
     assert decisions > ACTION_GAMES
     benchmark.extra_info.update(game="skitgubbe classic 3p", games=ACTION_GAMES)
-    _decisions_figure(
-        "action-decisions", "integer actions, classic 3p", benchmark, figures, decisions
-    )
-
-
-@pytest.mark.benchmark(group=GROUP)
-@pytest.mark.parametrize("name", OPENSPIEL_GAMES)
-def test_openspiel_action_decisions(
-    benchmark: BenchmarkFixture, figures: Figures, openspiel: Any, name: str
-) -> None:
-    """Per decision: state.legal_actions() + random.choice + state.apply_action(action);
-    the deal's chance nodes are played untimed before each round."""
-    game = openspiel.load_game(name)
-
-    def setup() -> tuple[tuple[list[Any], int], dict[str, Any]]:
-        return (deal_openspiel(game, OPENSPIEL_GAMES_PER_ROUND, 2), 1), {}
-
-    decisions = pedantic(
-        benchmark, play_openspiel_decisions, setup=setup, rounds=ROUNDS, warmup_rounds=1
-    )
-    assert decisions > OPENSPIEL_GAMES_PER_ROUND
-    benchmark.extra_info.update(game=f"OpenSpiel {game}", games=OPENSPIEL_GAMES_PER_ROUND)
-    _decisions_figure(
-        f"openspiel-action-decisions-{name}", f"OpenSpiel {name}", benchmark, figures, decisions
+    rate_figures(
+        "action-decisions", "integer actions, classic 3p", benchmark, figures, decisions, "decision"
     )
 
 
@@ -109,6 +72,11 @@ def test_python_skitgubbe_decisions(
     )
     assert decisions > PYTHON_SKITGUBBE_GAMES
     benchmark.extra_info.update(game="python_skitgubbe classic 3p", games=PYTHON_SKITGUBBE_GAMES)
-    _decisions_figure(
-        "python-skitgubbe-decisions", "python_skitgubbe in OpenSpiel", benchmark, figures, decisions
+    rate_figures(
+        "python-skitgubbe-decisions",
+        "python_skitgubbe in OpenSpiel",
+        benchmark,
+        figures,
+        decisions,
+        "decision",
     )
