@@ -40,6 +40,10 @@ OPENSPIEL_GAMES: Final = ("hearts", "spades")
 T = TypeVar("T")
 
 
+# PettingZoo's own classic card games (rlcard's poker), timed with the same loop as
+# skitgubbe's AEC environment.
+PETTINGZOO_GAMES: Final = ("leduc_holdem_v4", "texas_holdem_v4")
+
 # -- figures and targets ---------------------------------------------------------------
 
 
@@ -117,6 +121,38 @@ RATIOS: Final = (
         label="play_game_async with on_event / without, capped game (s)",
         numerator=("aio-hook", "seconds"),
         denominator=("aio-no-hook", "seconds"),
+    ),
+    Ratio(
+        key="vector_over_pettingzoo_leduc",
+        label="vector env (random opponents) / PettingZoo leduc_holdem_v4 (steps/s)",
+        numerator=("vector-random", "steps_per_s"),
+        denominator=("pettingzoo-leduc", "turns_per_s"),
+        target=Target(">=", 50.0),
+    ),
+    *(
+        Ratio(
+            key=f"aec_env_over_{name}",
+            label=f"AEC env classic 3p / PettingZoo {name} (turns/s)",
+            numerator=("aec-env-3p", "turns_per_s"),
+            denominator=(f"pettingzoo-{name}", "turns_per_s"),
+        )
+        for name in PETTINGZOO_GAMES
+    ),
+    *(
+        Ratio(
+            key=f"actions_over_openspiel_{name}",
+            label=f"integer actions / OpenSpiel {name} (decisions/s)",
+            numerator=("action-decisions", "decisions_per_s"),
+            denominator=(f"openspiel-decisions-{name}", "decisions_per_s"),
+            target=Target(">=", 2.0),
+        )
+        for name in OPENSPIEL_GAMES
+    ),
+    Ratio(
+        key="python_skitgubbe_over_actions",
+        label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
+        numerator=("python-skitgubbe-decisions", "decisions_per_s"),
+        denominator=("action-decisions", "decisions_per_s"),
     ),
 )
 
@@ -227,6 +263,22 @@ def pedantic(
     return cast(T, run(target, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds))
 
 
+def rate_figures(
+    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, count: int, unit: str
+) -> None:
+    """Record ``count`` ``unit``s per round as ``{unit}s_per_s`` and ``us_per_{unit}``
+    (decisions, turns: each loop's own unit of work)."""
+    benchmark.extra_info[f"{unit}s"] = count
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        figures.add(
+            name,
+            benchmark,
+            Figure(f"{unit}s_per_s", label, count / seconds, f"{unit}s/s"),
+            Figure(f"us_per_{unit}", label, seconds / count * 1e6, "µs"),
+        )
+
+
 def per_call(
     name: str,
     label: str,
@@ -263,6 +315,20 @@ def play_decisions(games: Iterable[sg.Game], rng_seed: int) -> int:
     return decisions
 
 
+def play_action_decisions(games: Iterable[sg.Game], rng_seed: int) -> int:
+    """Play every game to its end with uniformly random legal integer actions: per
+    decision ``game.legal_actions``, ``random.choice`` and ``game.play_action``
+    (a slough is one decision per card and one to throw them). Returns the number
+    of decisions."""
+    choice = random.Random(rng_seed).choice
+    decisions = 0
+    for game in games:
+        while game.to_move is not None:
+            game.play_action(choice(game.legal_actions))
+            decisions += 1
+    return decisions
+
+
 def deal_openspiel(game: Any, games: int, rng_seed: int) -> list[Any]:
     """``games`` new states of an OpenSpiel game with their deal played: the chance
     nodes at the start, sampled by their probabilities (never timed here)."""
@@ -294,6 +360,44 @@ def play_openspiel_decisions(states: Iterable[Any], rng_seed: int) -> int:
             state.apply_action(choice(state.legal_actions()))
             decisions += 1
     return decisions
+
+
+def play_aec_turns(env: Any, seeds: Iterable[int], rng_seed: int) -> int:
+    """Play a PettingZoo AEC environment through one episode per seed with uniformly
+    random legal actions: per turn ``env.last()``, a random action of the mask and
+    ``env.step``; a done agent steps with ``None``. Resets are part of the work.
+    Returns the number of turns with an action (the dones' steps are not counted)."""
+    rng = random.Random(rng_seed)
+    turns = 0
+    for seed in seeds:
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            turns += 1
+    return turns
+
+
+def play_gym_steps(env: Any, seeds: Iterable[int], rng_seed: int) -> tuple[int, int]:
+    """Play a Gymnasium environment with an ``info["action_mask"]`` through one
+    episode per seed with uniformly random legal actions (resets included).
+    Returns the learner's steps and the moves of the whole table."""
+    rng = random.Random(rng_seed)
+    steps = moves = 0
+    for seed in seeds:
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = info["action_mask"].nonzero()[0]
+            _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+            done = terminated or truncated
+            steps += 1
+        moves += env.unwrapped.game.moves_played
+    return steps, moves
 
 
 def mid_game(players: int = 3) -> sg.Game:

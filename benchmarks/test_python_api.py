@@ -16,15 +16,14 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import (
     MID_GAME_MOVES,
     OPENSPIEL_GAMES,
-    Figure,
     Figures,
     deal_games,
     deal_openspiel,
-    fastest_seconds,
     pedantic,
     per_call,
     play_decisions,
     play_openspiel_decisions,
+    rate_figures,
 )
 
 import skitgubbe as sg
@@ -38,19 +37,6 @@ OBSERVATION_TARGET_US: Final = 10.0
 
 
 # -- decisions: the random-play loop, deals excluded ------------------------------------------
-
-
-def _decisions_figure(
-    name: str, label: str, benchmark: BenchmarkFixture, figures: Figures, decisions: int
-) -> None:
-    seconds = fastest_seconds(benchmark)
-    if seconds is not None:
-        figures.add(
-            name,
-            benchmark,
-            Figure("decisions_per_s", label, decisions / seconds, "decisions/s"),
-            Figure("us_per_decision", label, seconds / decisions * 1e6, "µs"),
-        )
 
 
 @pytest.mark.benchmark(group="decisions in Python, deals excluded")
@@ -68,9 +54,8 @@ def test_python_api_decisions(benchmark: BenchmarkFixture, figures: Figures) -> 
     )
     assert decisions > DECISION_GAMES
     benchmark.extra_info.update(game="skitgubbe classic 3p", games=DECISION_GAMES)
-    benchmark.extra_info["decisions"] = decisions
-    _decisions_figure(
-        "python-api-decisions", "Python API, classic 3p", benchmark, figures, decisions
+    rate_figures(
+        "python-api-decisions", "Python API, classic 3p", benchmark, figures, decisions, "decision"
     )
 
 
@@ -95,9 +80,13 @@ def test_openspiel_decisions(
     )
     assert decisions > OPENSPIEL_DECISION_GAMES
     benchmark.extra_info.update(game=f"OpenSpiel {game}", games=OPENSPIEL_DECISION_GAMES)
-    benchmark.extra_info["decisions"] = decisions
-    _decisions_figure(
-        f"openspiel-decisions-{name}", f"OpenSpiel {name}", benchmark, figures, decisions
+    rate_figures(
+        f"openspiel-decisions-{name}",
+        f"OpenSpiel {name}",
+        benchmark,
+        figures,
+        decisions,
+        "decision",
     )
 
 

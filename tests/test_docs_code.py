@@ -19,7 +19,14 @@ import skitgubbe as sg
 from skitgubbe.bots import registry
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = ("index.md", "getting-started.md", "tutorial.md", "embedding.md")
+PAGES = (
+    "index.md",
+    "getting-started.md",
+    "tutorial.md",
+    "embedding.md",
+    "learning.md",
+    "openspiel.md",
+)
 
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 

@@ -29,10 +29,10 @@ def test_readme_has_the_two_setup_commands() -> None:
     assert 'pip install ".[test]" && python -m pytest' in text
 
 
-@pytest.mark.parametrize("index", range(2))
+@pytest.mark.parametrize("index", range(3))
 def test_readme_python_blocks_run(index: int, capsys: pytest.CaptureFixture[str]) -> None:
     blocks = readme_blocks()
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     exec(compile(blocks[index], f"README block {index}", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out
     assert out.strip()  # each block prints what it promises
@@ -114,3 +114,22 @@ def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:
     assert "as seat 1 saw it" in out and "the replay reproduces the game" in out
     game = sg.Game.from_record(json.loads(path.read_text(encoding="utf-8")))
     assert f"{game.moves_played} moves" in out
+
+
+def test_learning_example_trains_plots_and_plays_in_the_arena(tmp_path: Path) -> None:
+    png = tmp_path / "curve.png"
+    out = run_example(
+        "examples/learn_vector.py",
+        "--minutes",
+        "0.05",
+        "--games",
+        "16",
+        "--deals",
+        "3",
+        "--png",
+        str(png),
+    )
+    assert re.search(r"trained \d+ updates", out)
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert re.search(r"vs random: skitgubbe in \d+ of 9 games", out)
+    assert re.search(r"vs greedy: skitgubbe in \d+ of 9 games", out)

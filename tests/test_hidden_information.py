@@ -140,10 +140,15 @@ def test_swapping_cards_a_seat_cannot_know_changes_nothing_it_sees(config: str) 
         assert twin.observation(seat) == views[0]
         for step, move in enumerate(moves, 1):
             twin.play(move)
-            assert twin.observation(seat) == views[step], (
+            seen = twin.observation(seat)
+            assert seen == views[step], (
                 f"game {index}: swapping {sg.Card.from_code(a)} and {sg.Card.from_code(b)} "
                 f"changed what seat {seat} sees after move {step}"
             )
+            # The learner's inputs too: its tensor, legal actions and mask.
+            assert seen.tensor().tobytes() == views[step].tensor().tobytes()
+            assert seen.legal_actions == views[step].legal_actions
+            assert seen.action_mask == views[step].action_mask
         checked += 1
     assert checked > 20
 

@@ -198,7 +198,9 @@ uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYE
         if (p == seat || p >= st->rules.players)
             continue;
         placed |= st->known[p];
-        slots[p] = (uint8_t)(sg_popcount(st->hand[p] | st->coll[p]) - sg_popcount(st->known[p]));
+        /* In a view, unseen[p] counts the cards of p's hand it does not name. */
+        slots[p] = (uint8_t)(sg_popcount(st->hand[p] | st->coll[p]) - sg_popcount(st->known[p]) +
+                             st->unseen[p]);
     }
     int stock = st->stock_len - st->stock_top;
     if (stock && st->upcard != SG_NO_CARD) {
@@ -223,7 +225,7 @@ int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs)
     obs->out_of_play = st->out;
     for (int p = 0; p < n; p++) {
         obs->known[p] = p == seat ? st->hand[p] | st->coll[p] : st->known[p];
-        obs->hand_sizes[p] = (uint8_t)sg_popcount(st->hand[p]);
+        obs->hand_sizes[p] = (uint8_t)(sg_popcount(st->hand[p]) + st->unseen[p]);
         obs->collection_sizes[p] = (uint8_t)sg_popcount(st->coll[p]);
         obs->unknown_slots[p] = slots[p];
     }

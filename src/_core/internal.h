@@ -11,6 +11,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 static inline int sg_popcount(uint64_t x) { return __builtin_popcountll(x); }
 static inline int sg_lowest(uint64_t x) { return __builtin_ctzll(x); }
+static inline int sg_highest(uint64_t x) { return 63 - __builtin_clzll(x); }
 #else
 static inline int sg_popcount(uint64_t x)
 {
@@ -25,6 +26,15 @@ static inline int sg_lowest(uint64_t x)
 {
     int n = 0;
     while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+static inline int sg_highest(uint64_t x)
+{
+    int n = -1;
+    while (x) {
         x >>= 1;
         n++;
     }
@@ -95,5 +105,19 @@ void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
  * by `leader` (or his next player), unless the game is already decided. */
 void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
                        sg_events *ev);
+
+/* ---- tensors ------------------------------------------------------------------ */
+
+/* Room for the floats that encode the rule fields. */
+#define SG_TENSOR_MAX_RULE_FLOATS 64
+
+/* Writes the floats that encode `rules` (see sg_observation_tensor); returns
+ * how many. */
+int sg_tensor_rules(const sg_rules *rules, float *out);
+
+/* sg_observation_tensor with the rule floats already made (sg_tensor_rules). */
+int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
+                   const sg_public_move *recent, int n_recent, const float *rules, int n_rules,
+                   float *out);
 
 #endif /* SKITGUBBE_INTERNAL_H */

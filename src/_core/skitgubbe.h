@@ -584,7 +584,8 @@ SG_STATIC_ASSERT(sizeof(sg_observation) ==
 SG_STATIC_ASSERT(offsetof(sg_observation, seat) + 14 == offsetof(sg_observation, hand_sizes),
                  sg_observation_byte_members_are_counted);
 
-/* Fills *obs with what `seat` sees.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
+/* Fills *obs with what `seat` sees, from the state or from seat's view of it
+ * (sg_view): both give the same.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT
  * (obs untouched) when seat is not a seat of the game. */
 int sg_observe(const sg_state *st, uint8_t seat, sg_observation *obs);
 
@@ -748,6 +749,186 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * goes on with rollouts from its leaves. */
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
+
+/* ---- integer actions ---------------------------------------------------------- */
+
+/* One fixed numbering of every move under every rule variant, for learners:
+ * SG_NUM_ACTIONS ids, the same for 2-4 players.  A card's index is
+ * suit * 13 + rank (clubs two = 0 .. spades ace = 51).
+ *
+ *   [0, 52)      play one card, by card index
+ *   [52, 195)    play two or more equal cards: 52 + rank * 11 + i, where i
+ *                numbers the sets of suits {C,D}, {C,H}, {D,H}, {C,D,H}, {C,S},
+ *                {D,S}, {C,D,S}, {H,S}, {C,H,S}, {D,H,S}, {C,D,H,S} (ascending
+ *                as 4-bit masks, clubs the lowest bit)
+ *   [195, 507)   play a run: 195 + suit * 78 + (runs of that suit starting at a
+ *                lower rank) + length - 2; a run from rank r has lengths 2 ..
+ *                13 - r, so 12 - r of them
+ *   507          flip (try your luck)
+ *   508          pick up
+ *   509          pass (the slough window)
+ *   [510, 562)   add one card, by card index, to the slough being chosen
+ *   562          throw the slough chosen
+ *
+ * A slough (any number of cards, of several ranks) takes several actions:
+ * its cards added one at a time in ascending card index, then 562; so each
+ * slough has exactly one path.  The cards chosen so far (`pending`, a card
+ * mask, 0 when none) belong with the state: while a slough is being chosen
+ * only its steps are legal. */
+#define SG_NUM_ACTIONS 563
+#define SG_ACTION_GROUP 52
+#define SG_ACTION_GROUPS_PER_RANK 11
+#define SG_ACTION_RUN 195
+#define SG_ACTION_RUNS_PER_SUIT 78
+#define SG_ACTION_FLIP 507
+#define SG_ACTION_PICK_UP 508
+#define SG_ACTION_PASS 509
+#define SG_ACTION_SLOUGH_CARD 510
+#define SG_ACTION_SLOUGH_DONE 562
+/* The longest path of one move: a slough of every card, then 562. */
+#define SG_MAX_ACTION_PATH (SG_NCARDS + 1)
+/* Not a move (an action that is a slough step, or out of range). */
+#define SG_NO_MOVE UINT64_MAX
+
+/* The move an action plays on its own, or SG_NO_MOVE for the slough steps
+ * and ids out of range. */
+sg_move sg_action_move(int action);
+
+/* The actions that play `move`, in order: one for most moves, the cards then
+ * SG_ACTION_SLOUGH_DONE for a slough.  Returns how many; 0 for a value that
+ * is no move of any variant (no action plays it). */
+int sg_move_actions(sg_move move, uint16_t actions[SG_MAX_ACTION_PATH]);
+
+/* The legal actions of the player to move with the slough cards `pending`
+ * chosen so far, ascending; returns how many (0 when the game is over). */
+int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_NUM_ACTIONS]);
+
+/* The same as a mask: mask[a] = 1 for each legal action a, else 0. */
+void sg_action_mask(const sg_state *st, uint64_t pending, uint8_t mask[SG_NUM_ACTIONS]);
+
+/* Takes `action` for the player to move: a slough step changes only
+ * *pending; the last step and every other action play their move (with
+ * events, as sg_apply).  Returns SG_ERROR_NONE, SG_ERROR_OVER, or
+ * SG_ERROR_ILLEGAL with the state and *pending untouched. */
+int sg_apply_action(sg_state *st, uint64_t *pending, int action, sg_events *ev);
+
+/* ---- tensors ------------------------------------------------------------------- */
+
+/* What one seat knows as sg_tensor_size() floats, for learners: built from
+ * sg_observe only (so it changes with nothing the seat cannot know), the
+ * seat's slough being chosen, and the last public moves.  The same size for
+ * 2-4 players and every variant.  Seats are relative: r = (p - seat) mod
+ * players, 0 the observer.  Cards by index, suit * 13 + rank.
+ *
+ * 15 card planes of 52 floats (1 where the card is):
+ *   0 own hand, 1 own collection, 2-4 the cards the observer can place with
+ *   seats r = 1, 2, 3, 5 the cards it cannot place, 6 out of play, 7 every
+ *   card on the table, 8 the top play, 9-12 table cards laid by seats r =
+ *   0..3, 13 the slough being chosen, 14 the up-card while it is in the stock.
+ * SG_TENSOR_RECENT recent moves (sg_public_move), most recent first, 61
+ *   floats each (zeros past the start): 52 cards, 4 the mover's r, 5 the
+ *   move kind.
+ * 64 scalars (counts / 52): 0-2 phase, 3-6 r to move, 7-10 r of the dealer,
+ *   11-14 trump suit and 15 trump known, 16-19 seats present, 20-23 hand
+ *   sizes, 24-27 collection sizes, 28-31 unknown cards per seat, 32-35 out
+ *   (safe), 36-39 place of going out / 4, 40-43 r beside whom the face-down
+ *   card lies, 44-47 r of the slough window's winner, 48 window open, 49
+ *   stock size, 50 unknown stock cards, 51 face-down card unknown, 52 moves
+ *   played / max_moves, 53 (players - 2) / 2, 54 cards in the top play / 13,
+ *   55 plays on the table / 52, 56 a slough being chosen, 57-63 zero.
+ * The rule fields in table order: an ENUM one float per value (one-hot), an
+ *   OPTIONAL_INT two (set, value / max), a BOOL or INT one (value / max; a
+ *   range above 255 by log2(value + 1) / log2(max + 1)). */
+/* A move as every player saw it: its kind, its mover and the cards it
+ * moved (a pick-up: the cards taken; pass: none); the first event of the
+ * move (PLAY, FLIP, PICK_UP, SLOUGH or PASS) holds all three. */
+typedef struct sg_public_move {
+    uint64_t cards;
+    uint8_t kind; /* enum sg_move_kind */
+    uint8_t seat;
+    uint8_t reserved[6]; /* zero */
+} sg_public_move;
+
+SG_STATIC_ASSERT(sizeof(sg_public_move) == 16, sg_public_move_has_no_hidden_padding);
+
+#define SG_TENSOR_PLANES 15
+#define SG_TENSOR_RECENT 8
+#define SG_TENSOR_RECENT_FLOATS (SG_NCARDS + SG_MAX_PLAYERS + 5)
+/* The state tensor adds 10 planes: 0-3 each seat's hand, 4-7 collections
+ * (absolute seats), 8 the stock, 9 the face-down last card. */
+#define SG_STATE_TENSOR_PLANES 10
+
+int sg_tensor_size(void);
+int sg_state_tensor_size(void);
+
+/* Writes `seat`'s tensor to out[0 .. sg_tensor_size()), from the state or
+ * from seat's view of it (the same).  `pending` is the slough being chosen
+ * (ignored unless seat is to move); recent[0 .. n_recent) the last moves,
+ * most recent first.  Returns SG_ERROR_NONE, or SG_ERROR_SEAT. */
+int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
+                          const sg_public_move *recent, int n_recent, float *out);
+
+/* The whole state, for centralised critics only (never a player's input):
+ * seat 0's tensor, then SG_STATE_TENSOR_PLANES planes of hidden cards, to
+ * out[0 .. sg_state_tensor_size()). */
+int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_recent, float *out);
+
+/* The public move in a move's events (their first PLAY, FLIP, PICK_UP,
+ * SLOUGH or PASS event): returns 1 and fills *move, or 0 when there is none. */
+int sg_public_move_of(const sg_event *events, int n, sg_public_move *move);
+
+/* ---- a vector environment ------------------------------------------------------ */
+
+/* Many games stepped by one call, for learners.  Each seat is a learner
+ * (SG_VEC_LEARNER: it acts through the actions given to sg_vec_step) or a
+ * built-in player (SG_POLICY_RANDOM: uniformly random legal moves;
+ * SG_POLICY_GREEDY: sg_greedy_move) that moves inside the step.  Every seat
+ * a learner is self-play.  After each step a game's learner to move is
+ * given its tensor and action mask; a game that ends reports every seat's
+ * reward (the skitgubbe pays each other player 1: -(players - 1) for him, 1
+ * for the others; 0 for all when the move cap ends the game or nobody is
+ * left holding cards) and is dealt again at once, in the same step: the
+ * outputs are then the new game's.  Slot i's e-th game has the seed
+ * sg_game_seed(seed, e * n_games + i), its deck sg_deck_from_seed of it and
+ * dealer players - 1, as Game.new(rules, seed=...) deals it; the built-in
+ * players draw from a generator seeded by the game's seed.  The environment
+ * owns its games (one allocation); the caller owns every output array. */
+#define SG_VEC_LEARNER (-1)
+
+typedef struct sg_vec sg_vec;
+
+/* Where a step writes, per game i; any pointer may be NULL (not written). */
+typedef struct sg_vec_out {
+    float *obs;          /* [i * sg_tensor_size() ...]: the learner to move's tensor */
+    uint8_t *masks;      /* [i * SG_NUM_ACTIONS ...]: its legal actions */
+    float *rewards;      /* [i * SG_MAX_PLAYERS + seat]: this step's rewards */
+    uint8_t *terminated; /* [i]: the game ended with a loser or nobody holding cards */
+    uint8_t *truncated;  /* [i]: the move cap ended the game */
+    int32_t *seat;       /* [i]: the learner seat to move now */
+    uint64_t *seeds;     /* [i]: the seed of the game now in slot i */
+} sg_vec_out;
+
+/* A new environment of n_games games, or NULL for bad rules, n_games < 1, a
+ * policy that is neither SG_VEC_LEARNER nor RANDOM/GREEDY, no learner seat,
+ * or no memory.  policies[p] for each seat p < rules->players. */
+sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
+                   const int32_t policies[SG_MAX_PLAYERS]);
+void sg_vec_free(sg_vec *env);
+int32_t sg_vec_games(const sg_vec *env);
+
+/* Deals every game afresh (episode 0) and writes the outputs (rewards and
+ * flags zero). */
+void sg_vec_reset(sg_vec *env, const sg_vec_out *out);
+
+/* Takes actions[i] in game i for its learner to move, lets the built-in
+ * players move, deals finished games again, and writes the outputs.  If an
+ * action is illegal nothing changes: returns SG_ERROR_ILLEGAL and *bad = the
+ * first such game; else SG_ERROR_NONE. */
+int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad);
+
+/* Game i's state and (if pending is not NULL) its slough being chosen; NULL
+ * for i out of range.  For tests and inspection: the whole state. */
+const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

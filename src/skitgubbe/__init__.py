@@ -26,12 +26,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Final
 
-from . import bots
+from . import actions, bots
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
     DisconnectedError,
+    IllegalActionError,
     IllegalMoveError,
     ParseError,
     ParseTypeError,
@@ -160,6 +161,7 @@ __all__ = [
     "Game",
     "GameResult",
     "History",
+    "IllegalActionError",
     "IllegalMoveError",
     "LastCard",
     "MatchGame",
@@ -194,6 +196,7 @@ __all__ = [
     "TrickMode",
     "TrumpRule",
     "__version__",
+    "actions",
     "arrangements",
     "bots",
     "play_game",

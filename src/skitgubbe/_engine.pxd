@@ -1,5 +1,5 @@
 # Declarations of the C core's public header (src/_core/skitgubbe.h).
-from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
 cdef extern from "skitgubbe.h" nogil:
@@ -140,6 +140,55 @@ cdef extern from "skitgubbe.h" nogil:
     int sg_legal_moves(const sg_state *st, sg_move *moves)
     int sg_apply(sg_state *st, sg_move move, sg_events *ev)
 
+    # Integer actions (see skitgubbe.h for the table).
+    enum:
+        SG_NUM_ACTIONS
+        SG_ACTION_SLOUGH_CARD
+        SG_ACTION_SLOUGH_DONE
+        SG_MAX_ACTION_PATH
+    sg_move SG_NO_MOVE
+    sg_move sg_action_move(int action)
+    int sg_move_actions(sg_move move, uint16_t *actions)
+    int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t *actions)
+    int sg_apply_action(sg_state *st, uint64_t *pending, int action, sg_events *ev)
+
+    # Tensors (see skitgubbe.h for the layout).
+    ctypedef struct sg_public_move:
+        uint64_t cards
+        uint8_t kind
+        uint8_t seat
+    enum:
+        SG_TENSOR_PLANES
+        SG_TENSOR_RECENT
+        SG_TENSOR_RECENT_FLOATS
+        SG_STATE_TENSOR_PLANES
+    int sg_tensor_size()
+    int sg_state_tensor_size()
+    int sg_observation_tensor(const sg_state *st, uint8_t seat, uint64_t pending,
+                              const sg_public_move *recent, int n_recent, float *out)
+    int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_recent,
+                        float *out)
+
+    # The vector environment.
+    enum:
+        SG_VEC_LEARNER
+    ctypedef struct sg_vec:
+        pass
+    ctypedef struct sg_vec_out:
+        float *obs
+        uint8_t *masks
+        float *rewards
+        uint8_t *terminated
+        uint8_t *truncated
+        int32_t *seat
+        uint64_t *seeds
+    sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
+                       const int32_t *policies)
+    void sg_vec_free(sg_vec *env)
+    void sg_vec_reset(sg_vec *env, const sg_vec_out *out)
+    int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad)
+    const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending)
+
     # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).
     enum:
         SG_ILLEGAL_NONE
@@ -242,6 +291,9 @@ cdef class Core:
     cdef readonly Core parent
     cdef sg_move code          # the move that led here (when there is a parent)
     cdef Events _events        # None when dropped: made again from the parent
+    cdef readonly uint64_t pending  # the slough cards chosen so far (integer actions)
     cdef public object views
     cdef sg_state *state(self) except NULL
     cdef int state_into(self, sg_state *out) except -1
+    cdef Core settled(self)
+    cdef Core attach(self, Core child, sg_move code, const sg_event *buf, int n)

@@ -7,7 +7,7 @@ codes, events are (kind, seat, arg, cards) tuples.  The typed API in
 skitgubbe.game turns them into Card, CardSet, Move and Event objects.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -207,6 +207,182 @@ cdef int load_view(sg_state *st, bytes view) except -1:
             f"sg_view_check: {view_check_name(failed)})",
         )
     return 0
+
+
+NUM_ACTIONS = SG_NUM_ACTIONS
+SLOUGH_CARD_ACTION = SG_ACTION_SLOUGH_CARD
+SLOUGH_DONE_ACTION = SG_ACTION_SLOUGH_DONE
+
+
+def action_move(int action):
+    """The move code action `action` plays alone, or None (a slough step, or out of range)."""
+    cdef sg_move code = sg_action_move(action)
+    return None if code == SG_NO_MOVE else code
+
+
+def move_actions(uint64_t code):
+    """The actions that play the move `code`, in order (empty: no action plays it)."""
+    cdef uint16_t path[SG_MAX_ACTION_PATH]
+    cdef int n = sg_move_actions(code, path)
+    return tuple([path[i] for i in range(n)])
+
+
+# The action ids as Python ints, made once: a tuple of legal actions shares them.
+cdef tuple ACTION_INTS = tuple(range(SG_NUM_ACTIONS))
+
+
+cdef tuple action_ids(const sg_state *st, uint64_t pending):
+    """The legal actions, ascending, as a tuple of shared ints."""
+    cdef uint16_t actions[SG_NUM_ACTIONS]
+    cdef int n = sg_legal_actions(st, pending, actions)
+    cdef int i
+    cdef tuple out = PyTuple_New(n)
+    for i in range(n):
+        item = ACTION_INTS[actions[i]]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
+
+
+cdef tuple legal_actions_of(const sg_state *st, uint64_t pending):
+    """(the legal actions ascending, their mask: bytes of SG_NUM_ACTIONS 0s and 1s)."""
+    cdef uint16_t actions[SG_NUM_ACTIONS]
+    cdef char mask[SG_NUM_ACTIONS]
+    cdef int n = sg_legal_actions(st, pending, actions)
+    cdef int i
+    memset(mask, 0, SG_NUM_ACTIONS)
+    for i in range(n):
+        mask[actions[i]] = 1
+    return tuple([actions[i] for i in range(n)]), mask[:SG_NUM_ACTIONS]
+
+
+def view_actions(bytes view, uint64_t pending):
+    """(legal actions ascending, mask bytes) of the player to move in a checked view."""
+    cdef sg_state st
+    load_view(&st, view)
+    return legal_actions_of(&st, pending)
+
+
+TENSOR_SIZE = sg_tensor_size()
+STATE_TENSOR_SIZE = sg_state_tensor_size()
+TENSOR_PLANES = SG_TENSOR_PLANES
+TENSOR_RECENT = SG_TENSOR_RECENT
+TENSOR_RECENT_FLOATS = SG_TENSOR_RECENT_FLOATS
+STATE_TENSOR_PLANES = SG_STATE_TENSOR_PLANES
+
+
+cdef int fill_recent(sg_public_move *recent, tuple moves) except -1:
+    """recent[i] from moves[i] = (kind, seat, cards), at most SG_TENSOR_RECENT; returns how many."""
+    cdef int n = min(len(moves), SG_TENSOR_RECENT)
+    cdef int i
+    memset(recent, 0, SG_TENSOR_RECENT * sizeof(sg_public_move))
+    for i in range(n):
+        kind, seat, cards = moves[i]
+        recent[i].kind = kind
+        recent[i].seat = seat
+        recent[i].cards = cards
+    return n
+
+
+def observation_tensor(bytes view, int seat, uint64_t pending, tuple recent, float[::1] out):
+    """Writes `seat`'s tensor from its checked view (Core.view) into `out`
+    (TENSOR_SIZE floats); `recent` the last public moves (kind, seat, cards),
+    most recent first."""
+    cdef sg_state st
+    cdef sg_public_move moves[SG_TENSOR_RECENT]
+    cdef int n = fill_recent(moves, recent)
+    if out.shape[0] != TENSOR_SIZE:
+        raise CoreError(SG_ERROR_POSITION, f"a tensor has {TENSOR_SIZE} floats")
+    if len(view) != sizeof(sg_state):
+        raise CoreError(SG_ERROR_POSITION, "not a view of this engine version")
+    memcpy(&st, <const char *>view, sizeof(sg_state))
+    failed = sg_view_check(&st)
+    if failed:
+        raise ViewError(SG_ERROR_POSITION, f"not a view this engine made (check {failed} fails)")
+    if sg_observation_tensor(&st, <uint8_t>seat, pending, moves, n, &out[0]) != SG_ERROR_NONE:
+        raise CoreError(SG_ERROR_SEAT, "seat out of range")
+
+
+VEC_LEARNER = SG_VEC_LEARNER
+
+
+cdef class VecCore:
+    """The C vector environment (sg_vec): n games stepped by one call without the GIL.
+
+    The caller owns the output arrays (C-contiguous numpy arrays or any
+    writable buffers of the right types and sizes); step() writes into them.
+    """
+
+    cdef sg_vec *env
+    cdef readonly int n_games
+    cdef readonly int players
+    cdef float[:, ::1] obs
+    cdef uint8_t[:, ::1] masks
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] terminated
+    cdef uint8_t[::1] truncated
+    cdef int32_t[::1] seat
+    cdef uint64_t[::1] seeds
+    cdef sg_vec_out out
+
+    def __cinit__(self, tuple rules, int n_games, uint64_t seed, tuple policies,
+                  float[:, ::1] obs, uint8_t[:, ::1] masks, float[:, ::1] rewards,
+                  uint8_t[::1] terminated, uint8_t[::1] truncated, int32_t[::1] seat,
+                  uint64_t[::1] seeds):
+        cdef sg_rules r
+        cdef int32_t p[4]
+        cdef int i
+        fill_rules(&r, rules)
+        if len(policies) != r.players:
+            raise CoreError(SG_ERROR_SEAT, "one policy per seat")
+        for i in range(4):
+            p[i] = policies[i] if i < r.players else SG_VEC_LEARNER
+        if (obs.shape[0] != n_games or obs.shape[1] != TENSOR_SIZE
+                or masks.shape[0] != n_games or masks.shape[1] != SG_NUM_ACTIONS
+                or rewards.shape[0] != n_games or rewards.shape[1] != SG_MAX_PLAYERS
+                or terminated.shape[0] != n_games or truncated.shape[0] != n_games
+                or seat.shape[0] != n_games or seeds.shape[0] != n_games):
+            raise CoreError(SG_ERROR_POSITION, "output arrays of the wrong shape")
+        self.env = sg_vec_new(&r, n_games, seed, p)
+        if self.env == NULL:
+            raise CoreError(SG_ERROR_RULES, "cannot make this vector environment")
+        self.n_games = n_games
+        self.players = r.players
+        self.obs, self.masks, self.rewards = obs, masks, rewards
+        self.terminated, self.truncated, self.seat, self.seeds = terminated, truncated, seat, seeds
+        self.out.obs = &obs[0, 0]
+        self.out.masks = &masks[0, 0]
+        self.out.rewards = &rewards[0, 0]
+        self.out.terminated = &terminated[0]
+        self.out.truncated = &truncated[0]
+        self.out.seat = &seat[0]
+        self.out.seeds = &seeds[0]
+
+    def __dealloc__(self):
+        sg_vec_free(self.env)
+
+    def reset(self):
+        with nogil:
+            sg_vec_reset(self.env, &self.out)
+
+    def step(self, int32_t[::1] actions):
+        """Steps every game; returns -1, or the index of the first game whose
+        action is illegal (then nothing changed)."""
+        cdef int32_t bad = -1
+        cdef int result
+        if actions.shape[0] != self.n_games:
+            raise CoreError(SG_ERROR_POSITION, f"{self.n_games} actions expected")
+        with nogil:
+            result = sg_vec_step(self.env, &actions[0], &self.out, &bad)
+        return -1 if result == SG_ERROR_NONE else bad
+
+    def state(self, int i):
+        """(the raw state bytes of game i, its slough being chosen)."""
+        cdef uint64_t pending = 0
+        cdef const sg_state *st = sg_vec_state(self.env, i, &pending)
+        if st == NULL:
+            raise CoreError(SG_ERROR_POSITION, "no such game")
+        return (<const char *>st)[:sizeof(sg_state)], pending
 
 
 def view_check(bytes view):
@@ -580,6 +756,11 @@ cdef class Core:
         return self._events
 
     @property
+    def action_events(self):
+        """The events of the action that made this position: none for a slough step."""
+        return EMPTY_EVENTS if self.pending else self.events
+
+    @property
     def kept(self):
         """Whether this position holds its state now (False: dropped, played again on use)."""
         return self.st != NULL
@@ -619,13 +800,11 @@ cdef class Core:
 
         The new Core records this Core as its parent, the move, and the move's
         events (an Events sequence); this Core is unchanged.  Raises CoreError
-        when the move is not legal.
+        when the move is not legal.  A slough being chosen (pending) is dropped.
         """
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
         cdef Core child = Core.__new__(Core)
-        cdef Core older = self.parent
-        cdef Events events
         memcpy(child.st, self.state(), sizeof(sg_state))
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
@@ -633,11 +812,70 @@ cdef class Core:
         result = sg_apply(child.st, code, &ev)
         if result != SG_ERROR_NONE:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
-        if ev.len > ev.cap:
+        return self.settled().attach(child, code, buf, ev.len)
+
+    def play_action(self, object action):
+        """The position after integer action `action` (see skitgubbe.h).
+
+        A slough step gives this position again with the card added to the
+        slough being chosen (`pending`); the last step and every other action
+        give the position after the move, as play() does.  Raises CoreError
+        when the action is not legal; this Core is unchanged.
+        """
+        cdef sg_event buf[SG_MAX_EVENTS]
+        cdef sg_events ev
+        cdef Core child
+        cdef uint64_t pending = self.pending
+        cdef sg_move code = SG_NO_MOVE
+        cdef long id
+        if type(action) is not int:  # a bool, a float, numpy's ints: the caller says why
+            raise TypeError("an action id is an int")
+        id = action  # OverflowError past a C long
+        if not 0 <= id < SG_NUM_ACTIONS:
+            raise CoreError(SG_ERROR_ILLEGAL, "no such action")
+        child = Core.__new__(Core)
+        memcpy(child.st, self.state(), sizeof(sg_state))
+        if id == SG_ACTION_SLOUGH_DONE:
+            code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
+        elif id < SG_ACTION_SLOUGH_CARD:
+            code = sg_action_move(<int>id)
+        ev.buf = buf
+        ev.cap = SG_MAX_EVENTS
+        ev.len = 0
+        result = sg_apply_action(child.st, &pending, <int>id, &ev)
+        if result != SG_ERROR_NONE:
+            raise CoreError(result, "illegal action" if result == SG_ERROR_ILLEGAL else "game over")
+        if pending:  # a slough step: the same position, one more card chosen
+            child.parent = self.parent
+            child.code = self.code
+            child._events = self._events
+            child.views = self.views
+            child.pending = pending
+            return child
+        return self.settled().attach(child, code, buf, ev.len)
+
+    cdef Core settled(self):
+        """This position without a slough being chosen (self when there is none)."""
+        cdef Core other
+        if self.pending == 0:
+            return self
+        other = Core.__new__(Core)
+        memcpy(other.st, self.state(), sizeof(sg_state))
+        other.parent = self.parent
+        other.code = self.code
+        other._events = self._events
+        other.views = self.views
+        return other
+
+    cdef Core attach(self, Core child, sg_move code, const sg_event *buf, int n):
+        """Links `child`, the position after move `code` with events buf[:n], to this one."""
+        cdef Core older = self.parent
+        cdef Events events
+        if n > SG_MAX_EVENTS:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         child.parent = self
         child.code = code
-        child._events = packed_events(buf, ev.len)
+        child._events = packed_events(buf, n)
         # Drop the state of the step before this one when nothing but this one
         # refers to it (two references: self.parent and `older`); a game, a
         # copy or a reader holding it keeps it whole.  Its events go too unless
@@ -650,6 +888,23 @@ cdef class Core:
             if Py_REFCNT(events) == 2:
                 older._events = None
         return child
+
+    def state_tensor(self, tuple recent, float[::1] out):
+        """Writes the whole state's tensor (STATE_TENSOR_SIZE floats) into `out`."""
+        cdef sg_public_move moves[SG_TENSOR_RECENT]
+        cdef int n = fill_recent(moves, recent)
+        if out.shape[0] != STATE_TENSOR_SIZE:
+            raise CoreError(SG_ERROR_POSITION, f"a state tensor has {STATE_TENSOR_SIZE} floats")
+        sg_state_tensor(self.state(), moves, n, &out[0])
+
+    def legal_actions(self):
+        """(the legal integer actions ascending, their mask as bytes), given the
+        slough being chosen."""
+        return legal_actions_of(self.state(), self.pending)
+
+    def legal_action_ids(self):
+        """The legal integer actions, ascending, given the slough being chosen."""
+        return action_ids(self.state(), self.pending)
 
     def __reduce__(self):
         return (from_snapshot, (self.snapshot(),))

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from enum import IntEnum
 from typing import Any, Final
@@ -220,6 +221,40 @@ class Card:
             "suit 0..3, rank 2..14",
             brief(code),
         )
+
+    @property
+    def index(self) -> int:
+        """The card's place in card order, ``suit * 13 + (rank - 2)``: 0 (2♣) to 51 (A♠).
+
+        The deck's order and :mod:`integer actions <skitgubbe.actions>` use it.
+
+        >>> Card.parse("2C").index, Card.parse("7H").index, Card.parse("AS").index
+        (0, 31, 51)
+        """
+        return self.suit * 13 + self.rank - 2
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card at ``index`` in card order (see :attr:`index`; the shared instance).
+
+        >>> Card.from_index(31)
+        Card.parse('7♥')
+        >>> Card.from_index(52)
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ParseError: not a card index: 52; card indices are 0..51
+        """
+        if type(index) is not int:
+            # numpy's integers (and anything with __index__) are indices too.
+            if isinstance(index, bool) or not hasattr(type(index), "__index__"):
+                message = f"not a card index: {brief(index)}; expected an int"
+                raise ParseTypeError(message, brief(index))
+            index = operator.index(index)
+        if not 0 <= index < 52:
+            raise ParseError(
+                f"not a card index: {brief(index)}; card indices are 0..51", brief(index)
+            )
+        return _BY_CODE[index // 13 * 16 + index % 13]
 
     @staticmethod
     def parse(text: str) -> Card:

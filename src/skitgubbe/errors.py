@@ -25,6 +25,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "DisconnectedError",
+    "IllegalActionError",
     "IllegalMoveError",
     "ParseError",
     "ParseTypeError",
@@ -159,6 +160,35 @@ class IllegalMoveError(SkitgubbeError, ValueError):
         return (
             type(self),
             (self.args[0], self.move, self.reason, self.legal_moves),
+            self.__dict__,
+        )
+
+
+class IllegalActionError(SkitgubbeError, ValueError):
+    """An integer action that is not legal in the position it was taken in.
+
+    Keeps the ``action``, the ``reason`` and the ``legal_actions`` of the
+    position (a tuple, ascending). See :mod:`skitgubbe.actions`.
+
+    >>> error = IllegalActionError("illegal action 7: not in hand", 7, "not in hand", [3, 507])
+    >>> error.action, error.reason, error.legal_actions
+    (7, 'not in hand', (3, 507))
+    """
+
+    action: int
+    reason: str
+    legal_actions: tuple[int, ...]
+
+    def __init__(self, message: str, action: int, reason: str, legal: Iterable[int]) -> None:
+        super().__init__(message)
+        self.action = action
+        self.reason = reason
+        self.legal_actions = tuple(legal)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.action, self.reason, self.legal_actions),
             self.__dict__,
         )
 

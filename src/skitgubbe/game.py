@@ -35,6 +35,7 @@ from .cards import Card, CardSet, Suit, _new_set
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
+    IllegalActionError,
     IllegalMoveError,
     ParseError,
     ParseTypeError,
@@ -109,6 +110,9 @@ not pay for them. Compares equal to a tuple (or another ``Events``) of the same 
 >>> events[0].kind, events == tuple(events)
 (<EventKind.PLAY: 1>, True)
 """
+
+
+_EMPTY_SET: Final = CardSet()
 
 
 def _decode_events(raw: bytes) -> tuple[Event, ...]:
@@ -517,6 +521,125 @@ class Game:
         """
         return type(move) is Move and move.code in self._core.legal_codes()
 
+    def state_tensor(self, out: Any = None) -> Any:
+        """The whole state as a float32 numpy array, for centralised critics only.
+
+        Seat 0's tensor, then every hidden card where it lies (see
+        :mod:`skitgubbe.tensors`): it holds what no player knows, so never give
+        it to a player. ``out`` is filled and returned when given. Needs numpy.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).state_tensor().shape
+        (1879,)
+        """
+        from .tensors import state_tensor
+
+        return state_tensor(self, out)
+
+    # -- integer actions ---------------------------------------------------------------
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal integer actions of the player to move, ascending (see
+        :mod:`skitgubbe.actions`); empty when the game is over.
+
+        While a slough is being chosen (:attr:`slough_chosen`), only its steps.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).legal_actions
+        (28, 30, 35, 507)
+        """
+        return self._core.legal_action_ids()
+
+    @property
+    def action_mask(self) -> bytes:
+        """One byte per action id, 1 where :attr:`legal_actions` has it, else 0.
+
+        ``numpy.frombuffer(game.action_mask, numpy.int8)`` makes it an array.
+
+        >>> import skitgubbe as sg
+        >>> mask = sg.Game.new(seed=2).action_mask
+        >>> len(mask), [a for a, legal in enumerate(mask) if legal]
+        (563, [28, 30, 35, 507])
+        """
+        return self._core.legal_actions()[1]
+
+    @property
+    def slough_chosen(self) -> CardSet:
+        """The cards added so far to the slough being chosen by integer actions.
+
+        Empty unless the player to move is choosing a slough one card at a time
+        (:data:`~skitgubbe.actions.SLOUGH_CARD` actions). :meth:`play` and
+        :meth:`undo` drop a slough being chosen.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(sg.Rules.modern(), seed=0)
+        >>> for _ in range(11):
+        ...     _ = game.play(game.legal_moves[0])
+        >>> [str(m) for m in game.legal_moves]
+        ['slough 3♠', 'slough 8♠', 'slough 3♠ 8♠', 'pass']
+        >>> game.play_action(sg.actions.SLOUGH_CARD + sg.Card.parse("3S").index)
+        Events([])
+        >>> game.slough_chosen, game.legal_actions
+        (CardSet.parse('3♠'), (555, 562))
+        """
+        return _new_set(self._core.pending)
+
+    def play_action(self, action: int) -> Events:
+        """Take integer action ``action`` for the player to move (see :mod:`skitgubbe.actions`).
+
+        Returns the events of the move it completes; adding a card to a slough
+        being chosen completes none (empty :class:`Events`). An illegal action
+        raises :class:`~skitgubbe.IllegalActionError` naming the reason and the
+        legal actions, and changes nothing.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> [str(e) for e in game.play_action(30)]
+        ['seat 0 plays 6♥', 'seat 0 draws 5♠']
+        >>> game.play_action(508)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.IllegalActionError: illegal action 508 (pick up): nobody picks up ...
+        """
+        try:
+            after = self._core.play_action(action)  # refuses all but an int (not a bool)
+        except (_engine.CoreError, OverflowError, TypeError):
+            raise self._illegal_action(action) from None
+        self._core = after
+        return after.action_events
+
+    def _illegal_action(self, action: object) -> SkitgubbeError:
+        """The error for an action ``play_action`` refused, with the core's reason."""
+        from .actions import SLOUGH_CARD, SLOUGH_DONE, check, describe
+
+        try:
+            check(action)
+        except (ArgumentError, ArgumentTypeError) as error:
+            return type(error)(f"{error}; legal actions: {self.legal_actions}")
+        assert type(action) is int
+        legal = self.legal_actions
+        chosen = self.slough_chosen
+        if self.to_move is None:
+            reason = "the game is over"
+        elif chosen and action < SLOUGH_CARD:
+            reason = f"a slough is being chosen ({chosen}): add a card or throw it"
+        elif action == SLOUGH_DONE:
+            reason = "no card is chosen for a slough"
+        elif action >= SLOUGH_CARD:
+            card = Card.from_index(action - SLOUGH_CARD)
+            reason = f"{card} cannot be added to the slough" + (
+                f" after {chosen} (cards are added in ascending order)" if chosen else ""
+            )
+        else:
+            reason = self._why_illegal(Move.from_action(action))
+        return IllegalActionError(
+            f"illegal action {action} ({describe(action)}): {reason}; legal actions: {legal}",
+            action,
+            reason,
+            legal,
+        )
+
     def play(self, move: Move | str) -> Events:
         """Play ``move`` (a :class:`Move` or its text) for the player to move.
 
@@ -568,7 +691,7 @@ class Game:
         return _REASONS[reason](self, move, detail)
 
     def undo(self) -> Move:
-        """Take back the last move and return it.
+        """Take back the last move and return it (and drop a slough being chosen).
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=2)
@@ -617,7 +740,15 @@ class Game:
             codes.append(start.move.code)
             start = start.parent
         codes.reverse()
-        state = (self._rules, self._start, self._seed, start.copy(), tuple(start.events), codes)
+        state = (
+            self._rules,
+            self._start,
+            self._seed,
+            start.copy(),
+            tuple(start.events),
+            codes,
+            self._core.pending,
+        )
         return (_unpickle_game, state)
 
     # -- what players see ---------------------------------------------------------
@@ -664,6 +795,7 @@ class Game:
             slough_winner=_seat_or_none(o["slough_winner"]),
             history=History(_seat_view(core, seat, players)),
             core_view=core.view(seat),
+            slough_chosen=_new_set(core.pending) if o["to_move"] == seat else _EMPTY_SET,
         )
 
     # -- records ----------------------------------------------------------------------
@@ -810,11 +942,17 @@ def _unpickle_game(
     core: _engine.Core,
     events: tuple[Event, ...],
     codes: Sequence[int],
+    pending: int = 0,
 ) -> Game:
-    """The game :meth:`Game.__reduce__` describes: its start, replayed move by move."""
+    """The game :meth:`Game.__reduce__` describes: its start, replayed move by move,
+    then the slough being chosen, card by card."""
+    from .actions import SLOUGH_CARD
+
     game = Game._make(rules, core.with_events(events), start, seed)
     for code in codes:
         game.play(Move.from_code(code))
+    for card in _new_set(pending):
+        game.play_action(SLOUGH_CARD + card.index)
     return game
 
 

@@ -27,7 +27,7 @@ import attrs
 from . import _engine
 from ._text import ascii_lower, brief
 from .cards import ALL_MASK, Card, CardSet, _parse_cards
-from .errors import ParseError, ParseTypeError
+from .errors import ArgumentError, ParseError, ParseTypeError
 
 __all__ = ["Move", "MoveKind"]
 
@@ -254,6 +254,42 @@ class Move:
             "cards such as '7H' or '7♥ 8♥ 9♥', or 'slough' and cards",
             text,
         )
+
+    @property
+    def actions(self) -> tuple[int, ...]:
+        """The integer actions that play this move, in order (see :mod:`skitgubbe.actions`).
+
+        One action for most moves; a slough is its cards, one action each in
+        ascending card index, then the action that throws them. Empty for a
+        move no rule variant allows (cards of two ranks that are no run, say).
+
+        >>> Move.parse("7H").actions, Move.flip().actions
+        ((31,), (507,))
+        >>> Move.slough("7H", "7C").actions
+        (515, 541, 562)
+        """
+        return _engine.move_actions(self.code)
+
+    @staticmethod
+    def from_action(action: int) -> Move:
+        """The move that action ``action`` plays on its own (the shared instance).
+
+        The steps of a slough (adding a card, throwing the slough chosen) are
+        not moves on their own: an :class:`~skitgubbe.ArgumentError` says so.
+
+        >>> Move.from_action(31), Move.from_action(507)
+        (Move.parse('7♥'), Move.flip())
+        >>> Move.from_action(562)
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: action 562 is a step of a slough, not a move on its own
+        """
+        from .actions import check
+
+        code = _engine.action_move(check(action))
+        if code is None:
+            raise ArgumentError(f"action {action} is a step of a slough, not a move on its own")
+        return Move.from_code(code)
 
     def __str__(self) -> str:
         kind = self.kind

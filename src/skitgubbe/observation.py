@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from itertools import chain
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import attrs
 
@@ -158,6 +158,13 @@ class History(Sequence[Event]):
     def __iter__(self) -> Iterator[Event]:
         return iter(self._all())
 
+    def __reversed__(self) -> Iterator[Event]:
+        # Newest first, reading only as far back as the caller goes.
+        node = self._node
+        while node is not None:
+            yield from reversed(node.events)
+            node = node.parent
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
             return self._node is other._node or self._all() == other._all()
@@ -188,6 +195,9 @@ def _check_view(view: object) -> None:
             "core_view is not a view this engine made: "
             + ("wrong size" if failed < 0 else f"check {failed} of sg_view_check fails")
         )
+
+
+_NO_CARDS: Final = CardSet()
 
 
 def _history_of(events: tuple[Event, ...]) -> History:
@@ -269,6 +279,52 @@ class Observation:
     this seat cannot place blanked (``sg_view`` in the C core). Opaque bytes of this
     engine version, for the search bots and :meth:`sample_world`; it holds nothing
     the other fields do not."""
+    slough_chosen: CardSet = _NO_CARDS
+    """While this seat chooses a slough one card at a time (integer actions): the
+    cards added so far; else empty."""
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """This seat's legal integer actions, ascending (see :mod:`skitgubbe.actions`);
+        empty when it is not its turn.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).observation(0).legal_actions
+        (28, 30, 35, 507)
+        """
+        return self._actions()[0]
+
+    @property
+    def action_mask(self) -> bytes:
+        """One byte per action id: 1 where :attr:`legal_actions` has it, else 0.
+
+        >>> import skitgubbe as sg
+        >>> mask = sg.Game.new(seed=2).observation(1).action_mask
+        >>> len(mask), any(mask)
+        (563, False)
+        """
+        return self._actions()[1]
+
+    def tensor(self, out: Any = None) -> Any:
+        """What this seat knows as a float32 numpy array (see :mod:`skitgubbe.tensors`).
+
+        ``out``, a contiguous float32 array of ``TENSOR_SIZE`` floats, is filled
+        and returned instead of a new array. Needs numpy.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).observation(1).tensor().shape
+        (1359,)
+        """
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, out)
+
+    def _actions(self) -> tuple[tuple[int, ...], bytes]:
+        from . import _engine
+
+        if self.to_move != self.seat:
+            return (), bytes(_engine.NUM_ACTIONS)
+        return _engine.view_actions(self.core_view, self.slough_chosen.mask)
 
     def sample_world(self, rng: random.Random | int | None = None) -> Game:
         """A game consistent with everything this seat knows (RULES.md §8).

@@ -163,6 +163,34 @@ static void check_observation(const sg_state *st, uint8_t seat, uint64_t game)
     EXPECT(obs.reserved[0] == 0 && obs.reserved[1] == 0, "observation reserved bytes");
 }
 
+/* A seat's view observes as the state does, and gives the same tensor, every
+ * float in [0, 1]. */
+static void check_view_tensor(const sg_state *st, uint8_t seat, uint64_t game)
+{
+    sg_state view;
+    sg_view(st, seat, &view);
+    sg_observation from_state, from_view;
+    sg_observe(st, seat, &from_state);
+    sg_observe(&view, seat, &from_view);
+    EXPECT(memcmp(&from_state, &from_view, sizeof from_state) == 0,
+           "game %" PRIu64 ": the view observes differently", game);
+    static const sg_public_move recent[2] = {{UINT64_C(1) << 3, SG_MOVE_KIND_PLAY, 1, {0}},
+                                             {0, SG_MOVE_KIND_PICK_UP, 0, {0}}};
+    const int size = sg_tensor_size();
+    float *of_state = malloc((size_t)size * sizeof *of_state);
+    float *of_view = malloc((size_t)size * sizeof *of_view);
+    EXPECT(of_state && of_view, "out of memory");
+    sg_observation_tensor(st, seat, 0, recent, 2, of_state);
+    sg_observation_tensor(&view, seat, 0, recent, 2, of_view);
+    int same = memcmp(of_state, of_view, (size_t)size * sizeof *of_state) == 0, in_range = 1;
+    for (int i = 0; i < size; i++)
+        in_range &= of_state[i] >= 0.0f && of_state[i] <= 1.0f;
+    free(of_state);
+    free(of_view);
+    EXPECT(same, "game %" PRIu64 ": the view's tensor differs", game);
+    EXPECT(in_range, "game %" PRIu64 ": a tensor value outside [0, 1]", game);
+}
+
 /* A view and worlds sampled from it agree with everything the seat knows. */
 static void check_sampling(const sg_state *st, uint8_t seat, sg_rng *rng, uint64_t game)
 {
@@ -388,6 +416,240 @@ static void check_legality(const sg_state *st, uint64_t game)
 
 /* Plays one random game, checking the invariants after every move and, when
  * `check_moves` is set, every kind of candidate move in every position. */
+/* Integer actions: every legal move has one path of legal actions, which
+ * plays it exactly; every complete path plays a legal move; illegal actions
+ * change nothing. */
+static int count_paths(const sg_state *st, uint64_t pending, const sg_move *legal, int n,
+                       uint64_t *seen, uint64_t game)
+{
+    uint16_t actions[SG_NUM_ACTIONS];
+    const int k = sg_legal_actions(st, pending, actions);
+    int paths = 0;
+    for (int i = 0; i < k; i++) {
+        if (i && actions[i] <= actions[i - 1]) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": actions not ascending\n", game);
+            failures++;
+            return -1;
+        }
+        sg_state next = *st;
+        uint64_t p = pending;
+        if (sg_apply_action(&next, &p, actions[i], NULL) != SG_ERROR_NONE) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": legal action %d refused\n", game,
+                    actions[i]);
+            failures++;
+            return -1;
+        }
+        if (p) {
+            const int more = count_paths(&next, p, legal, n, seen, game);
+            if (more < 0)
+                return -1;
+            paths += more;
+            continue;
+        }
+        /* A whole move: it is one of the legal moves, played once. */
+        int found = -1;
+        for (int j = 0; j < n; j++) {
+            sg_state played = *st;
+            if (sg_apply(&played, legal[j], NULL) == SG_ERROR_NONE &&
+                memcmp(&played, &next, sizeof next) == 0 && !(seen[j / 64] >> (j % 64) & 1)) {
+                found = j;
+                break;
+            }
+        }
+        if (found < 0) {
+            fprintf(stderr, "core_check: game %" PRIu64 ": action %d played no new legal move\n",
+                    game, actions[i]);
+            failures++;
+            return -1;
+        }
+        seen[found / 64] |= UINT64_C(1) << (found % 64);
+        paths++;
+    }
+    return paths;
+}
+
+static void check_actions(const sg_state *st, sg_rng *rng, uint64_t game)
+{
+    sg_move legal[SG_MAX_MOVES];
+    const int n = sg_legal_moves(st, legal);
+    uint64_t seen[SG_MAX_MOVES / 64] = {0};
+    const int paths = count_paths(st, 0, legal, n, seen, game);
+    if (paths < 0)
+        return;
+    EXPECT(paths == n, "game %" PRIu64 ": %d action paths for %d legal moves", game, paths, n);
+    for (int j = 0; j < n; j++) {
+        uint16_t path[SG_MAX_ACTION_PATH];
+        const int len = sg_move_actions(legal[j], path);
+        EXPECT(len >= 1, "game %" PRIu64 ": legal move without actions", game);
+        sg_state next = *st, played = *st;
+        uint64_t pending = 0;
+        for (int i = 0; i < len; i++)
+            EXPECT(sg_apply_action(&next, &pending, path[i], NULL) == SG_ERROR_NONE,
+                   "game %" PRIu64 ": a move's action refused", game);
+        sg_apply(&played, legal[j], NULL);
+        EXPECT(pending == 0 && memcmp(&next, &played, sizeof next) == 0,
+               "game %" PRIu64 ": a move's actions play another move", game);
+        if (len == 1)
+            EXPECT(sg_action_move(path[0]) == legal[j], "action's move differs");
+    }
+    /* An action that is not legal changes neither the state nor the pending cards. */
+    uint16_t actions[SG_NUM_ACTIONS];
+    const int k = sg_legal_actions(st, 0, actions);
+    const int bogus = (int)sg_rng_below(rng, SG_NUM_ACTIONS);
+    int is_legal = 0;
+    for (int i = 0; i < k; i++)
+        is_legal |= actions[i] == bogus;
+    if (!is_legal) {
+        sg_state next = *st;
+        uint64_t pending = 0;
+        EXPECT(sg_apply_action(&next, &pending, bogus, NULL) == SG_ERROR_ILLEGAL &&
+                   pending == 0 && memcmp(&next, st, sizeof next) == 0,
+               "game %" PRIu64 ": illegal action %d changed something", game, bogus);
+    }
+}
+
+/* The numbering: every id that plays a move alone maps back to itself. */
+static void check_action_table(void)
+{
+    uint16_t path[SG_MAX_ACTION_PATH];
+    for (int a = 0; a < SG_NUM_ACTIONS; a++) {
+        const sg_move m = sg_action_move(a);
+        if (a >= SG_ACTION_SLOUGH_CARD) {
+            EXPECT(m == SG_NO_MOVE, "slough step %d has a move", a);
+            continue;
+        }
+        EXPECT(m != SG_NO_MOVE && sg_move_actions(m, path) == 1 && path[0] == a,
+               "action %d does not map back", a);
+    }
+    EXPECT(sg_action_move(-1) == SG_NO_MOVE && sg_action_move(SG_NUM_ACTIONS) == SG_NO_MOVE,
+           "ids out of range have moves");
+    EXPECT(sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_SLOUGH, UINT64_C(0x5)), path) == 3 &&
+               path[0] == SG_ACTION_SLOUGH_CARD && path[1] == SG_ACTION_SLOUGH_CARD + 2 &&
+               path[2] == SG_ACTION_SLOUGH_DONE,
+           "a slough's path");
+    /* Plays that are neither equal cards nor runs have no action. */
+    EXPECT(sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, UINT64_C(0x5)), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, 0), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(5, 0), path) == 0 &&
+               sg_move_actions(SG_MAKE_MOVE(SG_MOVE_KIND_FLIP, 1), path) == 0,
+           "a move of no variant has actions");
+}
+
+/* The vector environment: in self-play, each game is the game Game.new would
+ * deal from its seed, played by the same actions, with the same tensors and
+ * masks; with built-in players, rewards sum to zero and illegal batches
+ * change nothing. */
+static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
+{
+    enum { GAMES = 6, STEPS = 400 };
+    int32_t policies[SG_MAX_PLAYERS] = {SG_VEC_LEARNER, SG_VEC_LEARNER, SG_VEC_LEARNER,
+                                        SG_VEC_LEARNER};
+    if (!self_play)
+        for (int p = 1; p < rules->players; p++)
+            policies[p] = p % 2 ? SG_POLICY_RANDOM : SG_POLICY_GREEDY;
+    sg_vec *env = sg_vec_new(rules, GAMES, seed, policies);
+    EXPECT(env != NULL, "sg_vec_new failed");
+    const int size = sg_tensor_size();
+    float *obs = malloc((size_t)GAMES * (size_t)size * sizeof *obs);
+    float *mine = malloc((size_t)size * sizeof *mine);
+    uint8_t masks[GAMES * SG_NUM_ACTIONS], mask[SG_NUM_ACTIONS];
+    float rewards[GAMES * SG_MAX_PLAYERS];
+    uint8_t terminated[GAMES], truncated[GAMES];
+    int32_t seats[GAMES], actions[GAMES], bad = -1;
+    uint64_t seeds[GAMES];
+    sg_vec_out out = {obs, masks, rewards, terminated, truncated, seats, seeds};
+    /* Our own copy of each game, replayed from its seed. */
+    sg_state mirror[GAMES];
+    uint64_t pending[GAMES];
+    sg_public_move recent[GAMES][SG_TENSOR_RECENT];
+    int n_recent[GAMES];
+    sg_rng rng;
+    sg_rng_seed(&rng, seed);
+    int failed = obs == NULL || mine == NULL;
+    sg_vec_reset(env, &out);
+    for (int i = 0; i < GAMES && !failed; i++) {
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(seeds[i], deck);
+        sg_new(&mirror[i], rules, deck, (uint8_t)(rules->players - 1), NULL);
+        pending[i] = 0;
+        n_recent[i] = 0;
+    }
+    for (int step = 0; step < STEPS && !failed; step++) {
+        for (int i = 0; i < GAMES && !failed; i++) {
+            uint16_t legal[SG_NUM_ACTIONS];
+            uint64_t env_pending = 0;
+            const sg_state *st = sg_vec_state(env, i, &env_pending);
+            const int n = sg_legal_actions(st, env_pending, legal);
+            if (self_play)
+                failed |= env_pending != pending[i];
+            failed |= n < 1 || seats[i] != st->to_move || policies[seats[i]] != SG_VEC_LEARNER;
+            for (int a = 0; a < SG_NUM_ACTIONS && !failed; a++)
+                failed |= masks[i * SG_NUM_ACTIONS + a] != 0 && masks[i * SG_NUM_ACTIONS + a] != 1;
+            if (self_play && !failed) {
+                failed |= memcmp(st, &mirror[i], sizeof *st) != 0;
+                sg_action_mask(&mirror[i], pending[i], mask);
+                failed |= memcmp(mask, &masks[i * SG_NUM_ACTIONS], SG_NUM_ACTIONS) != 0;
+                sg_observation_tensor(&mirror[i], mirror[i].to_move, pending[i], recent[i],
+                                      n_recent[i], mine);
+                failed |= memcmp(mine, obs + (size_t)i * (size_t)size,
+                                 (size_t)size * sizeof *mine) != 0;
+            }
+            actions[i] = n > 0 ? legal[sg_rng_below(&rng, (uint32_t)n)] : 0;
+        }
+        if (failed)
+            break;
+        if (step % 50 == 7) { /* an illegal action anywhere refuses the whole batch */
+            const int32_t keep = actions[GAMES - 1];
+            sg_state before = *sg_vec_state(env, 0, NULL);
+            actions[GAMES - 1] = -1;
+            failed |= sg_vec_step(env, actions, &out, &bad) != SG_ERROR_ILLEGAL ||
+                      bad != GAMES - 1 ||
+                      memcmp(&before, sg_vec_state(env, 0, NULL), sizeof before) != 0;
+            actions[GAMES - 1] = keep;
+        }
+        for (int i = 0; i < GAMES && self_play; i++) {
+            const sg_state before = mirror[i];
+            sg_event buf[SG_MAX_EVENTS];
+            sg_events ev = {buf, SG_MAX_EVENTS, 0};
+            sg_apply_action(&mirror[i], &pending[i], actions[i], &ev);
+            if (mirror[i].moves != before.moves) {
+                sg_public_move seen;
+                sg_public_move_of(buf, ev.len, &seen);
+                memmove(&recent[i][1], &recent[i][0], (SG_TENSOR_RECENT - 1) * sizeof seen);
+                recent[i][0] = seen;
+                if (n_recent[i] < SG_TENSOR_RECENT)
+                    n_recent[i]++;
+            }
+        }
+        failed |= sg_vec_step(env, actions, &out, &bad) != SG_ERROR_NONE;
+        for (int i = 0; i < GAMES && !failed; i++) {
+            float sum = 0.0f;
+            for (int p = 0; p < SG_MAX_PLAYERS; p++)
+                sum += rewards[i * SG_MAX_PLAYERS + p];
+            failed |= sum != 0.0f || (terminated[i] && truncated[i]);
+            if (self_play && mirror[i].phase == SG_PHASE_OVER) {
+                float expect = 0.0f;
+                if (!mirror[i].truncated && mirror[i].loser != SG_NO_SEAT)
+                    expect = (float)(1 - rules->players);
+                failed |= !(terminated[i] || truncated[i]) ||
+                          (mirror[i].loser != SG_NO_SEAT &&
+                           rewards[i * SG_MAX_PLAYERS + mirror[i].loser] != expect);
+                uint8_t deck[SG_NCARDS];
+                sg_deck_from_seed(seeds[i], deck);
+                sg_new(&mirror[i], rules, deck, (uint8_t)(rules->players - 1), NULL);
+                pending[i] = 0;
+                n_recent[i] = 0;
+            } else if (self_play) {
+                failed |= terminated[i] || truncated[i];
+            }
+        }
+    }
+    free(obs);
+    free(mine);
+    sg_vec_free(env);
+    EXPECT(!failed, "vector environment (self-play %d, seed %" PRIu64 ")", self_play, seed);
+}
+
 static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int check_moves)
 {
     sg_rng rng;
@@ -412,8 +674,12 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
                    sg_observe(&st, SG_NO_SEAT, &obs) == SG_ERROR_SEAT,
                "sg_observe accepted a seat out of range");
         EXPECT(sg_game_result(&st, &result) == SG_ERROR_NOT_OVER, "a result before the end");
-        if (check_moves)
+        if (check_moves) {
             check_legality(&st, game);
+            check_actions(&st, &rng, game);
+            for (uint8_t seat = 0; seat < rules->players; seat++)
+                check_view_tensor(&st, seat, game);
+        }
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
         check_sampling(&st, st.to_move, &rng, game);
@@ -425,8 +691,16 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
         EXPECT(sg_apply(&st, bogus, NULL) == SG_ERROR_ILLEGAL, "bogus move accepted");
         EXPECT(memcmp(&st, &before, sizeof st) == 0, "illegal move changed the state");
         ev.len = 0;
-        EXPECT(sg_apply(&st, moves[sg_rng_below(&rng, (uint32_t)n)], &ev) == SG_ERROR_NONE,
-               "legal move refused");
+        const sg_move chosen = moves[sg_rng_below(&rng, (uint32_t)n)];
+        const uint8_t mover = st.to_move;
+        EXPECT(sg_apply(&st, chosen, &ev) == SG_ERROR_NONE, "legal move refused");
+        /* The move as everybody saw it: its first event. */
+        sg_public_move seen;
+        EXPECT(sg_public_move_of(buf, ev.len, &seen) == 1 && seen.seat == mover &&
+                   seen.kind == SG_MOVE_KIND_OF(chosen) &&
+                   (seen.kind == SG_MOVE_KIND_PICK_UP || seen.kind == SG_MOVE_KIND_FLIP ||
+                    seen.cards == SG_MOVE_CARDS(chosen)),
+               "game %" PRIu64 ": the public move of a move", game);
         EXPECT(ev.len <= ev.cap, "event overflow: %d", ev.len);
         EXPECT(st.moves <= rules->max_moves, "cap exceeded");
     }
@@ -687,6 +961,25 @@ int main(int argc, char **argv)
     const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     check_rule_table();
+    check_action_table();
+    {
+        sg_rng pick_vec;
+        sg_rng_seed(&pick_vec, seed + 1);
+        for (uint64_t k = 0; k < 24 && !failures; k++) {
+            sg_rules rules;
+            random_rules(&pick_vec, &rules);
+            rules.max_moves = k % 3 ? rules.max_moves : 40; /* truncation too */
+            check_vec(&rules, k, (int)(k % 2));
+        }
+        int32_t none[SG_MAX_PLAYERS] = {SG_POLICY_RANDOM, SG_POLICY_RANDOM, SG_POLICY_RANDOM,
+                                        SG_POLICY_RANDOM};
+        sg_rules classic;
+        sg_rules_classic(&classic, 3);
+        if (sg_vec_new(&classic, 4, 0, none) != NULL || sg_vec_new(&classic, 0, 0, none) != NULL) {
+            fprintf(stderr, "core_check: sg_vec_new accepted no learner or no games\n");
+            failures++;
+        }
+    }
     if (failures)
         return 1;
     uint64_t total_moves = 0;

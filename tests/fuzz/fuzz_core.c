@@ -233,6 +233,58 @@ static void play_game(reader *r)
     }
 }
 
+/* What a learner's adapter hands the core from outside: any slough being
+ * chosen, any action, any recent moves, on a checked view.  Tensors stay in
+ * [0, 1]; actions are refused or taken, never read out of bounds. */
+static void learner_inputs(const sg_state *view, reader *r)
+{
+    static float tensor[4096];
+    sg_public_move recent[SG_TENSOR_RECENT];
+    const int size = sg_tensor_size();
+    CHECK(size <= (int)(sizeof tensor / sizeof tensor[0]));
+    const uint64_t pending = next_u64(r);
+    for (int i = 0; i < SG_TENSOR_RECENT; i++) {
+        recent[i].cards = next_u64(r);
+        recent[i].kind = next_byte(r);
+        recent[i].seat = next_byte(r);
+    }
+    const int n_recent = next_byte(r) % (SG_TENSOR_RECENT + 2);
+    for (uint8_t seat = 0; seat < view->rules.players; seat++) {
+        CHECK(sg_observation_tensor(view, seat, pending, recent,
+                                    n_recent > SG_TENSOR_RECENT ? SG_TENSOR_RECENT : n_recent,
+                                    tensor) == SG_ERROR_NONE);
+        for (int i = 0; i < size; i++)
+            CHECK(tensor[i] >= 0.0f && tensor[i] <= 1.0f);
+    }
+    uint16_t actions[SG_NUM_ACTIONS];
+    uint8_t mask[SG_NUM_ACTIONS];
+    const uint64_t chosen = next_byte(r) % 2 ? pending : 0;
+    const int k = sg_legal_actions(view, chosen, actions);
+    sg_action_mask(view, chosen, mask);
+    int ones = 0;
+    for (int a = 0; a < SG_NUM_ACTIONS; a++)
+        ones += mask[a];
+    CHECK(k >= 0 && k <= SG_NUM_ACTIONS && ones == k);
+    for (int i = 0; i < k; i++)
+        CHECK(mask[actions[i]] == 1 && (i == 0 || actions[i] > actions[i - 1]));
+    /* Actions are taken in games, never in views: in a world of this view. */
+    sg_rng rng;
+    sg_rng_seed(&rng, pending);
+    sg_state world, step;
+    sg_sample_world(view, &rng, &world);
+    step = world;
+    uint64_t p = chosen;
+    const int action = (int)(next_u64(r) % (SG_NUM_ACTIONS + 8)) - 4;
+    const int result = sg_apply_action(&step, &p, action, NULL);
+    CHECK(result == SG_ERROR_NONE || result == SG_ERROR_ILLEGAL || result == SG_ERROR_OVER);
+    if (result != SG_ERROR_NONE) {
+        CHECK(memcmp(&step, &world, sizeof step) == 0 && p == chosen);
+    } else {
+        CHECK(action >= 0 && action < SG_NUM_ACTIONS && mask[action] == 1);
+        CHECK(sg_view_check(&step) == 0);
+    }
+}
+
 static void search_view(reader *r)
 {
     sg_state view;
@@ -249,6 +301,7 @@ static void search_view(reader *r)
         sg_observation obs;
         CHECK(sg_observe(&view, seat, &obs) == SG_ERROR_NONE);
     }
+    learner_inputs(&view, r);
     sg_result result;
     sg_move moves[SG_MAX_MOVES];
     const int n = sg_legal_moves(&view, moves);

@@ -1,0 +1,228 @@
+"""A vector environment: many games stepped in C by one call, for learners.
+
+``VectorEnv(n)`` holds ``n`` games. Each seat is a learner (it acts through
+:meth:`VectorEnv.step`) or a built-in player (``"random"`` or ``"greedy"``)
+that moves inside the step, in C. After each step every game's learner to move
+has its tensor (:mod:`skitgubbe.tensors`) and action mask
+(:mod:`skitgubbe.actions`) written into arrays the environment owns and
+overwrites at each step (copy what you keep). A game that ends reports each
+seat's reward — the skitgubbe pays every other player 1: ``-(players - 1)`` for
+him, ``+1`` for the others, 0 for all when the move cap ends the game — and is
+dealt again at once: the observation is then the new game's first. The call
+releases the GIL; no Python object is made per game or per step.
+
+Slot ``i``'s games are dealt from seeds ``seeds[i]`` as ``Game.new(rules,
+seed=seeds[i])`` deals them, so any game can be replayed with the Python API.
+
+>>> import numpy, skitgubbe as sg
+>>> env = VectorEnv(4, sg.Rules.classic(3), opponents="random", seed=1)
+>>> obs, info = env.reset()
+>>> obs.shape, info["action_mask"].shape, info["seat"].tolist()
+((4, 1359), (4, 563), [0, 0, 0, 0])
+>>> rng = numpy.random.default_rng(0)
+>>> for _ in range(200):
+...     actions = [rng.choice(numpy.flatnonzero(mask)) for mask in info["action_mask"]]
+...     obs, rewards, terminated, truncated, info = env.step(actions)
+>>> rewards.shape
+(4, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, cast
+
+from . import _engine
+from ._text import brief
+from .actions import NUM_ACTIONS, describe
+from .errors import ArgumentError, ArgumentTypeError, IllegalActionError
+from .rules import Rules
+from .tensors import TENSOR_SIZE, _numpy
+
+__all__ = ["VectorEnv"]
+
+_POLICIES: Final = {"random": 0, "greedy": 1}
+
+
+class VectorEnv:
+    """``n_games`` games of ``rules`` stepped together in C (see the module).
+
+    ``learners`` are the seats that act through :meth:`step` (default: seat
+    0), or ``"all"`` for self-play; every other seat is played by
+    ``opponents``: ``"random"``, ``"greedy"``, or one of those per seat. ``seed``
+    fixes every deal and every built-in player's choice.
+
+    >>> import skitgubbe as sg
+    >>> env = VectorEnv(2, sg.Rules.modern(4), learners="all", seed=3)
+    >>> obs, info = env.reset()
+    >>> env.players, env.learners, info["seat"].tolist()
+    (4, (0, 1, 2, 3), [0, 0])
+    """
+
+    def __init__(
+        self,
+        n_games: int,
+        rules: Rules | str | None = None,
+        *,
+        opponents: str | Sequence[str] = "random",
+        learners: Sequence[int] | str = (0,),
+        seed: int = 0,
+    ) -> None:
+        numpy = _numpy()
+        if type(n_games) is not int:
+            raise ArgumentTypeError(f"n_games must be an int, not {brief(n_games)}")
+        if not 1 <= n_games <= 2**24:
+            raise ArgumentError(f"n_games must be 1 .. 2**24, not {n_games}")
+        if rules is None:
+            rules = Rules.classic()
+        elif isinstance(rules, str):
+            rules = Rules.preset(rules)
+        elif not isinstance(rules, Rules):
+            raise ArgumentTypeError(f"rules must be a Rules or a preset name, not {brief(rules)}")
+        if type(seed) is not int or not 0 <= seed < 2**64:
+            raise ArgumentError(f"seed must be an int 0 <= seed < 2**64, not {brief(seed)}")
+        players = rules.players
+        seats = _learners(learners, players)
+        policies = _policies(opponents, seats, players)
+        self._rules = rules
+        self._learners = seats
+        n = n_games
+        self._obs = numpy.zeros((n, TENSOR_SIZE), numpy.float32)
+        self._masks = numpy.zeros((n, NUM_ACTIONS), numpy.uint8)
+        self._rewards = numpy.zeros((n, 4), numpy.float32)
+        self._terminated = numpy.zeros(n, numpy.uint8)
+        self._truncated = numpy.zeros(n, numpy.uint8)
+        self._seat = numpy.zeros(n, numpy.int32)
+        self._seeds = numpy.zeros(n, numpy.uint64)
+        self._actions = numpy.zeros(n, numpy.int32)
+        self._core = _engine.VecCore(
+            rules._core_values(),
+            n,
+            seed,
+            policies,
+            self._obs,
+            self._masks,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._seat,
+            self._seeds,
+        )
+        self._info = {
+            "action_mask": self._masks.view(numpy.bool_),
+            "seat": self._seat,
+            "seed": self._seeds,
+        }
+
+    @property
+    def n_games(self) -> int:
+        """How many games are stepped together."""
+        return int(self._core.n_games)
+
+    @property
+    def players(self) -> int:
+        """Players per game."""
+        return self._rules.players
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of every game."""
+        return self._rules
+
+    @property
+    def learners(self) -> tuple[int, ...]:
+        """The seats that act through :meth:`step`."""
+        return self._learners
+
+    def reset(self) -> tuple[Any, dict[str, Any]]:
+        """Deal every game afresh; returns (observations, info).
+
+        ``info["action_mask"]`` (bool, one row per game), ``info["seat"]`` (the
+        learner seat to move) and ``info["seed"]`` (each game's seed).
+
+        >>> env = VectorEnv(3, seed=5)
+        >>> obs, info = env.reset()
+        >>> bool(info["action_mask"].any(axis=1).all())
+        True
+        """
+        self._core.reset()
+        return self._obs, self._info
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Take ``actions[i]`` in game ``i``; returns (observations, rewards,
+        terminated, truncated, info).
+
+        ``rewards`` has one column per seat (nonzero only where a game just
+        ended); a game that ended (``terminated``: with a loser or nobody left;
+        ``truncated``: by the move cap) is already dealt again. An illegal
+        action raises :class:`~skitgubbe.IllegalActionError` naming the game,
+        and no game changes.
+
+        >>> env = VectorEnv(1, seed=5)
+        >>> obs, info = env.reset()
+        >>> env.step([508])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.IllegalActionError: game 0: illegal action 508 (pick up); ...
+        """
+        numpy = _numpy()
+        given = numpy.asarray(actions)
+        if given.shape != (self.n_games,) or given.dtype.kind not in "iu":
+            raise ArgumentError(
+                f"actions must be {self.n_games} integer action ids, one per game, "
+                f"not {brief(actions)} (shape {given.shape}, dtype {given.dtype})"
+            )
+        if ((given < 0) | (given >= NUM_ACTIONS)).any():
+            bad = int(numpy.flatnonzero((given < 0) | (given >= NUM_ACTIONS))[0])
+            raise ArgumentError(
+                f"game {bad}: {int(given[bad])} is no action id (0 <= action < {NUM_ACTIONS})"
+            )
+        self._actions[:] = given
+        bad = self._core.step(self._actions)
+        if bad >= 0:
+            action = int(self._actions[bad])
+            legal = tuple(int(a) for a in numpy.flatnonzero(self._masks[bad]))
+            raise IllegalActionError(
+                f"game {bad}: illegal action {action} ({describe(action)}); legal actions: {legal}",
+                action,
+                "not legal in this game",
+                legal,
+            )
+        players = self._rules.players
+        return (
+            self._obs,
+            self._rewards[:, :players],
+            self._terminated.view(numpy.bool_),
+            self._truncated.view(numpy.bool_),
+            self._info,
+        )
+
+
+def _learners(learners: Sequence[int] | str, players: int) -> tuple[int, ...]:
+    if learners == "all":
+        return tuple(range(players))
+    if isinstance(learners, str):
+        raise ArgumentError(f"learners must be seats or 'all', not {brief(learners)}")
+    if not isinstance(learners, Sequence):
+        raise ArgumentTypeError(f"learners must be seats or 'all', not {brief(learners)}")
+    seats: tuple[int, ...] = tuple(cast("Sequence[int]", learners))
+    if not seats or any(type(s) is not int or not 0 <= s < players for s in seats):
+        raise ArgumentError(f"learners must be seats 0 .. {players - 1}, not {brief(learners)}")
+    if len(set(seats)) != len(seats):
+        raise ArgumentError(f"learners repeat a seat: {seats}")
+    return tuple(sorted(seats))
+
+
+def _policies(
+    opponents: str | Sequence[str], learners: tuple[int, ...], players: int
+) -> tuple[int, ...]:
+    others = [s for s in range(players) if s not in learners]
+    names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+    if len(names) != len(others):
+        raise ArgumentError(f"{len(others)} opponents expected (one per seat), not {len(names)}")
+    policy = dict.fromkeys(learners, _engine.VEC_LEARNER)
+    for seat, name in zip(others, names, strict=True):
+        if name not in _POLICIES:
+            raise ArgumentError(f"opponents are 'random' or 'greedy', not {brief(name)}")
+        policy[seat] = _POLICIES[name]
+    return tuple(policy[s] for s in range(players))

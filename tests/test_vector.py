@@ -1,0 +1,135 @@
+"""The vector environment in C against the Python API, game by game.
+
+In self-play every step's tensor, mask and seat must be what the Python API
+gives for the same game (``Game.new(rules, seed=...)``, the same actions);
+with built-in players the outputs obey the contract (learner seats only, legal
+masks, zero-sum rewards), and an illegal batch changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy
+import pytest
+from rules_gen import random_rules
+
+import skitgubbe as sg
+from skitgubbe import _engine
+from skitgubbe.vector import VectorEnv
+
+
+def _random_actions(masks: numpy.ndarray, rng: numpy.random.Generator) -> numpy.ndarray:
+    noise = rng.random(masks.shape)
+    return numpy.argmax(numpy.where(masks, noise, -1.0), axis=1).astype(numpy.int32)
+
+
+def _rewards(game: sg.Game) -> list[float]:
+    result = game.result
+    assert result is not None
+    if result.truncated or result.loser is None:
+        return [0.0] * game.players
+    return [1.0 - game.players if s == result.loser else 1.0 for s in range(game.players)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_self_play_is_the_python_api_game_by_game(seed: int) -> None:
+    rules = random_rules(random.Random(seed))
+    if seed % 3 == 0:
+        rules = sg.Rules(**{**rules.to_dict(), "max_moves": 50})
+    env = VectorEnv(5, rules, learners="all", seed=seed)
+    obs, info = env.reset()
+    games = [sg.Game.new(rules, seed=int(s)) for s in info["seed"]]
+    rng = numpy.random.default_rng(seed)
+    ended = 0
+    for _ in range(250):
+        for i, game in enumerate(games):
+            seat = game.to_move
+            assert seat is not None and info["seat"][i] == seat
+            view = game.observation(seat)
+            assert (obs[i] == view.tensor()).all(), f"game {i}: tensor"
+            assert bytes(info["action_mask"][i].view(numpy.uint8)) == view.action_mask
+        actions = _random_actions(info["action_mask"], rng)
+        for game, action in zip(games, actions, strict=True):
+            game.play_action(int(action))
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        for i, game in enumerate(games):
+            if game.result is None:
+                assert not terminated[i] and not truncated[i] and not rewards[i].any()
+                continue
+            ended += 1
+            assert truncated[i] == game.result.truncated and terminated[i] != truncated[i]
+            assert rewards[i].tolist() == _rewards(game)
+            games[i] = sg.Game.new(rules, seed=int(info["seed"][i]))
+    assert ended > 0
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_built_in_players_move_inside_the_step(opponents: str) -> None:
+    rules = sg.Rules.modern(4)
+    env = VectorEnv(8, rules, opponents=opponents, learners=(1, 2), seed=4)
+    _, info = env.reset()
+    rng = numpy.random.default_rng(1)
+    finished = 0
+    for _ in range(300):
+        assert set(info["seat"].tolist()) <= {1, 2}
+        for i in range(env.n_games):
+            raw, pending = env._core.state(i)
+            core = _engine.from_snapshot(raw)
+            assert core.to_move == info["seat"][i]
+            if not pending:
+                assert bytes(info["action_mask"][i].view(numpy.uint8)) == core.legal_actions()[1]
+        _, rewards, terminated, truncated, info = env.step(
+            _random_actions(info["action_mask"], rng)
+        )
+        assert (rewards.sum(axis=1) == 0).all()
+        finished += int((terminated | truncated).sum())
+        assert ((rewards != 0).any(axis=1) <= (terminated | truncated)).all()
+    assert finished > 0
+
+
+def test_an_illegal_action_refuses_the_batch_and_changes_nothing() -> None:
+    env = VectorEnv(3, sg.Rules.classic(3), seed=2)
+    obs, info = env.reset()
+    before = [env._core.state(i) for i in range(3)]
+    saved = obs.copy()
+    actions = _random_actions(info["action_mask"], numpy.random.default_rng(0))
+    illegal = int(numpy.flatnonzero(~info["action_mask"][1])[0])
+    actions[1] = illegal
+    with pytest.raises(sg.IllegalActionError, match="game 1") as caught:
+        env.step(actions)
+    assert caught.value.action == illegal
+    assert [env._core.state(i) for i in range(3)] == before and (obs == saved).all()
+    for bad in ([0, 0], "x", [[1, 2, 3]], [1.0, 2.0, 3.0], [0, 10_000, 0], [-1, 0, 0]):
+        with pytest.raises(sg.ArgumentError):
+            env.step(bad)
+    assert [env._core.state(i) for i in range(3)] == before
+
+
+def test_bad_arguments_are_refused() -> None:
+    for kwargs, error in (
+        ({"n_games": 0}, sg.ArgumentError),
+        ({"n_games": 2.0}, sg.ArgumentTypeError),
+        ({"n_games": 2, "learners": (5,)}, sg.ArgumentError),
+        ({"n_games": 2, "learners": (0, 0)}, sg.ArgumentError),
+        ({"n_games": 2, "opponents": "clever"}, sg.ArgumentError),
+        ({"n_games": 2, "opponents": ["random"]}, sg.ArgumentError),
+        ({"n_games": 2, "seed": -1}, sg.ArgumentError),
+        ({"n_games": 2, "rules": 3}, sg.ArgumentTypeError),
+    ):
+        with pytest.raises(error):
+            VectorEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_same_seed_gives_the_same_games() -> None:
+    runs = []
+    for _ in range(2):
+        env = VectorEnv(4, "modern", opponents="random", seed=9)
+        obs, info = env.reset()
+        rng = numpy.random.default_rng(3)
+        total = numpy.zeros((4, 3))
+        for _ in range(100):
+            obs, rewards, *_, info = env.step(_random_actions(info["action_mask"], rng))
+            total += rewards
+        runs.append((obs.copy(), total))
+    assert (runs[0][0] == runs[1][0]).all() and (runs[0][1] == runs[1][1]).all()
