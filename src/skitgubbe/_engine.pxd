@@ -293,7 +293,9 @@ cdef class Core:
     cdef Events _events        # None when dropped: made again from the parent
     cdef readonly uint64_t pending  # the slough cards chosen so far (integer actions)
     cdef public object views
-    cdef sg_state *state(self) except NULL
-    cdef int state_into(self, sg_state *out) except -1
-    cdef Core settled(self)
-    cdef Core attach(self, Core child, sg_move code, const sg_event *buf, int n)
+
+
+cdef sg_state *core_state(Core self) except NULL
+cdef int core_state_into(Core self, sg_state *out) except -1
+cdef Core core_settled(Core self)
+cdef Core core_attach(Core self, Core child, sg_move code, const sg_event *buf, int n)

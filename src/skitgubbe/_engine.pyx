@@ -693,47 +693,6 @@ cdef class Core:
             node = older  # frees the position node was: its parent is gone
             older = None  # so that node is again the only reference
 
-    cdef sg_state *state(self) except NULL:
-        """This position's state, played again (and kept) if it was dropped.
-
-        The steps between the nearest older state and this one are kept too, so
-        that undoing move after move replays each step once.
-        """
-        cdef Core node = self
-        cdef Core step
-        cdef sg_state *st
-        cdef list path
-        if self.st != NULL:
-            return self.st
-        path = []
-        while node.st == NULL:
-            path.append(node)
-            node = node.parent  # the start always keeps its state
-        for step in reversed(path):
-            st = <sg_state *>PyMem_Malloc(sizeof(sg_state))
-            if st == NULL:
-                raise MemoryError()
-            memcpy(st, node.st, sizeof(sg_state))
-            if sg_apply(st, step.code, NULL) != SG_ERROR_NONE:
-                PyMem_Free(st)
-                raise CoreError(0, "a history step does not replay")  # a core bug
-            step.st = st
-            node = step
-        return self.st
-
-    cdef int state_into(self, sg_state *out) except -1:
-        """Writes this position's state to `out` without keeping what is played again."""
-        cdef Core node = self
-        cdef list codes = []
-        while node.st == NULL:
-            codes.append(node.code)
-            node = node.parent
-        memcpy(out, node.st, sizeof(sg_state))
-        for code in reversed(codes):
-            if sg_apply(out, code, NULL) != SG_ERROR_NONE:
-                raise CoreError(0, "a history step does not replay")  # a core bug
-        return 0
-
     @property
     def move(self):
         """The move that led here (a shared Move object), or None at a game's start."""
@@ -746,7 +705,7 @@ cdef class Core:
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
         if self._events is None:
-            self.parent.state_into(&st)
+            core_state_into(self.parent, &st)
             ev.buf = buf
             ev.cap = SG_MAX_EVENTS
             ev.len = 0
@@ -774,19 +733,19 @@ cdef class Core:
     def copy(self):
         """This state alone: no parent, no move, no events."""
         cdef Core other = Core.__new__(Core)
-        memcpy(other.st, self.state(), sizeof(sg_state))
+        memcpy(other.st, core_state(self), sizeof(sg_state))
         return other
 
     def legal_codes(self):
         """Legal move codes in the core's canonical order."""
         cdef sg_move moves[SG_MAX_MOVES]
-        cdef int n = sg_legal_moves(self.state(), moves)
+        cdef int n = sg_legal_moves(core_state(self), moves)
         return [moves[i] for i in range(n)]
 
     def legal_move_objects(self):
         """The legal moves as the typed layer's shared Move objects (see share_moves)."""
         cdef sg_move moves[SG_MAX_MOVES]
-        cdef int n = sg_legal_moves(self.state(), moves)
+        cdef int n = sg_legal_moves(core_state(self), moves)
         cdef int i
         cdef tuple out = PyTuple_New(n)
         for i in range(n):
@@ -805,14 +764,14 @@ cdef class Core:
         cdef sg_event buf[SG_MAX_EVENTS]
         cdef sg_events ev
         cdef Core child = Core.__new__(Core)
-        memcpy(child.st, self.state(), sizeof(sg_state))
+        memcpy(child.st, core_state(self), sizeof(sg_state))
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
         result = sg_apply(child.st, code, &ev)
         if result != SG_ERROR_NONE:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
-        return self.settled().attach(child, code, buf, ev.len)
+        return core_attach(core_settled(self), child, code, buf, ev.len)
 
     def play_action(self, object action):
         """The position after integer action `action` (see skitgubbe.h).
@@ -834,7 +793,7 @@ cdef class Core:
         if not 0 <= id < SG_NUM_ACTIONS:
             raise CoreError(SG_ERROR_ILLEGAL, "no such action")
         child = Core.__new__(Core)
-        memcpy(child.st, self.state(), sizeof(sg_state))
+        memcpy(child.st, core_state(self), sizeof(sg_state))
         if id == SG_ACTION_SLOUGH_DONE:
             code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
         elif id < SG_ACTION_SLOUGH_CARD:
@@ -852,42 +811,7 @@ cdef class Core:
             child.views = self.views
             child.pending = pending
             return child
-        return self.settled().attach(child, code, buf, ev.len)
-
-    cdef Core settled(self):
-        """This position without a slough being chosen (self when there is none)."""
-        cdef Core other
-        if self.pending == 0:
-            return self
-        other = Core.__new__(Core)
-        memcpy(other.st, self.state(), sizeof(sg_state))
-        other.parent = self.parent
-        other.code = self.code
-        other._events = self._events
-        other.views = self.views
-        return other
-
-    cdef Core attach(self, Core child, sg_move code, const sg_event *buf, int n):
-        """Links `child`, the position after move `code` with events buf[:n], to this one."""
-        cdef Core older = self.parent
-        cdef Events events
-        if n > SG_MAX_EVENTS:
-            raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
-        child.parent = self
-        child.code = code
-        child._events = packed_events(buf, n)
-        # Drop the state of the step before this one when nothing but this one
-        # refers to it (two references: self.parent and `older`); a game, a
-        # copy or a reader holding it keeps it whole.  Its events go too unless
-        # someone holds them (two references: older._events and `events`).
-        if (older is not None and older.parent is not None and older.st != NULL
-                and older.st.moves % CHECKPOINT != 0 and Py_REFCNT(older) == 2):
-            PyMem_Free(older.st)
-            older.st = NULL
-            events = older._events
-            if Py_REFCNT(events) == 2:
-                older._events = None
-        return child
+        return core_attach(core_settled(self), child, code, buf, ev.len)
 
     def state_tensor(self, tuple recent, float[::1] out):
         """Writes the whole state's tensor (STATE_TENSOR_SIZE floats) into `out`."""
@@ -895,16 +819,16 @@ cdef class Core:
         cdef int n = fill_recent(moves, recent)
         if out.shape[0] != STATE_TENSOR_SIZE:
             raise CoreError(SG_ERROR_POSITION, f"a state tensor has {STATE_TENSOR_SIZE} floats")
-        sg_state_tensor(self.state(), moves, n, &out[0])
+        sg_state_tensor(core_state(self), moves, n, &out[0])
 
     def legal_actions(self):
         """(the legal integer actions ascending, their mask as bytes), given the
         slough being chosen."""
-        return legal_actions_of(self.state(), self.pending)
+        return legal_actions_of(core_state(self), self.pending)
 
     def legal_action_ids(self):
         """The legal integer actions, ascending, given the slough being chosen."""
-        return action_ids(self.state(), self.pending)
+        return action_ids(core_state(self), self.pending)
 
     def __reduce__(self):
         return (from_snapshot, (self.snapshot(),))
@@ -916,7 +840,7 @@ cdef class Core:
         ev.buf = buf
         ev.cap = SG_MAX_EVENTS
         ev.len = 0
-        code = sg_apply(self.state(), move, &ev)
+        code = sg_apply(core_state(self), move, &ev)
         if code != SG_ERROR_NONE:
             raise CoreError(code, "illegal move" if code == SG_ERROR_ILLEGAL else "game over")
         if ev.len > ev.cap:
@@ -926,9 +850,9 @@ cdef class Core:
     def unknown(self, int seat):
         """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
         cdef uint8_t slots[6]
-        if not 0 <= seat < self.state().rules.players:
+        if not 0 <= seat < core_state(self).rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        mask = sg_unknown(self.state(), <uint8_t>seat, slots)
+        mask = sg_unknown(core_state(self), <uint8_t>seat, slots)
         return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
 
     def observe(self, int seat):
@@ -938,9 +862,9 @@ cdef class Core:
         to move (else an empty tuple)."""
         cdef sg_observation o
         cdef int n, i
-        if not 0 <= seat < self.state().rules.players:
+        if not 0 <= seat < core_state(self).rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        sg_observe(self.state(), <uint8_t>seat, &o)
+        sg_observe(core_state(self), <uint8_t>seat, &o)
         n = o.players
         return {
             "seat": o.seat,
@@ -975,7 +899,7 @@ cdef class Core:
         C struct sg_result's fields, or None while it goes on."""
         cdef sg_result r
         cdef int i
-        if sg_game_result(self.state(), &r) != SG_ERROR_NONE:
+        if sg_game_result(core_state(self), &r) != SG_ERROR_NONE:
             return None
         return {
             "loser": r.loser,
@@ -988,15 +912,15 @@ cdef class Core:
         """(reason, detail) for `move` (sg_why_illegal): the reason's name
         ("none" when the move is legal) and its detail mask or number."""
         cdef uint64_t detail = 0
-        reason = sg_why_illegal(self.state(), move, &detail)
+        reason = sg_why_illegal(core_state(self), move, &detail)
         return sg_illegal_name(reason).decode(), detail
 
     def view(self, int seat):
         """What `seat` knows, as the raw bytes of a view state (see sg_view)."""
         cdef sg_state view
-        if not 0 <= seat < self.state().rules.players:
+        if not 0 <= seat < core_state(self).rules.players:
             raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        sg_view(self.state(), <uint8_t>seat, &view)
+        sg_view(core_state(self), <uint8_t>seat, &view)
         return (<char *>&view)[:sizeof(sg_state)]
 
     def table_plays(self):
@@ -1004,141 +928,224 @@ cdef class Core:
         cdef int i
         cdef list plays = []
         cdef uint64_t mask = 0
-        for i in range(self.state().table_len):
-            if i and self.state().table_play[i] != self.state().table_play[i - 1]:
-                plays.append((self.state().table_seat[i - 1], mask))
+        for i in range(core_state(self).table_len):
+            if i and core_state(self).table_play[i] != core_state(self).table_play[i - 1]:
+                plays.append((core_state(self).table_seat[i - 1], mask))
                 mask = 0
-            mask |= (<uint64_t>1) << self.state().table[i]
-        if self.state().table_len:
-            plays.append((self.state().table_seat[self.state().table_len - 1], mask))
+            mask |= (<uint64_t>1) << core_state(self).table[i]
+        if core_state(self).table_len:
+            plays.append((core_state(self).table_seat[core_state(self).table_len - 1], mask))
         return plays
 
     def table(self):
         """Table cards bottom first as (card, seat, play number)."""
         cdef int i
-        return [(self.state().table[i], self.state().table_seat[i], self.state().table_play[i])
-                for i in range(self.state().table_len)]
+        return [(core_state(self).table[i], core_state(self).table_seat[i], core_state(self).table_play[i])
+                for i in range(core_state(self).table_len)]
 
     def stock(self):
         """Remaining stock card indices, top first."""
-        return bytes(self.state().stock[self.state().stock_top:self.state().stock_len])
+        return bytes(core_state(self).stock[core_state(self).stock_top:core_state(self).stock_len])
 
     def snapshot(self):
         """The raw state as bytes (for equality checks in tests)."""
-        return (<char *>self.state())[:sizeof(sg_state)]
+        return (<char *>core_state(self))[:sizeof(sg_state)]
 
     def __eq__(self, other):
         if not isinstance(other, Core):
             return NotImplemented
-        return memcmp(self.state(), (<Core>other).state(), sizeof(sg_state)) == 0
+        return memcmp(core_state(self), core_state(<Core>other), sizeof(sg_state)) == 0
 
     def __hash__(self):
         return hash(self.snapshot())
 
     @property
     def players(self):
-        return self.state().rules.players
+        return core_state(self).rules.players
 
     @property
     def rules(self):
         """The core's numbers of this game's rules, in the table's order."""
-        return rules_values(&self.state().rules)
+        return rules_values(&core_state(self).rules)
 
     @property
     def phase(self):
-        return self.state().phase
+        return core_state(self).phase
 
     @property
     def to_move(self):
-        return self.state().to_move
+        return core_state(self).to_move
 
     @property
     def seat_to_move(self):
         """The seat to move, or None when the game is over."""
-        return None if self.state().to_move == SG_NO_SEAT else self.state().to_move
+        return None if core_state(self).to_move == SG_NO_SEAT else core_state(self).to_move
 
     @property
     def dealer(self):
-        return self.state().dealer
+        return core_state(self).dealer
 
     @property
     def leader(self):
-        return self.state().leader
+        return core_state(self).leader
 
     @property
     def follower(self):
-        return self.state().follower
+        return core_state(self).follower
 
     @property
     def trump(self):
-        return self.state().trump
+        return core_state(self).trump
 
     @property
     def trump_public(self):
-        return bool(self.state().trump_public)
+        return bool(core_state(self).trump_public)
 
     @property
     def upcard(self):
-        return self.state().upcard
+        return core_state(self).upcard
 
     @property
     def slough_winner(self):
-        return self.state().winner if self.state().window else SG_NO_SEAT
+        return core_state(self).winner if core_state(self).window else SG_NO_SEAT
 
     @property
     def hidden_card(self):
-        return self.state().hidden_card
+        return core_state(self).hidden_card
 
     @property
     def hidden_holder(self):
-        return self.state().hidden_holder
+        return core_state(self).hidden_holder
 
     @property
     def last_drawer(self):
-        return self.state().last_drawer
+        return core_state(self).last_drawer
 
     @property
     def trick_target(self):
-        return self.state().trick_target
+        return core_state(self).trick_target
 
     @property
     def moves(self):
-        return self.state().moves
+        return core_state(self).moves
 
     @property
     def loser(self):
-        return self.state().loser
+        return core_state(self).loser
 
     @property
     def truncated(self):
-        return bool(self.state().truncated)
+        return bool(core_state(self).truncated)
 
     @property
     def finished(self):
-        return tuple(self.state().finished[i] for i in range(self.state().n_finished))
+        return tuple(core_state(self).finished[i] for i in range(core_state(self).n_finished))
 
     @property
     def stock_count(self):
-        return self.state().stock_len - self.state().stock_top
+        return core_state(self).stock_len - core_state(self).stock_top
 
     @property
     def out(self):
-        return self.state().out
+        return core_state(self).out
 
     @property
     def hands(self):
-        n = self.state().rules.players
-        return tuple(self.state().hand[i] for i in range(n))
+        n = core_state(self).rules.players
+        return tuple(core_state(self).hand[i] for i in range(n))
 
     @property
     def collections(self):
-        n = self.state().rules.players
-        return tuple(self.state().coll[i] for i in range(n))
+        n = core_state(self).rules.players
+        return tuple(core_state(self).coll[i] for i in range(n))
 
     @property
     def known(self):
-        n = self.state().rules.players
-        return tuple(self.state().known[i] for i in range(n))
+        n = core_state(self).rules.players
+        return tuple(core_state(self).known[i] for i in range(n))
+
+
+
+# The history's helpers (functions, not methods: a Core has no method table to carry).
+
+cdef sg_state *core_state(Core self) except NULL:
+    """This position's state, played again (and kept) if it was dropped.
+
+    The steps between the nearest older state and this one are kept too, so
+    that undoing move after move replays each step once.
+    """
+    cdef Core node = self
+    cdef Core step
+    cdef sg_state *st
+    cdef list path
+    if self.st != NULL:
+        return self.st
+    path = []
+    while node.st == NULL:
+        path.append(node)
+        node = node.parent  # the start always keeps its state
+    for step in reversed(path):
+        st = <sg_state *>PyMem_Malloc(sizeof(sg_state))
+        if st == NULL:
+            raise MemoryError()
+        memcpy(st, node.st, sizeof(sg_state))
+        if sg_apply(st, step.code, NULL) != SG_ERROR_NONE:
+            PyMem_Free(st)
+            raise CoreError(0, "a history step does not replay")  # a core bug
+        step.st = st
+        node = step
+    return self.st
+
+
+cdef int core_state_into(Core self, sg_state *out) except -1:
+    """Writes this position's state to `out` without keeping what is played again."""
+    cdef Core node = self
+    cdef list codes = []
+    while node.st == NULL:
+        codes.append(node.code)
+        node = node.parent
+    memcpy(out, node.st, sizeof(sg_state))
+    for code in reversed(codes):
+        if sg_apply(out, code, NULL) != SG_ERROR_NONE:
+            raise CoreError(0, "a history step does not replay")  # a core bug
+    return 0
+
+
+cdef Core core_settled(Core self):
+    """This position without a slough being chosen (self when there is none)."""
+    cdef Core other
+    if self.pending == 0:
+        return self
+    other = Core.__new__(Core)
+    memcpy(other.st, core_state(self), sizeof(sg_state))
+    other.parent = self.parent
+    other.code = self.code
+    other._events = self._events
+    other.views = self.views
+    return other
+
+
+cdef Core core_attach(Core self, Core child, sg_move code, const sg_event *buf, int n):
+    """Links `child`, the position after move `code` with events buf[:n], to this one."""
+    cdef Core older = self.parent
+    cdef Events events
+    if n > SG_MAX_EVENTS:
+        raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
+    child.parent = self
+    child.code = code
+    child._events = packed_events(buf, n)
+    # Drop the state of the step before this one when nothing but this one
+    # refers to it (two references: self.parent and `older`); a game, a
+    # copy or a reader holding it keeps it whole.  Its events go too unless
+    # someone holds them (two references: older._events and `events`).
+    if (older is not None and older.parent is not None and older.st != NULL
+            and older.st.moves % CHECKPOINT != 0 and Py_REFCNT(older) == 2):
+        PyMem_Free(older.st)
+        older.st = NULL
+        events = older._events
+        if Py_REFCNT(events) == 2:
+            older._events = None
+    return child
 
 
 import collections.abc
