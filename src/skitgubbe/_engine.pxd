@@ -294,8 +294,3 @@ cdef class Core:
     cdef readonly uint64_t pending  # the slough cards chosen so far (integer actions)
     cdef public object views
 
-
-cdef sg_state *core_state(Core self) except NULL
-cdef int core_state_into(Core self, sg_state *out) except -1
-cdef Core core_settled(Core self)
-cdef Core core_attach(Core self, Core child, sg_move code, const sg_event *buf, int n)
