@@ -9,6 +9,7 @@ mistake fails its test instead of the test run.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import time
@@ -57,6 +58,7 @@ class Wrecker:
         if self.how == "exit":
             os._exit(3)
         if self.how == "segv":
+            faulthandler.disable()  # pytest's handler would print a traceback for a planned crash
             os.kill(os.getpid(), signal.SIGSEGV)
             time.sleep(10)  # the signal is delivered first
         raise ValueError(f"no such wreck: {self.how}")
