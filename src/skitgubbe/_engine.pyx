@@ -847,14 +847,6 @@ cdef class Core:
             raise CoreError(0, "event buffer overflow")  # a core bug; caught by tests
         return events_list(buf, ev.len)
 
-    def unknown(self, int seat):
-        """(unknown card mask, slots) for `seat`: slots per seat, then stock, hidden."""
-        cdef uint8_t slots[6]
-        if not 0 <= seat < core_state(self).rules.players:
-            raise CoreError(SG_ERROR_SEAT, "seat out of range")
-        mask = sg_unknown(core_state(self), <uint8_t>seat, slots)
-        return mask, (slots[0], slots[1], slots[2], slots[3], slots[4], slots[5])
-
     def observe(self, int seat):
         """What `seat` may see (sg_observe), as a dict keyed by the names of the C
         struct sg_observation's fields, arrays cut to their length; plus
