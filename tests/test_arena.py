@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from arena_bots import Wrecker
+from nesting import nested
 
 import skitgubbe as sg
 from skitgubbe import _engine, arena, bots
@@ -615,13 +616,6 @@ def test_a_match_on_a_local_dask_cluster_gives_the_same_result(in_process: sg.Ma
 
 
 # Issue 9, point 9: every field of a match record is checked by type and range.
-def _nested(depth: int) -> list[Any]:
-    value: list[Any] = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 @pytest.mark.parametrize(
     ("field", "value"),
     [
@@ -649,8 +643,8 @@ def _nested(depth: int) -> list[Any]:
         ("crash", {"seat": 0, "kind": "late", "error": "E", "traceback": ""}),
         ("crash", {"seat": 0, "kind": None, "error": "E", "traceback": ""}),
         ("crash", {"seat": 0, "error": "E", "traceback": ""}),  # version 2 has a kind
-        ("crash", _nested(100_000)),
-        ("seats", _nested(100_000)),
+        ("crash", nested(100_000)),
+        ("seats", nested(100_000)),
     ],
 )
 def test_a_bad_match_game_field_is_refused(
@@ -679,12 +673,12 @@ def test_a_bad_match_game_field_is_refused(
         ("timeout", True),
         ("timeout", [1]),
         ("timeout", math.inf),
-        ("timeout", _nested(100_000)),
+        ("timeout", nested(100_000)),
         ("entrants", ["random"]),
-        ("entrants", _nested(100_000)),
-        ("rules", _nested(100_000)),
+        ("entrants", nested(100_000)),
+        ("rules", nested(100_000)),
         ("games", {"a": 1}),
-        ("games", [_nested(100_000)]),
+        ("games", [nested(100_000)]),
     ],
 )
 def test_a_bad_match_field_is_refused(

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from nesting import nested
 
 from skitgubbe import (
     ArgumentError,
@@ -566,13 +567,6 @@ def test_changing_a_returned_record_leaves_the_game_alone(
     assert Game.from_record(game.record()).moves == game.moves
 
 
-def _nested(depth: int) -> list[Any]:
-    value: list[Any] = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 # Issue 9, point 9: every field of a record is checked by type and range.
 @pytest.mark.parametrize(
     ("field", "value"),
@@ -590,11 +584,11 @@ def _nested(depth: int) -> list[Any]:
         ("rng_version", -1),
         ("rng_version", "1"),
         ("rng_version", None),
-        ("format", _nested(100_000)),
-        ("rules", _nested(100_000)),
-        ("rules", {"players": _nested(100_000)}),
-        ("moves", [_nested(100_000)]),
-        ("result", _nested(100_000)),
+        ("format", nested(100_000)),
+        ("rules", nested(100_000)),
+        ("rules", {"players": nested(100_000)}),
+        ("moves", [nested(100_000)]),
+        ("result", nested(100_000)),
     ],
 )
 def test_a_bad_record_field_is_a_record_error(field: str, value: object) -> None:
@@ -611,10 +605,10 @@ def test_a_bad_record_field_is_a_record_error(field: str, value: object) -> None
         ("dealer", True),
         ("dealer", -1),
         ("dealer", 3),
-        ("dealer", _nested(100_000)),
+        ("dealer", nested(100_000)),
         ("deck", "7H 8H"),
         ("deck", {"7H": 1}),
-        ("deck", _nested(100_000)),
+        ("deck", nested(100_000)),
         ("deck", None),
     ],
 )
@@ -636,7 +630,7 @@ def test_a_bad_start_field_is_a_record_error(field: str, value: object) -> None:
         ("hands", ["9D 2C", "JD 5H"]),
         ("trump", 3),
         ("trump", "\u017fpades"),
-        ("trump", _nested(100_000)),
+        ("trump", nested(100_000)),
     ],
 )
 def test_a_bad_phase_2_start_field_is_a_record_error(field: str, value: object) -> None:

@@ -13,6 +13,7 @@ import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from nesting import nested
 
 from skitgubbe import _engine
 from skitgubbe import rules as sg_rules
@@ -605,19 +606,12 @@ def test_repr_evaluates_to_equal_rules(kwargs: dict[str, Any]) -> None:
 
 
 # Issue 9, point 9: Rules.from_dict answers any JSON-like value with a RulesError.
-def _nested(depth: int) -> list[object]:
-    value: list[object] = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 @pytest.mark.parametrize(
     "data",
     [
-        pytest.param({"players": _nested(100_000)}, id="deep-value"),
-        pytest.param(_nested(100_000), id="deep-data"),
-        pytest.param({"trump": {"a": _nested(100_000)}}, id="deep-enum"),
+        pytest.param({"players": nested(100_000)}, id="deep-value"),
+        pytest.param(nested(100_000), id="deep-data"),
+        pytest.param({"trump": {"a": nested(100_000)}}, id="deep-enum"),
         pytest.param({"players": 10**5000}, id="huge-int"),
         pytest.param({"players": 3.0}, id="float"),
         pytest.param({"players": float("nan")}, id="nan"),

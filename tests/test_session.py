@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nesting import nested
 
 import skitgubbe as sg
 from skitgubbe import _engine
@@ -642,13 +643,6 @@ def test_the_example_in_docs_sessions_md_runs(capsys: pytest.CaptureFixture[str]
 
 # Issue 9, point 9: every field of a session record is checked by type, and deep
 # nesting anywhere is a RecordError, not a RecursionError.
-def _nested(depth: int) -> list[Any]:
-    value: list[Any] = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 @pytest.mark.parametrize(
     "change",
     [
@@ -658,14 +652,14 @@ def _nested(depth: int) -> list[Any]:
         pytest.param(lambda r: r.update(first_dealer=float(r["first_dealer"])), id="dealer-float"),
         pytest.param(lambda r: r.update(seed=float("nan")), id="seed-nan"),
         pytest.param(lambda r: r.update(seed=40.0), id="seed-float"),
-        pytest.param(lambda r: r.update(format=_nested(100_000)), id="deep-format"),
-        pytest.param(lambda r: r.update(rules=_nested(100_000)), id="deep-rules"),
-        pytest.param(lambda r: r.update(pot=_nested(100_000)), id="deep-pot"),
-        pytest.param(lambda r: r["cuts"].__setitem__(0, _nested(100_000)), id="deep-cut"),
+        pytest.param(lambda r: r.update(format=nested(100_000)), id="deep-format"),
+        pytest.param(lambda r: r.update(rules=nested(100_000)), id="deep-rules"),
+        pytest.param(lambda r: r.update(pot=nested(100_000)), id="deep-pot"),
+        pytest.param(lambda r: r["cuts"].__setitem__(0, nested(100_000)), id="deep-cut"),
         pytest.param(lambda r: r["cuts"][0].update(round=float(r["cuts"][0]["round"])), id="cut"),
-        pytest.param(lambda r: r["games"][0].update(seed=_nested(100_000)), id="deep-game-seed"),
+        pytest.param(lambda r: r["games"][0].update(seed=nested(100_000)), id="deep-game-seed"),
         pytest.param(lambda r: r["games"][0]["start"].update(dealer=None), id="game-dealer-null"),
-        pytest.param(lambda r: r["games"][0].update(moves=[_nested(100_000)]), id="deep-move"),
+        pytest.param(lambda r: r["games"][0].update(moves=[nested(100_000)]), id="deep-move"),
     ],
 )
 def test_a_session_record_with_an_odd_field_is_a_record_error(
