@@ -67,10 +67,10 @@ sg_move sg_action_move(int action)
 /* The action of a play of `cards` (one card, equal cards, or a run), or -1. */
 static int play_action(uint64_t cards)
 {
-    const int n = sg_popcount(cards);
     const int low = sg_lowest(cards);
-    if (n == 1)
+    if ((cards & (cards - 1)) == 0)
         return index_of_card(low);
+    const int n = sg_popcount(cards);
     const int rank = SG_RANK_OF(low);
     if ((cards & SG_RANK_CARDS(1u << rank)) == cards) {
         int suits = 0;
@@ -189,23 +189,19 @@ int sg_legal_actions(const sg_state *st, uint64_t pending, uint16_t actions[SG_N
                 actions[count++] = (uint16_t)a;
         return count;
     }
-    /* The first action of each legal move, kept sorted and without repeats
-     * (sloughs share their first cards): few, so an insertion sort. */
+    /* The first action of each legal move (sloughs share their first cards),
+     * gathered in a bit set and read out in ascending order. */
+    uint64_t seen[(SG_NUM_ACTIONS + 63) / 64] = {0};
     sg_move moves[SG_MAX_MOVES];
     const int n = sg_legal_moves(st, moves);
     for (int i = 0; i < n; i++) {
         const int action = first_action(moves[i]);
-        if (action < 0)
-            continue;
-        int at = count;
-        while (at > 0 && actions[at - 1] > action)
-            at--;
-        if (at > 0 && actions[at - 1] == action)
-            continue;
-        memmove(&actions[at + 1], &actions[at], (size_t)(count - at) * sizeof *actions);
-        actions[at] = (uint16_t)action;
-        count++;
+        if (action >= 0)
+            seen[action >> 6] |= UINT64_C(1) << (action & 63);
     }
+    for (int w = 0; w < (SG_NUM_ACTIONS + 63) / 64; w++)
+        for (uint64_t bits = seen[w]; bits; bits &= bits - 1)
+            actions[count++] = (uint16_t)(w * 64 + sg_lowest(bits));
     return count;
 }
 
