@@ -365,6 +365,19 @@ def test_bad_dealers_are_refused(dealer: object) -> None:
     assert repr(dealer) in str(info.value)
 
 
+def test_a_game_is_made_by_its_constructors_only() -> None:
+    with pytest.raises(TypeError, match=r"Game\.new"):
+        Game()
+    hollow = Game.__new__(Game)  # no position: its members say so instead of crashing
+    for read in (
+        lambda: hollow.to_move,
+        lambda: hollow.legal_actions,
+        lambda: hollow.play_action(0),
+    ):
+        with pytest.raises(TypeError, match="holds no game"):
+            read()
+
+
 def test_a_seed_and_a_deck_together_are_refused() -> None:
     with pytest.raises(SkitgubbeError):
         Game.new(Rules.classic(), seed=1, deck=OPENING)

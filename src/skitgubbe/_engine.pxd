@@ -278,9 +278,14 @@ cdef extern from "skitgubbe.h" nogil:
                       sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits, int *n_moves)
 
 
+cdef enum:
+    EVENTS_INLINE = 4  # a move's events up to this many are kept in the Events object
+
 cdef class Events:
-    cdef bytes raw
-    cdef tuple items
+    cdef sg_event inline[EVENTS_INLINE]  # the packed events when n_inline > 0
+    cdef uint8_t n_inline
+    cdef bytes raw                       # the packed events when more
+    cdef tuple items                     # decoded, once read
     cdef tuple all(self)
 
 

@@ -562,8 +562,13 @@ cdef class Events:
 
     cdef tuple all(self):
         if self.items is None:
-            self.items = EVENT_DECODER(self.raw)
-            self.raw = None
+            if self.n_inline:
+                self.items = EVENT_DECODER(
+                    (<const char *>self.inline)[:self.n_inline * sizeof(sg_event)])
+                self.n_inline = 0
+            else:
+                self.items = EVENT_DECODER(self.raw)
+                self.raw = None
         return self.items
 
     def __len__(self):
@@ -597,7 +602,11 @@ cdef class Events:
 
 cdef Events packed_events(const sg_event *buf, int n):
     cdef Events events = Events.__new__(Events)
-    events.raw = (<const char *>buf)[:n * sizeof(sg_event)]
+    if 0 < n <= EVENTS_INLINE:  # most moves: one allocation, not two
+        memcpy(events.inline, buf, n * sizeof(sg_event))
+        events.n_inline = n
+    else:
+        events.raw = (<const char *>buf)[:n * sizeof(sg_event)]
     return events
 
 
@@ -715,11 +724,6 @@ cdef class Core:
         return self._events
 
     @property
-    def action_events(self):
-        """The events of the action that made this position: none for a slough step."""
-        return EMPTY_EVENTS if self.pending else self.events
-
-    @property
     def kept(self):
         """Whether this position holds its state now (False: dropped, played again on use)."""
         return self.st != NULL
@@ -773,46 +777,6 @@ cdef class Core:
             raise CoreError(result, "illegal move" if result == SG_ERROR_ILLEGAL else "game over")
         return core_attach(core_settled(self), child, code, buf, ev.len)
 
-    def play_action(self, object action):
-        """The position after integer action `action` (see skitgubbe.h).
-
-        A slough step gives this position again with the card added to the
-        slough being chosen (`pending`); the last step and every other action
-        give the position after the move, as play() does.  Raises CoreError
-        when the action is not legal; this Core is unchanged.
-        """
-        cdef sg_event buf[SG_MAX_EVENTS]
-        cdef sg_events ev
-        cdef Core child
-        cdef uint64_t pending = self.pending
-        cdef sg_move code = SG_NO_MOVE
-        cdef long id
-        if type(action) is not int:  # a bool, a float, numpy's ints: the caller says why
-            raise TypeError("an action id is an int")
-        id = action  # OverflowError past a C long
-        if not 0 <= id < SG_NUM_ACTIONS:
-            raise CoreError(SG_ERROR_ILLEGAL, "no such action")
-        child = Core.__new__(Core)
-        memcpy(child.st, core_state(self), sizeof(sg_state))
-        if id == SG_ACTION_SLOUGH_DONE:
-            code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
-        elif id < SG_ACTION_SLOUGH_CARD:
-            code = sg_action_move(<int>id)
-        ev.buf = buf
-        ev.cap = SG_MAX_EVENTS
-        ev.len = 0
-        result = sg_apply_action(child.st, &pending, <int>id, &ev)
-        if result != SG_ERROR_NONE:
-            raise CoreError(result, "illegal action" if result == SG_ERROR_ILLEGAL else "game over")
-        if pending:  # a slough step: the same position, one more card chosen
-            child.parent = self.parent
-            child.code = self.code
-            child._events = self._events
-            child.views = self.views
-            child.pending = pending
-            return child
-        return core_attach(core_settled(self), child, code, buf, ev.len)
-
     def state_tensor(self, tuple recent, float[::1] out):
         """Writes the whole state's tensor (STATE_TENSOR_SIZE floats) into `out`."""
         cdef sg_public_move moves[SG_TENSOR_RECENT]
@@ -825,10 +789,6 @@ cdef class Core:
         """(the legal integer actions ascending, their mask as bytes), given the
         slough being chosen."""
         return legal_actions_of(core_state(self), self.pending)
-
-    def legal_action_ids(self):
-        """The legal integer actions, ascending, given the slough being chosen."""
-        return action_ids(core_state(self), self.pending)
 
     def __reduce__(self):
         return (from_snapshot, (self.snapshot(),))
@@ -967,11 +927,6 @@ cdef class Core:
     @property
     def to_move(self):
         return core_state(self).to_move
-
-    @property
-    def seat_to_move(self):
-        """The seat to move, or None when the game is over."""
-        return None if core_state(self).to_move == SG_NO_SEAT else core_state(self).to_move
 
     @property
     def dealer(self):
@@ -1140,5 +1095,124 @@ cdef Core core_attach(Core self, Core child, sg_move code, const sg_event *buf, 
     return child
 
 
+cdef Core core_play_action(Core self, object action):
+    """The position after integer action `action` (see skitgubbe.h).
+
+    A slough step gives this position again with the card added to the
+    slough being chosen (`pending`); the last step and every other action
+    give the position after the move, as Core.play() does.  Raises CoreError
+    when the action is not legal; `self` is unchanged.
+    """
+    cdef sg_event buf[SG_MAX_EVENTS]
+    cdef sg_events ev
+    cdef Core child
+    cdef uint64_t pending = self.pending
+    cdef sg_move code = SG_NO_MOVE
+    cdef long id
+    cdef int result
+    if type(action) is not int:  # a bool, a float, numpy's ints: the caller says why
+        raise TypeError("an action id is an int")
+    id = action  # OverflowError past a C long
+    if not 0 <= id < SG_NUM_ACTIONS:
+        raise CoreError(SG_ERROR_ILLEGAL, "no such action")
+    child = Core.__new__(Core)
+    memcpy(child.st, core_state(self), sizeof(sg_state))
+    if id == SG_ACTION_SLOUGH_DONE:
+        code = ((<uint64_t>SG_MOVE_KIND_SLOUGH) << 61) | pending
+    elif id < SG_ACTION_SLOUGH_CARD:
+        code = sg_action_move(<int>id)
+    ev.buf = buf
+    ev.cap = SG_MAX_EVENTS
+    ev.len = 0
+    result = sg_apply_action(child.st, &pending, <int>id, &ev)
+    if result != SG_ERROR_NONE:
+        raise CoreError(result, "illegal action" if result == SG_ERROR_ILLEGAL else "game over")
+    if pending:  # a slough step: the same position, one more card chosen
+        child.parent = self.parent
+        child.code = self.code
+        child._events = self._events
+        child.views = self.views
+        child.pending = pending
+        return child
+    return core_attach(core_settled(self), child, code, buf, ev.len)
+
+
 import collections.abc
 collections.abc.Sequence.register(Events)
+
+
+
+cdef class GameCore:
+    """The base of skitgubbe.Game: its position, and the members a learner's
+    loop calls once a decision (to_move, legal_actions, play_action), here so
+    that a decision makes no Python call but the one the user makes.
+
+    Game adds everything else and the error path (_illegal_action).
+    """
+
+    # The current position; through its parents, the whole history.  None
+    # only in an object not made by Game's constructors: see game_core.
+    cdef public Core _core
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("make a Game with Game.new, Game.from_shedding or Game.from_record")
+
+    @property
+    def to_move(self):
+        """The seat to move; ``None`` when the game is over.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> game.to_move
+        0
+        """
+        cdef const sg_state *st = core_state(game_core(self))
+        return None if st.to_move == SG_NO_SEAT else st.to_move
+
+    @property
+    def legal_actions(self):
+        """The legal integer actions of the player to move, ascending (see
+        :mod:`skitgubbe.actions`); empty when the game is over.
+
+        While a slough is being chosen (:attr:`slough_chosen`), only its steps.
+
+        >>> import skitgubbe as sg
+        >>> sg.Game.new(seed=2).legal_actions
+        (28, 30, 35, 507)
+        """
+        cdef Core core = game_core(self)
+        return action_ids(core_state(core), core.pending)
+
+    def play_action(self, action):
+        """Take integer action ``action`` for the player to move (see :mod:`skitgubbe.actions`).
+
+        Returns the events of the move it completes; adding a card to a slough
+        being chosen completes none (empty :class:`Events`). An illegal action
+        raises :class:`~skitgubbe.IllegalActionError` naming the reason and the
+        legal actions, and changes nothing.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=2)
+        >>> [str(e) for e in game.play_action(30)]
+        ['seat 0 plays 6♥', 'seat 0 draws 5♠']
+        >>> game.play_action(508)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.IllegalActionError: illegal action 508 (pick up): nobody picks up ...
+        """
+        cdef Core after
+        try:
+            after = core_play_action(game_core(self), action)  # refuses all but an int (not a bool)
+        except (CoreError, OverflowError, TypeError):
+            raise self._illegal_action(action) from None
+        self._core = after
+        # A position play made has its events (core_attach): no need for Core.events.
+        return EMPTY_EVENTS if after.pending else after._events
+
+
+cdef inline Core game_core(GameCore game):
+    """The position of `game`; TypeError for an object Game's constructors did not make."""
+    if game._core is None:
+        raise TypeError("this Game holds no game: make one with Game.new, Game.from_shedding "
+                        "or Game.from_record")
+    return game._core

@@ -262,7 +262,7 @@ def _same_json(ours: object, theirs: object) -> bool:
     return ours == theirs
 
 
-class Game:
+class Game(_engine.GameCore):
     """One game of Skitgubbe: the referee's complete, true state.
 
     Make one with :meth:`new` (a deal) or :meth:`from_shedding` (a phase-2
@@ -277,10 +277,10 @@ class Game:
     <EventKind.FLIP: 2>
     """
 
-    __slots__ = ("_core", "_rules", "_seed", "_start")
+    # _core, the current position (through its parents, the whole history), and
+    # to_move, legal_actions and play_action come from the engine (GameCore).
+    __slots__ = ("_rules", "_seed", "_start")
 
-    # The current position; through its parents, the whole history.
-    _core: _engine.Core
     _rules: Rules
     _seed: int | None
     # The record's start position; its sequences are tuples, shared by copies.
@@ -383,7 +383,7 @@ class Game:
         start: dict[str, Any],
         seed: int | None,
     ) -> Game:
-        game = object.__new__(cls)
+        game = cls.__new__(cls)
         game._rules = rules
         game._core = core
         game._start = start
@@ -406,11 +406,6 @@ class Game:
     def phase(self) -> Phase:
         """:class:`Phase` ``COLLECTING``, ``SHEDDING`` or ``OVER``."""
         return _PHASES[self._core.phase]
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move; ``None`` when the game is over."""
-        return self._core.seat_to_move
 
     @property
     def dealer(self) -> int:
@@ -539,19 +534,6 @@ class Game:
     # -- integer actions ---------------------------------------------------------------
 
     @property
-    def legal_actions(self) -> tuple[int, ...]:
-        """The legal integer actions of the player to move, ascending (see
-        :mod:`skitgubbe.actions`); empty when the game is over.
-
-        While a slough is being chosen (:attr:`slough_chosen`), only its steps.
-
-        >>> import skitgubbe as sg
-        >>> sg.Game.new(seed=2).legal_actions
-        (28, 30, 35, 507)
-        """
-        return self._core.legal_action_ids()
-
-    @property
     def action_mask(self) -> bytes:
         """One byte per action id, 1 where :attr:`legal_actions` has it, else 0.
 
@@ -584,30 +566,6 @@ class Game:
         (CardSet.parse('3♠'), (555, 562))
         """
         return _new_set(self._core.pending)
-
-    def play_action(self, action: int) -> Events:
-        """Take integer action ``action`` for the player to move (see :mod:`skitgubbe.actions`).
-
-        Returns the events of the move it completes; adding a card to a slough
-        being chosen completes none (empty :class:`Events`). An illegal action
-        raises :class:`~skitgubbe.IllegalActionError` naming the reason and the
-        legal actions, and changes nothing.
-
-        >>> import skitgubbe as sg
-        >>> game = sg.Game.new(seed=2)
-        >>> [str(e) for e in game.play_action(30)]
-        ['seat 0 plays 6♥', 'seat 0 draws 5♠']
-        >>> game.play_action(508)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-            ...
-        skitgubbe.errors.IllegalActionError: illegal action 508 (pick up): nobody picks up ...
-        """
-        try:
-            after = self._core.play_action(action)  # refuses all but an int (not a bool)
-        except (_engine.CoreError, OverflowError, TypeError):
-            raise self._illegal_action(action) from None
-        self._core = after
-        return after.action_events
 
     def _illegal_action(self, action: object) -> SkitgubbeError:
         """The error for an action ``play_action`` refused, with the core's reason."""
@@ -717,7 +675,7 @@ class Game:
         >>> game.moves_played, twin.moves_played
         (0, 1)
         """
-        twin = object.__new__(Game)
+        twin = Game.__new__(Game)
         twin._rules = self._rules
         twin._core = self._core
         twin._start = self._start
