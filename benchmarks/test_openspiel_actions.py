@@ -2,9 +2,9 @@
 OpenSpiel's own card games timed by ``test_python_api.py`` in the same run, deals excluded
 on both sides), and the same game through OpenSpiel.
 
-Per decision: ``game.legal_actions`` + ``random.choice`` + ``game.play_action(action)``
+Per decision: ``game.legal_actions`` + a random pick + ``game.play_action(action)``
 (a slough is one decision per card and one to throw them), against
-``state.legal_actions()`` + ``random.choice`` + ``state.apply_action(action)`` in
+``state.legal_actions()`` + the same pick + ``state.apply_action(action)`` in
 OpenSpiel's hearts and spades (C++ games). ``python_skitgubbe`` (skitgubbe.openspiel)
 shows what OpenSpiel's Python-game layer costs on top of the integer actions.
 """
@@ -36,7 +36,7 @@ GROUP: Final = "integer actions in Python, deals excluded"
 
 @pytest.mark.benchmark(group=GROUP)
 def test_action_decisions(benchmark: BenchmarkFixture, figures: Figures) -> None:
-    """Per decision: game.legal_actions + random.choice + game.play_action(action); the
+    """Per decision: game.legal_actions + a random pick + game.play_action(action); the
     deals (Game.new) are made untimed before each round."""
     rules = sg.Rules.classic(3)
     seeds = range(ACTION_GAMES)

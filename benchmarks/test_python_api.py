@@ -41,7 +41,7 @@ OBSERVATION_TARGET_US: Final = 10.0
 
 @pytest.mark.benchmark(group="decisions in Python, deals excluded")
 def test_python_api_decisions(benchmark: BenchmarkFixture, figures: Figures) -> None:
-    """Per decision: game.legal_moves + random.choice + game.play(move); the deals
+    """Per decision: game.legal_moves + a random pick + game.play(move); the deals
     (Game.new) are made untimed before each round."""
     rules = sg.Rules.classic(3)
     seeds = range(DECISION_GAMES)
@@ -64,7 +64,7 @@ def test_python_api_decisions(benchmark: BenchmarkFixture, figures: Figures) -> 
 def test_openspiel_decisions(
     benchmark: BenchmarkFixture, figures: Figures, openspiel: Any, name: str
 ) -> None:
-    """Per decision: state.legal_actions() + random.choice + state.apply_action(action);
+    """Per decision: state.legal_actions() + the same pick + state.apply_action(action);
     the deal's chance nodes are played untimed before each round."""
     game = openspiel.load_game(name)
 
