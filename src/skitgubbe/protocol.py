@@ -1,0 +1,521 @@
+"""The engine protocol's messages: JSON lines, as ``docs/protocol.md`` specifies them.
+
+Both sides use this module: the referee (:class:`skitgubbe.engine.EnginePlayer`)
+to write what one seat may know, the Python engine side
+(:func:`skitgubbe.engine.serve`) to read it back into an :class:`Observation`.
+Cards are ASCII text (``"10D"``), card sets ascending lists of cards, moves
+their ASCII text (``"6H 6S"``, ``"flip"``, ``"pick"``, ``"pass"``,
+``"slough 3S 8S"``).
+
+>>> import skitgubbe as sg
+>>> from skitgubbe import protocol
+>>> game = sg.Game.new(seed=2)
+>>> view = game.observation(0)
+>>> message = protocol.go(7, view, protocol.Clock(move_time=1.0))
+>>> message["legal_moves"], message["observation"]["hand"]
+(['4H', '6H', 'JH', 'flip'], ['4H', '6H', 'JH'])
+>>> protocol.decode(protocol.encode(message)) == message
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from .cards import Card, CardSet, Suit
+from .errors import SkitgubbeError
+from .events import Event, EventKind
+from .game import GameResult
+from .moves import Move, MoveKind
+from .observation import Observation, Phase, TablePlay, _history_of
+from .rules import Rules
+
+__all__ = [
+    "MAX_LINE",
+    "PROTOCOL_VERSION",
+    "Clock",
+    "ProtocolError",
+    "card_text",
+    "cards_json",
+    "decode",
+    "encode",
+    "event_from_json",
+    "event_json",
+    "events",
+    "game_over",
+    "go",
+    "hello",
+    "move_text",
+    "new_game",
+    "observation_from_json",
+    "observation_json",
+]
+
+PROTOCOL_VERSION: Final = 1
+"""The version of the protocol this module speaks."""
+
+MAX_LINE: Final = 1 << 20
+"""The longest line (bytes, newline included) a referee reads from an engine by default."""
+
+_PHASES: Final = {Phase.COLLECTING: "collecting", Phase.SHEDDING: "shedding", Phase.OVER: "over"}
+_PHASE_OF: Final = {text: phase for phase, text in _PHASES.items()}
+_KIND_OF: Final = {kind.name.lower(): kind for kind in EventKind}
+_WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS: "pass"}
+
+
+class ProtocolError(SkitgubbeError, ValueError):
+    """A message that breaks the protocol: not one JSON object on a line, or a known
+    message with a missing or bad field. ``field`` names the field when one is at fault.
+
+    >>> from skitgubbe import protocol
+    >>> protocol.decode(b"[1, 2]\\n")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.protocol.ProtocolError: not a JSON object: b'[1, 2]'
+    """
+
+    field: str | None
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.field), self.__dict__)
+
+
+@attrs.frozen
+class Clock:
+    """A seat's time, as a ``go`` message tells it (seconds; ``None``: no limit).
+
+    ``move_time`` is the most this move may take, ``remaining`` the seat's time
+    left for the game and ``increment`` what each move adds to it.
+
+    >>> from skitgubbe.protocol import Clock
+    >>> Clock(move_time=0.5).to_json()
+    {'move_time': 0.5, 'remaining': None, 'increment': 0.0}
+    """
+
+    move_time: float | None = None
+    remaining: float | None = None
+    increment: float = 0.0
+
+    def to_json(self) -> dict[str, float | None]:
+        """The clock as the ``clock`` of a ``go`` message.
+
+        >>> from skitgubbe.protocol import Clock
+        >>> Clock(remaining=59.5, increment=0.1).to_json()["remaining"]
+        59.5
+        """
+        return {
+            "move_time": self.move_time,
+            "remaining": self.remaining,
+            "increment": self.increment,
+        }
+
+
+# -- cards, moves, events ----------------------------------------------------------------
+
+
+def card_text(card: Card) -> str:
+    """A card as the protocol writes it: rank then suit letter, ASCII.
+
+    >>> from skitgubbe import Card, protocol
+    >>> protocol.card_text(Card.parse("10♦")), protocol.card_text(Card.parse("QS"))
+    ('10D', 'QS')
+    """
+    return card.rank.label + card.suit.letter
+
+
+def cards_json(cards: Iterable[Card]) -> list[str]:
+    """A set of cards as the protocol writes it: a list of card texts, ascending
+    (clubs, diamonds, hearts, spades; by rank within a suit).
+
+    >>> from skitgubbe import CardSet, protocol
+    >>> protocol.cards_json(CardSet.parse("AS 2C 10D"))
+    ['2C', '10D', 'AS']
+    >>> protocol.cards_json(CardSet.parse("QC 2D 3C"))
+    ['3C', 'QC', '2D']
+    """
+    return [
+        card_text(card) for card in (cards if isinstance(cards, CardSet) else CardSet.of(*cards))
+    ]
+
+
+def move_text(move: Move) -> str:
+    """A move as the protocol writes it.
+
+    >>> from skitgubbe import Move, protocol
+    >>> protocol.move_text(Move.parse("6♥ 6♠")), protocol.move_text(Move.pick_up())
+    ('6H 6S', 'pick')
+    >>> protocol.move_text(Move.parse("slough 3S 8S"))
+    'slough 3S 8S'
+    """
+    kind = move.kind
+    if kind == MoveKind.PLAY:
+        return " ".join(cards_json(move.cards))
+    if kind == MoveKind.SLOUGH:
+        return "slough " + " ".join(cards_json(move.cards))
+    return _WORDS[kind]
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event as an ``events`` message lists it.
+
+    >>> from skitgubbe import CardSet, Event, EventKind, protocol
+    >>> play = Event(EventKind.PLAY, seat=0, cards=CardSet.parse("9D"), count=1)
+    >>> data = protocol.event_json(play)
+    >>> data["kind"], data["seat"], data["cards"], data["count"], data["suit"]
+    ('play', 0, ['9D'], 1, None)
+    """
+    return {
+        "kind": event.kind.name.lower(),
+        "seat": event.seat,
+        "cards": cards_json(event.cards),
+        "count": event.count,
+        "other": event.other,
+        "seats": list(event.seats),
+        "suit": None if event.suit is None else event.suit.letter,
+    }
+
+
+def event_from_json(data: object) -> Event:
+    """The event :func:`event_json` wrote; :class:`ProtocolError` names a bad field.
+
+    >>> from skitgubbe import protocol
+    >>> event = protocol.event_from_json({"kind": "draw", "seat": 2, "cards": [], "count": 1})
+    >>> print(event)
+    seat 2 draws 1 card
+    """
+    data = _object(data, "event")
+    kind = _KIND_OF.get(_field(data, "kind", str, "event"))
+    if kind is None:
+        raise ProtocolError(f"event kind {data['kind']!r} is not one of {sorted(_KIND_OF)}", "kind")
+    seats = data.get("seats", [])
+    if not isinstance(seats, list):
+        raise ProtocolError(f"event seats must be a list, not {seats!r}", "seats")
+    return Event(
+        kind,
+        seat=_seat_or_null(data.get("seat")),
+        cards=_cards(data.get("cards", []), "cards"),
+        count=_int(data.get("count", 0), "count"),
+        other=_seat_or_null(data.get("other")),
+        seats=tuple(_int(seat, "seats") for seat in seats),
+        suit=_suit_or_null(data.get("suit"), "suit"),
+    )
+
+
+# -- observations ------------------------------------------------------------------------
+
+
+def observation_json(view: Observation) -> dict[str, Any]:
+    """The ``observation`` of a ``go`` message: everything ``view`` holds but its rules
+    (sent with ``new_game``), history (sent as ``events``) and legal moves (sent
+    beside it).
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> data = protocol.observation_json(sg.Game.new(seed=2).observation(1))
+    >>> data["seat"], data["hand"], data["hand_sizes"], data["phase"]
+    (1, ['10C', 'QC', '9S'], [3, 3, 3], 'collecting')
+    """
+    return {
+        "seat": view.seat,
+        "phase": _PHASES[view.phase],
+        "to_move": view.to_move,
+        "dealer": view.dealer,
+        "trump": None if view.trump is None else view.trump.letter,
+        "hand": cards_json(view.hand),
+        "collection": cards_json(view.collection),
+        "table": [{"seat": play.seat, "cards": cards_json(play.cards)} for play in view.table],
+        "hand_sizes": list(view.hand_sizes),
+        "collection_sizes": list(view.collection_sizes),
+        "stock_size": view.stock_size,
+        "out_of_play": cards_json(view.out_of_play),
+        "hidden_holder": view.hidden_holder,
+        "known": [cards_json(cards) for cards in view.known],
+        "unknown": cards_json(view.unknown),
+        "unknown_slots": list(view.unknown_slots),
+        "stock_slots": view.stock_slots,
+        "hidden_slots": view.hidden_slots,
+        "finished": list(view.finished),
+        "moves_played": view.moves_played,
+        "upcard": None if view.upcard is None else card_text(view.upcard),
+        "slough_winner": view.slough_winner,
+        "slough_chosen": cards_json(view.slough_chosen),
+        "core_view": base64.b64encode(view.core_view).decode("ascii"),
+    }
+
+
+def observation_from_json(
+    data: object,
+    rules: Rules,
+    history: Sequence[Event],
+    legal_moves: Sequence[object],
+) -> Observation:
+    """The :class:`Observation` a ``go`` message describes, with the game's ``rules``,
+    the ``history`` the ``events`` messages told and the ``go``'s ``legal_moves``.
+
+    Raises :class:`ProtocolError` naming the first bad field.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> game = sg.Game.new(seed=2)
+    >>> view = game.observation(0)
+    >>> message = protocol.go(1, view, protocol.Clock())
+    >>> again = protocol.observation_from_json(
+    ...     message["observation"], game.rules, view.history, message["legal_moves"]
+    ... )
+    >>> again == view
+    True
+    """
+    o = _object(data, "observation")
+    players = rules.players
+    try:
+        view = base64.b64decode(_field(o, "core_view", str, "observation"), validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise ProtocolError(f"core_view is not base64: {error}", "core_view") from None
+    try:
+        return Observation(
+            seat=_int(o.get("seat"), "seat"),
+            rules=rules,
+            phase=_choice(_PHASE_OF, o.get("phase"), "phase"),
+            to_move=_seat_or_null(o.get("to_move"), "to_move"),
+            dealer=_int(o.get("dealer"), "dealer"),
+            trump=_suit_or_null(o.get("trump"), "trump"),
+            hand=_cards(o.get("hand"), "hand"),
+            collection=_cards(o.get("collection"), "collection"),
+            table=tuple(_table_play(play) for play in _list(o.get("table"), "table")),
+            hand_sizes=_ints(o.get("hand_sizes"), "hand_sizes", players),
+            collection_sizes=_ints(o.get("collection_sizes"), "collection_sizes", players),
+            stock_size=_int(o.get("stock_size"), "stock_size"),
+            out_of_play=_cards(o.get("out_of_play"), "out_of_play"),
+            hidden_holder=_seat_or_null(o.get("hidden_holder"), "hidden_holder"),
+            known=tuple(_cards(c, "known") for c in _list(o.get("known"), "known", players)),
+            unknown=_cards(o.get("unknown"), "unknown"),
+            unknown_slots=_ints(o.get("unknown_slots"), "unknown_slots", players),
+            stock_slots=_int(o.get("stock_slots"), "stock_slots"),
+            hidden_slots=_int(o.get("hidden_slots"), "hidden_slots"),
+            finished=_ints(o.get("finished"), "finished"),
+            moves_played=_int(o.get("moves_played"), "moves_played"),
+            legal_moves=tuple(_move(move) for move in legal_moves),
+            upcard=None if o.get("upcard") is None else _card(o["upcard"], "upcard"),
+            slough_winner=_seat_or_null(o.get("slough_winner"), "slough_winner"),
+            history=_history_of(tuple(history)),
+            core_view=view,
+            slough_chosen=_cards(o.get("slough_chosen", []), "slough_chosen"),
+        )
+    except (ValueError, TypeError) as error:  # the attrs validators: core_view
+        raise ProtocolError(f"bad observation: {error}", "observation") from None
+
+
+# -- messages ----------------------------------------------------------------------------
+
+
+def hello(referee: str) -> dict[str, Any]:
+    """The referee's first message.
+
+    >>> from skitgubbe import protocol
+    >>> protocol.hello("skitgubbe 0.1.0")
+    {'type': 'hello', 'protocol': 1, 'referee': 'skitgubbe 0.1.0'}
+    """
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "referee": referee}
+
+
+def new_game(
+    game_id: str,
+    seat: int,
+    rules: Rules,
+    *,
+    move_time: float | None = None,
+    game_time: float | None = None,
+    increment: float = 0.0,
+) -> dict[str, Any]:
+    """A ``new_game`` message: seat ``seat`` of a game with ``rules`` and the clock.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> message = protocol.new_game("g1", 2, sg.Rules.classic(3), move_time=1.0)
+    >>> message["seat"], message["players"], message["clock"]
+    (2, 3, {'move_time': 1.0, 'game_time': None, 'increment': 0.0})
+    """
+    return {
+        "type": "new_game",
+        "game": game_id,
+        "seat": seat,
+        "players": rules.players,
+        "rules": rules.to_dict(),
+        "clock": {"move_time": move_time, "game_time": game_time, "increment": increment},
+    }
+
+
+def events(seen: Iterable[Event]) -> dict[str, Any]:
+    """An ``events`` message: ``seen``, events as the receiving seat saw them.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> message = protocol.events(sg.Game.new(seed=2).observation(1).history)
+    >>> [event["kind"] for event in message["events"]]
+    ['deal', 'deal', 'deal']
+    """
+    return {"type": "events", "events": [event_json(event) for event in seen]}
+
+
+def go(seq: int, view: Observation, clock: Clock) -> dict[str, Any]:
+    """A ``go`` message: seat ``view.seat`` to move, request number ``seq``.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> message = protocol.go(3, sg.Game.new(seed=2).observation(0), protocol.Clock())
+    >>> message["seq"], message["legal_moves"][-1], message["clock"]["move_time"]
+    (3, 'flip', None)
+    """
+    return {
+        "type": "go",
+        "seq": seq,
+        "observation": observation_json(view),
+        "legal_moves": [move_text(move) for move in view.legal_moves],
+        "clock": clock.to_json(),
+    }
+
+
+def game_over(result: GameResult | None, reason: str | None = None) -> dict[str, Any]:
+    """A ``game_over`` message: the ``result``, or ``None`` and the ``reason`` the
+    referee stopped the game.
+
+    >>> from skitgubbe import GameResult, protocol
+    >>> protocol.game_over(GameResult(1, (0, 2, 1), False, 9))["result"]
+    {'loser': 1, 'finish_order': [0, 2, 1], 'truncated': False, 'moves': 9}
+    """
+    message: dict[str, Any] = {
+        "type": "game_over",
+        "result": None if result is None else result.to_dict(),
+    }
+    if reason is not None:
+        message["reason"] = reason
+    return message
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as one line of the protocol: compact JSON, UTF-8, a newline.
+
+    >>> from skitgubbe import protocol
+    >>> protocol.encode({"type": "isready", "seq": 1})
+    b'{"type":"isready","seq":1}\\n'
+    """
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def decode(line: bytes | str) -> dict[str, Any]:
+    """The message on one line: a JSON object with a string ``type``, else
+    :class:`ProtocolError`.
+
+    >>> from skitgubbe import protocol
+    >>> protocol.decode(b'{"type": "move", "seq": 4, "move": "6H"}\\n')
+    {'type': 'move', 'seq': 4, 'move': '6H'}
+    >>> protocol.decode(b"bestmove e2e4")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.protocol.ProtocolError: not JSON: b'bestmove e2e4'
+    """
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise ProtocolError(f"not JSON: {_clip(line)}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"not a JSON object: {_clip(line)}")
+    if not isinstance(message.get("type"), str):
+        raise ProtocolError(f"a message without a string type: {_clip(line)}", "type")
+    return message
+
+
+# -- reading fields ----------------------------------------------------------------------
+
+
+def _clip(value: object, limit: int = 80) -> str:
+    text = repr(value.strip() if isinstance(value, bytes | str) else value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _object(data: object, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object, not {_clip(data)}", what)
+    return data
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type, what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise ProtocolError(f"{what} needs {key!r} as a {kind.__name__}, not {_clip(value)}", key)
+    return value
+
+
+def _int(value: object, field: str) -> int:
+    if type(value) is not int:
+        raise ProtocolError(f"{field} must be an int, not {_clip(value)}", field)
+    return value
+
+
+def _ints(value: object, field: str, length: int | None = None) -> tuple[int, ...]:
+    items = _list(value, field, length)
+    return tuple(_int(item, field) for item in items)
+
+
+def _list(value: object, field: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = "" if length is None else f" of {length}"
+        raise ProtocolError(f"{field} must be a list{size}, not {_clip(value)}", field)
+    return value
+
+
+def _seat_or_null(value: object, field: str = "seat") -> int | None:
+    return None if value is None else _int(value, field)
+
+
+def _suit_or_null(value: object, field: str) -> Suit | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in ("C", "D", "H", "S"):
+        raise ProtocolError(
+            f"{field} must be a suit letter C, D, H or S, not {_clip(value)}", field
+        )
+    return Suit("CDHS".index(value))
+
+
+def _card(value: object, field: str) -> Card:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{field} holds {_clip(value)}, not card text", field)
+    try:
+        return Card.parse(value)
+    except ValueError as error:
+        raise ProtocolError(f"{field}: {error}", field) from None
+
+
+def _cards(value: object, field: str) -> CardSet:
+    return CardSet.of(*(_card(card, field) for card in _list(value, field)))
+
+
+def _choice(choices: Mapping[str, Any], value: object, field: str) -> Any:
+    if not isinstance(value, str) or value not in choices:
+        raise ProtocolError(f"{field} must be one of {sorted(choices)}, not {_clip(value)}", field)
+    return choices[value]
+
+
+def _table_play(value: object) -> TablePlay:
+    play = _object(value, "table")
+    return TablePlay(_int(play.get("seat"), "table"), _cards(play.get("cards"), "table"))
+
+
+def _move(value: object) -> Move:
+    if not isinstance(value, str):
+        raise ProtocolError(f"legal_moves holds {_clip(value)}, not move text", "legal_moves")
+    try:
+        return Move.parse(value)
+    except ValueError as error:
+        raise ProtocolError(f"legal_moves: {error}", "legal_moves") from None
