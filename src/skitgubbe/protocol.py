@@ -55,6 +55,7 @@ __all__ = [
     "new_game",
     "observation_from_json",
     "observation_json",
+    "result_from_json",
 ]
 
 PROTOCOL_VERSION: Final = 1
@@ -385,9 +386,12 @@ def go(seq: int, view: Observation, clock: Clock) -> dict[str, Any]:
     }
 
 
-def game_over(result: GameResult | None, reason: str | None = None) -> dict[str, Any]:
+def game_over(
+    result: GameResult | None, reason: str | None = None, view: Observation | None = None
+) -> dict[str, Any]:
     """A ``game_over`` message: the ``result``, or ``None`` and the ``reason`` the
-    referee stopped the game.
+    referee stopped the game; with ``view``, the seat's last observation (so that an
+    engine's player can be told the end as ``game_ended(observation, result)``).
 
     >>> from skitgubbe import GameResult, protocol
     >>> protocol.game_over(GameResult(1, (0, 2, 1), False, 9))["result"]
@@ -399,7 +403,30 @@ def game_over(result: GameResult | None, reason: str | None = None) -> dict[str,
     }
     if reason is not None:
         message["reason"] = reason
+    if view is not None:
+        message["observation"] = observation_json(view)
     return message
+
+
+def result_from_json(data: object) -> GameResult:
+    """The :class:`GameResult` of a ``game_over`` message; :class:`ProtocolError` names
+    a bad field.
+
+    >>> from skitgubbe import GameResult, protocol
+    >>> result = GameResult(1, (0, 2, 1), False, 9)
+    >>> protocol.result_from_json(protocol.game_over(result)["result"]) == result
+    True
+    """
+    o = _object(data, "result")
+    truncated = o.get("truncated")
+    if not isinstance(truncated, bool):
+        raise ProtocolError(f"truncated must be true or false, not {_clip(truncated)}", "truncated")
+    return GameResult(
+        loser=_seat_or_null(o.get("loser"), "loser"),
+        finish_order=_ints(o.get("finish_order"), "finish_order"),
+        truncated=truncated,
+        moves_played=_int(o.get("moves"), "moves"),
+    )
 
 
 def encode(message: Mapping[str, Any]) -> bytes:

@@ -6,7 +6,8 @@ and prints the totals; ``skitgubbe session`` plays a session (RULES.md §7)
 between random bots, and saves and resumes it; ``skitgubbe arena`` plays a
 match between bots over duplicate deals and prints each bot's figures;
 ``skitgubbe play`` is a game against bots in the terminal and ``skitgubbe
-replay`` steps through a saved game.
+replay`` steps through a saved game; ``skitgubbe engine SPEC`` serves a bot
+over the engine protocol (``docs/protocol.md``) on stdin and stdout.
 """
 
 from __future__ import annotations
@@ -513,6 +514,19 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd.add_argument(
         "--casual", action="store_true", help="a casual game: undo takes moves back"
     )
+    engine_cmd = commands.add_parser(
+        "engine",
+        help="serve a bot over the engine protocol on stdin and stdout (docs/protocol.md)",
+        description="Play as an engine: a referee (the arena with 'cmd:skitgubbe engine "
+        "greedy', or any program speaking the protocol) starts this command and talks to it "
+        "in JSON lines on stdin and stdout. Nothing else is written to stdout.",
+    )
+    engine_cmd.add_argument(
+        "spec",
+        metavar="SPEC",
+        help="a built-in bot spec (greedy, 'pimc:worlds=32') or your own class or factory: "
+        "module:Name or path/to/file.py:Name",
+    )
     replay_cmd = commands.add_parser(
         "replay",
         help="step through a saved game, from one seat's view or every card face up",
@@ -596,6 +610,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return run_play(args)
         if args.command == "replay":
             return run_replay(args)
+        if args.command == "engine":
+            from ..serve import serve_spec
+
+            return serve_spec(args.spec)
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
     parser.print_help()
