@@ -1,0 +1,210 @@
+"""The engine protocol's messages (skitgubbe.protocol): they round-trip, they match the
+JSON Schema in docs/protocol.schema.json, and bad ones are refused by name."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import skitgubbe as sg
+from skitgubbe import protocol
+from skitgubbe.protocol import Clock, ProtocolError
+from skitgubbe.serve import serve
+from tests.rules_gen import random_rules
+
+SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "protocol.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def games(count: int, seed: int) -> Iterator[sg.Game]:
+    """Random games (random rules, random moves) played to their end, one by one: the
+    caller sees each position as it is played (the generator plays on when resumed)."""
+    rng = random.Random(seed)
+    for index in range(count):
+        rules = random_rules(rng) if index % 2 else sg.Rules.classic(2 + index % 3)
+        game = sg.Game.new(rules, seed=seed * 1000 + index)
+        while game.result is None:
+            yield game
+            game.play(rng.choice(game.legal_moves))
+        yield game
+
+
+def referee_messages(count: int, seed: int) -> Iterator[dict[str, Any]]:
+    """Every message a referee sends to each seat over ``count`` random games."""
+    yield protocol.hello("tests")
+    yield {"type": "set_option", "name": "worlds", "value": 8}
+    yield {"type": "isready", "seq": 0}
+    sent: dict[int, int] = {}
+    seq = 0
+    for game in games(count, seed):
+        if game.moves_played == 0:
+            sent = {}
+            for seat in range(game.players):
+                yield protocol.new_game(f"g{seed}", seat, game.rules, move_time=1.0)
+        seat = game.to_move
+        for viewer in range(game.players):
+            view = game.observation(viewer)
+            yield protocol.events(view.history.since(sent.get(viewer, 0)))
+            sent[viewer] = len(view.history)
+            if game.result is not None:
+                yield protocol.game_over(game.result, view=view)
+            elif viewer == seat:
+                seq += 1
+                yield protocol.go(seq, view, Clock(move_time=1.0, remaining=30.0, increment=0.1))
+    yield protocol.game_over(None, reason="stopped by the referee")
+    yield {"type": "quit"}
+
+
+def test_every_referee_message_of_random_games_matches_the_schema() -> None:
+    kinds = set()
+    for message in referee_messages(12, seed=1):
+        line = protocol.encode(message)
+        assert line.endswith(b"\n") and b"\n" not in line[:-1]
+        decoded = protocol.decode(line)
+        VALIDATOR.validate(decoded)
+        kinds.add(decoded["type"])
+    assert kinds == {
+        "hello", "set_option", "isready", "new_game", "events", "go", "game_over", "quit"
+    }  # fmt: skip
+
+
+def test_every_engine_message_matches_the_schema() -> None:
+    script = b"".join(map(protocol.encode, referee_messages(3, seed=2)))
+    # A seat to move is asked for its move; serve answers as that seat's greedy bot.
+    out = _serve_bytes(script, sg.bots.GreedyBot)
+    answers = [protocol.decode(line) for line in out.splitlines()]
+    assert {answer["type"] for answer in answers} >= {"id", "readyok", "move", "log"}
+    for answer in answers:
+        VALIDATOR.validate(answer)
+
+
+def test_the_schema_refuses_what_the_protocol_forbids() -> None:
+    view = sg.Game.new(seed=2).observation(0)
+    good = protocol.go(1, view, Clock())
+    VALIDATOR.validate(good)
+    bad_card = json.loads(json.dumps(good))
+    bad_card["observation"]["hand"][0] = "1H"
+    missing = json.loads(json.dumps(good))
+    del missing["observation"]["unknown"]
+    for message in (bad_card, missing, {"type": "move", "seq": 1}, {"seq": 1}):
+        assert not VALIDATOR.is_valid(message), message
+    # Unknown types and keys are allowed: later versions add them.
+    assert VALIDATOR.is_valid({"type": "newer_message", "anything": [1]})
+    assert VALIDATOR.is_valid({**good, "newer_key": True})
+
+
+def test_observations_and_events_read_back_equal() -> None:
+    checked = 0
+    for game in games(10, seed=3):
+        for seat in range(game.players):
+            view = game.observation(seat)
+            message = protocol.decode(protocol.encode(protocol.go(1, view, Clock())))
+            events = [protocol.event_from_json(e) for e in protocol.events(view.history)["events"]]
+            assert events == list(view.history)
+            again = protocol.observation_from_json(
+                message["observation"], game.rules, events, message["legal_moves"]
+            )
+            assert again == view
+            assert again.legal_moves == view.legal_moves
+            checked += 1
+    assert checked > 1000
+
+
+def test_moves_are_ascii_text_that_parses_back() -> None:
+    seen = set()
+    for game in games(10, seed=4):
+        for move in game.legal_moves:
+            text = protocol.move_text(move)
+            assert text.isascii()
+            assert sg.Move.parse(text) == move
+            seen.add(move.kind)
+    assert {sg.MoveKind.PLAY, sg.MoveKind.FLIP, sg.MoveKind.PICK_UP} <= seen
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        (b"bestmove e2e4\n", "not JSON"),
+        (b"\xff\xfe\n", "not JSON"),
+        (b"[1, 2]\n", "not a JSON object"),
+        (b'{"seq": 1}\n', "without a string type"),
+        (b'{"type": 7}\n', "without a string type"),
+        (b"[" * 100_000 + b"\n", "not JSON"),
+    ],
+)
+def test_a_line_that_is_not_a_message_is_refused_by_name(line: bytes, needle: str) -> None:
+    with pytest.raises(ProtocolError, match=needle):
+        protocol.decode(line)
+
+
+def _observation_with(field: str, value: object) -> dict[str, Any]:
+    data = protocol.observation_json(sg.Game.new(seed=2).observation(0))
+    data[field] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("hand", ["1H"]),
+        ("hand", "4H 6H"),
+        ("seat", "0"),
+        ("seat", True),
+        ("phase", "bidding"),
+        ("trump", "X"),
+        ("hand_sizes", [3, 3]),
+        ("known", [[], []]),
+        ("core_view", "not base64!"),
+        ("upcard", 7),
+        ("table", [{"seat": 0}]),
+    ],
+)
+def test_a_bad_observation_field_is_named(field: str, value: object) -> None:
+    rules = sg.Rules.classic(3)
+    with pytest.raises(ProtocolError) as info:
+        protocol.observation_from_json(_observation_with(field, value), rules, [], ["flip"])
+    assert info.value.field in (field, "observation")
+    assert field in str(info.value) or info.value.field == field
+
+
+def test_a_tampered_core_view_is_refused() -> None:
+    data = _observation_with("core_view", "AAAA")
+    with pytest.raises(ProtocolError, match="core_view"):
+        protocol.observation_from_json(data, sg.Rules.classic(3), [], [])
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"kind": "teleport", "seat": 0},
+        {"kind": "play", "seat": "0"},
+        {"kind": "play", "seat": 0, "cards": ["ZZ"]},
+        {"kind": "tie", "seats": "01"},
+        {"kind": "trump", "suit": "hearts"},
+        ["play"],
+    ],
+)
+def test_a_bad_event_is_refused(event: object) -> None:
+    with pytest.raises(ProtocolError):
+        protocol.event_from_json(event)
+
+
+def test_errors_pickle_with_their_field() -> None:
+    import pickle
+
+    error = pickle.loads(pickle.dumps(ProtocolError("bad seat", "seat")))
+    assert (str(error), error.field) == ("bad seat", "seat")
+
+
+def _serve_bytes(script: bytes, factory: Any) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    assert serve(factory, name="test", stdin=io.BytesIO(script), stdout=out) == 0
+    return out.getvalue()
