@@ -43,7 +43,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, cast
 
 import attrs
 
@@ -89,7 +89,7 @@ def _optional_positive(kind: type | tuple[type, ...]) -> Callable[[Any, Any, Any
             raise ArgumentTypeError(
                 f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
             )
-        number = float(value)
+        number = float(cast(float, value))
         if not (number > 0 and math.isfinite(number)):
             raise ArgumentError(
                 f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
@@ -626,7 +626,7 @@ class EnginePlayer:
         deadline = None if budget is None else started + budget + self.grace
         self._write(data, deadline)
         while True:
-            answer = self._read(deadline, f"a move for go {seq}", budget)
+            answer = self._read(deadline, f"move for go {seq}", budget)
             kind = answer["type"]
             if kind == "move" and answer.get("seq") == seq:
                 break
@@ -740,7 +740,7 @@ class EnginePlayer:
         hello = protocol.encode(protocol.hello(f"skitgubbe {__version__}"))
         self._write(hello, deadline, "handshake")
         while True:
-            message = self._read(deadline, "an id", limit, kind="handshake")
+            message = self._read(deadline, "id (the answer to hello)", limit, kind="handshake")
             if message["type"] == "id":
                 break
             if message["type"] == "log":
