@@ -9,6 +9,7 @@ import gc
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -18,8 +19,10 @@ from typing import Any
 
 import pytest
 from engine_support import GREEDY, MARKER, Marked, marked_engines, script, wait_gone
+from test_hidden_information import swappable, swapped
 
 import skitgubbe as sg
+from skitgubbe import _engine
 from skitgubbe.engine import AsyncEnginePlayer, EnginePlayer, Limits
 
 
@@ -362,3 +365,62 @@ def test_the_marker_scan_sees_engines() -> None:
         child.kill()
         child.wait()
     assert wait_gone(marked.marker) == []
+
+
+# -- hidden information ----------------------------------------------------------------------
+
+
+def drive(engine: EnginePlayer, game: sg.Game, moves: list[sg.Move], seat: int) -> None:
+    """Tell ``engine`` (at ``seat``) the game as ``moves`` play it: the referee's calls."""
+    engine.game_started(game.observation(seat))
+    for move in moves:
+        if game.to_move == seat:
+            engine.choose(game.observation(seat))  # its answer is not played: ``moves`` are
+        game.play(move)
+    if game.result is not None:
+        engine.game_ended(game.observation(seat), game.result)
+
+
+def test_an_engine_is_sent_nothing_its_seat_cannot_know(engines: Marked, tmp_path: Path) -> None:
+    """Two deals that differ only in cards seat 0 cannot place give it byte-identical
+    messages for the same moves; a difference it can see does not."""
+    checked = 0
+    for index in range(12):
+        rng = random.Random(index)
+        deck = _engine.deck_from_seed(9000 + index)
+        rules = sg.Rules.classic(3)
+        game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        stop = rng.randrange(5, 60)
+        moves: list[sg.Move] = []
+        while game.result is None and len(moves) < stop:
+            moves.append(rng.choice(game.legal_moves))
+            game.play(moves[-1])
+        pairs = swappable(rules, sorted(card.code for card in game.observation(0).unknown))
+        if not pairs:
+            continue
+        a, b = rng.choice(pairs)
+        records = []
+        for name, cards in (
+            ("a", [sg.Card.from_code(c) for c in deck]),
+            ("b", swapped(deck, a, b)),
+        ):
+            record = tmp_path / f"{index}-{name}.jsonl"
+            with EnginePlayer(script("first", str(record)), env=engines.env) as engine:
+                drive(engine, sg.Game.new(rules, deck=cards), moves, 0)
+            records.append(record.read_bytes())
+        assert b'"type":"go"' in records[0]
+        assert records[0] == records[1], f"deal {index}: swapping two unknown cards shows"
+        checked += 1
+    assert checked >= 6
+    # The check can fail: a swap that seat 0 sees (a card of its hand) changes its messages.
+    deck = _engine.deck_from_seed(9000)
+    game = sg.Game.new(sg.Rules.classic(3), deck=[sg.Card.from_code(c) for c in deck])
+    mine = next(iter(game.observation(0).hand)).code
+    other = next(iter(game.observation(0).unknown)).code
+    seen = []
+    for cards in ([sg.Card.from_code(c) for c in deck], swapped(deck, mine, other)):
+        record = tmp_path / f"visible-{len(seen)}.jsonl"
+        with EnginePlayer(script("first", str(record)), env=engines.env) as engine:
+            drive(engine, sg.Game.new(sg.Rules.classic(3), deck=cards), [], 0)
+        seen.append(record.read_bytes())
+    assert seen[0] != seen[1]
