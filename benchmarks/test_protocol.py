@@ -8,7 +8,10 @@ referee writes the new ``events`` and a ``go`` (the observation as JSON), the en
 decodes it back into an ``Observation``, runs GreedyBot and answers; the referee reads
 the line with ``selectors`` and parses the move. Next to it, ``GreedyBot.choose`` in
 process on the same observations, and the referee's share alone (``go`` built and
-encoded). Target (issue): under 100 µs per decision on pipes.
+encoded), and the floor: the same round trip to a JSON-only engine that answers the
+first legal move without building an ``Observation``, and the pipe's own floor (a
+line of the same size to a child that answers at once). Target (issue): under 100 µs per
+decision on pipes.
 
 *Faults*: the hostile test engines of ``tests/engines`` misbehave at their third
 ``go``; the time is that ``choose``'s, from the call to the raised error (engine
@@ -18,8 +21,11 @@ default grace 0.05 s.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any, Final
 
 import pytest
@@ -122,6 +128,63 @@ def test_engine_round_trip(benchmark: BenchmarkFixture, figures: Figures) -> Non
         figures,
         decisions,
         Target("<=", ROUND_TRIP_TARGET_US),
+    )
+
+
+@pytest.mark.benchmark(group="one decision through the protocol")
+def test_minimal_engine_round_trip(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    """The floor of a round trip: the same messages to ``tests/engines/first.py``, which
+    only parses the JSON lines and answers the first legal move (no Observation)."""
+    games = seat_zero_views()
+    with EnginePlayer([sys.executable, str(ENGINES / "first.py")], move_time=10) as engine:
+        decisions = pedantic(
+            benchmark, lambda: through_engine(engine, games), rounds=ROUNDS, warmup_rounds=1
+        )
+    _per_decision(
+        "minimal-engine-round-trip",
+        "EnginePlayer round trip (JSON-only engine, pipes)",
+        benchmark,
+        figures,
+        decisions,
+    )
+
+
+ECHO: Final = (
+    "import sys\n"
+    "for line in sys.stdin.buffer:\n"
+    '    sys.stdout.buffer.write(b\'{"type":"move"}\\n\')\n'
+    "    sys.stdout.buffer.flush()\n"
+)
+
+
+def ping_pong(child: subprocess.Popen[bytes], line: bytes, count: int) -> int:
+    into, out = child.stdin.fileno(), child.stdout.fileno()  # type: ignore[union-attr]
+    for _ in range(count):
+        os.write(into, line)
+        while not os.read(out, 65536).endswith(b"\n"):
+            pass
+    return count
+
+
+@pytest.mark.benchmark(group="one decision through the protocol")
+def test_pipe_floor(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    """The machine's floor for any of this: a go-sized line (the mean size of the go
+    lines above) written to a Python child that answers a short line at once, no JSON."""
+    games = seat_zero_views()
+    clock = protocol.Clock(move_time=1.0)
+    sizes = [len(protocol.encode(protocol.go(1, view, clock))) for views in games for view in views]
+    line = b"x" * (sum(sizes) // len(sizes) - 1) + b"\n"
+    child = subprocess.Popen([sys.executable, "-c", ECHO], stdin=PIPE, stdout=PIPE, bufsize=0)
+    try:
+        count = pedantic(
+            benchmark, lambda: ping_pong(child, line, len(sizes)), rounds=ROUNDS, warmup_rounds=1
+        )
+    finally:
+        child.kill()
+        child.wait()
+    benchmark.extra_info["line_bytes"] = len(line)
+    _per_decision(
+        "pipe-floor", "pipe ping-pong, go-sized line (no JSON)", benchmark, figures, count
     )
 
 
