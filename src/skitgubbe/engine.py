@@ -330,8 +330,8 @@ class _Process:
     def reap(self) -> int:
         """Kill the group, reap the main process and release the pipes; its exit status."""
         self.kill()
-        returncode = self.popen.wait()
-        with self.lock:
+        with self.lock:  # a kill from another thread never meets a reaped (reusable) pid
+            returncode = self.popen.wait()
             if not self.reaped:
                 self.reaped = True
                 for closing in (self.reading, self.writing):
