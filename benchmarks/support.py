@@ -150,6 +150,12 @@ RATIOS: Final = (
         for name in OPENSPIEL_GAMES
     ),
     Ratio(
+        key="engine_round_trip_over_in_process",
+        label="EnginePlayer round trip / GreedyBot in process (µs/decision)",
+        numerator=("engine-round-trip", "us_per_decision"),
+        denominator=("in-process-greedy", "us_per_decision"),
+    ),
+    Ratio(
         key="python_skitgubbe_over_actions",
         label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
         numerator=("python-skitgubbe-decisions", "decisions_per_s"),

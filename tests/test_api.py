@@ -17,8 +17,17 @@ import skitgubbe as sg
 from skitgubbe.apps.cli import main, run_arena, run_session
 from skitgubbe.errors import ArgumentError
 
-LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.session"]
-NOT_CORE = ["asyncio", "concurrent.futures", "csv", "multiprocessing", "rich", *LAZY_MODULES]
+LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.engine", "skitgubbe.session"]
+NOT_CORE = [
+    "asyncio",
+    "concurrent.futures",
+    "csv",
+    "multiprocessing",
+    "rich",
+    "selectors",
+    "subprocess",
+    *LAZY_MODULES,
+]
 
 
 def fresh_interpreter(code: str) -> str:
@@ -42,6 +51,7 @@ def test_import_skitgubbe_loads_the_core_api_only() -> None:
         ("run_match", "skitgubbe.arena"),
         ("Session", "skitgubbe.session"),
         ("play_game_async", "skitgubbe.aio"),
+        ("EnginePlayer", "skitgubbe.engine"),
         ("arena", "skitgubbe.arena"),
     ],
 )
@@ -57,7 +67,7 @@ def test_a_lazy_name_loads_its_module_on_first_use(name: str, module: str) -> No
 
 def test_every_public_name_is_listed_and_resolves() -> None:
     assert set(sg.__all__) <= set(dir(sg))
-    assert {"aio", "arena", "session"} <= set(dir(sg))
+    assert {"aio", "arena", "engine", "session"} <= set(dir(sg))
     for name in sg.__all__:
         assert getattr(sg, name) is not None
     assert sg.run_match is sg.arena.run_match and sg.Session is sg.session.Session

@@ -6,8 +6,9 @@ this package is its typed API.
 ``import skitgubbe`` loads the core API only: cards, rules, moves, events, the
 game and its observations, players and the referee, the bots, simulation and
 the errors. The orchestration layers (:mod:`skitgubbe.arena`,
-:mod:`skitgubbe.session` and the asyncio runner :mod:`skitgubbe.aio`, with
-their asyncio, process pools and csv) load the first time one of their names
+:mod:`skitgubbe.session`, the asyncio runner :mod:`skitgubbe.aio` and the
+engine processes of :mod:`skitgubbe.engine`, with their asyncio, process
+pools, subprocesses and csv) load the first time one of their names
 is read, so ``sg.run_match`` works without an import of its own.
 
 >>> import skitgubbe as sg
@@ -32,6 +33,8 @@ from .errors import (
     ArgumentError,
     ArgumentTypeError,
     DisconnectedError,
+    EngineError,
+    EngineTimeoutError,
     IllegalActionError,
     IllegalMoveError,
     ParseError,
@@ -66,6 +69,7 @@ from .simulate import SimulationResult, simulate
 if TYPE_CHECKING:
     from . import aio as aio
     from . import arena as arena
+    from . import engine as engine
     from . import session as session
     from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
     from .arena import (
@@ -79,6 +83,7 @@ if TYPE_CHECKING:
         run_match,
         wilson_interval,
     )
+    from .engine import AsyncEnginePlayer, EnginePlayer, Limits
     from .session import (
         SESSION_FORMAT,
         SESSION_VERSION,
@@ -92,6 +97,7 @@ __version__ = "0.1.0"
 
 _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
+    **dict.fromkeys(("AsyncEnginePlayer", "EnginePlayer", "Limits"), "engine"),
     **dict.fromkeys(
         (
             "MATCH_FORMAT",
@@ -145,6 +151,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "AsyncBot",
+    "AsyncEnginePlayer",
     "AsyncPlayer",
     "Card",
     "CardSet",
@@ -154,6 +161,9 @@ __all__ = [
     "DisconnectedError",
     "Draw",
     "DuelTie",
+    "EngineError",
+    "EnginePlayer",
+    "EngineTimeoutError",
     "EntrantStats",
     "Event",
     "EventKind",
@@ -164,6 +174,7 @@ __all__ = [
     "IllegalActionError",
     "IllegalMoveError",
     "LastCard",
+    "Limits",
     "MatchGame",
     "MatchResult",
     "Move",

@@ -49,6 +49,7 @@ from .errors import (
     ArgumentError,
     ArgumentTypeError,
     DisconnectedError,
+    EngineTimeoutError,
     PlayerDisconnectedError,
     PlayerError,
     PlayerTimeoutError,
@@ -339,6 +340,11 @@ async def play_game_async(
     * ``"bot"``: the stand-in bot plays this one move for the seat, and the
       seat's player is asked again at its next turn.
 
+    An :class:`~skitgubbe.EngineTimeoutError` from ``choose`` (an engine process,
+    :class:`~skitgubbe.engine.EnginePlayer`, that missed its own clock) is a timeout
+    too, handled by ``on_timeout`` the same way (raised as a
+    :class:`~skitgubbe.PlayerTimeoutError` with the engine's limit).
+
     A seat whose ``choose`` (or hook) raises a ``ConnectionError`` such as
     :class:`~skitgubbe.DisconnectedError`, or ends cancelled, has disconnected; by
     ``on_disconnect``:
@@ -452,7 +458,10 @@ async def play_game_async(
                 disconnected(turn, exc.cause)
                 stand_in = "disconnect"
             except _FailedError as exc:
-                raise turn.failed(exc.cause) from exc.cause
+                # An engine process that ran out of its time is a timeout like ours.
+                if not isinstance(exc.cause, EngineTimeoutError) or on_timeout == "raise":
+                    raise turn.failed(exc.cause) from exc.cause
+                stand_in = "timeout"
         if stand_in is not None:
             turn = turn.instead(stand_ins[seat], stand_in)
             try:

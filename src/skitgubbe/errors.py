@@ -25,6 +25,8 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "DisconnectedError",
+    "EngineError",
+    "EngineTimeoutError",
     "IllegalActionError",
     "IllegalMoveError",
     "ParseError",
@@ -287,6 +289,77 @@ class PlayerDisconnectedError(PlayerError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.args[0], self.seat, self.cause), self.__dict__)
+
+
+class EngineError(SkitgubbeError):
+    """An engine process (:class:`~skitgubbe.engine.EnginePlayer`) that broke down.
+
+    ``kind`` says how: ``"start"`` (the command could not be run), ``"handshake"``
+    (no proper ``id`` or ``readyok`` in time), ``"timeout"`` (no move in time: see
+    :class:`EngineTimeoutError`), ``"exit"`` (the engine exited or closed its
+    standard output), ``"garbage"`` (a line that is not a JSON message),
+    ``"oversized"`` (a line longer than the limit) or ``"protocol"`` (a known
+    message with a bad field). ``returncode`` is the process's exit status once
+    it was reaped (negative: the signal that ended it; ``None``: never started),
+    ``stderr`` the tail of its standard error (about 4 kB). The referee has
+    killed the engine's process group by the time this is raised.
+
+    >>> import pickle
+    >>> error = EngineError("engine 'x' exited: exit code 3", "exit", 3, "bye\\n")
+    >>> copy = pickle.loads(pickle.dumps(error))
+    >>> copy.kind, copy.returncode, copy.stderr, str(copy)
+    ('exit', 3, 'bye\\n', "engine 'x' exited: exit code 3")
+    """
+
+    kind: str
+    returncode: int | None
+    stderr: str
+
+    def __init__(
+        self, message: str, kind: str, returncode: int | None = None, stderr: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.returncode = returncode
+        self.stderr = stderr
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.kind, self.returncode, self.stderr),
+            self.__dict__,
+        )
+
+
+class EngineTimeoutError(EngineError):
+    """An engine that did not answer a ``go`` within its time: ``limit`` seconds (its
+    move time or remaining game time, whichever was less; the grace came on top).
+
+    The referee (:func:`~skitgubbe.play_game`, :func:`~skitgubbe.play_game_async`)
+    reports it as a :class:`PlayerTimeoutError` of the seat, and the asyncio runner's
+    stand-in can take over as for any timeout.
+
+    >>> import pickle
+    >>> error = EngineTimeoutError("engine 'x' timeout: no move within 0.5 s", 0.5, -9, "")
+    >>> copy = pickle.loads(pickle.dumps(error))
+    >>> copy.kind, copy.limit, copy.returncode, isinstance(copy, EngineError)
+    ('timeout', 0.5, -9, True)
+    """
+
+    limit: float
+
+    def __init__(
+        self, message: str, limit: float, returncode: int | None = None, stderr: str = ""
+    ) -> None:
+        super().__init__(message, "timeout", returncode, stderr)
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.limit, self.returncode, self.stderr),
+            self.__dict__,
+        )
 
 
 class RecordError(SkitgubbeError, ValueError):

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 import attrs
 
-from .cards import Card, CardSet, Suit
+from .cards import ALL_CARDS, Card, CardSet, Suit
 from .errors import SkitgubbeError
 from .events import Event, EventKind
 from .game import GameResult
@@ -68,6 +68,10 @@ _PHASES: Final = {Phase.COLLECTING: "collecting", Phase.SHEDDING: "shedding", Ph
 _PHASE_OF: Final = {text: phase for phase, text in _PHASES.items()}
 _KIND_OF: Final = {kind.name.lower(): kind for kind in EventKind}
 _WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS: "pass"}
+# Every card's protocol text by its one-card mask, and back: the hot path of a go
+# message on both sides (a few hundred cards a decision) is a lookup per card.
+_TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card in ALL_CARDS}
+_CARD_OF_TEXT: Final = {card.rank.label + card.suit.letter: card for card in ALL_CARDS}
 
 
 class ProtocolError(SkitgubbeError, ValueError):
@@ -131,7 +135,7 @@ def card_text(card: Card) -> str:
     >>> protocol.card_text(Card.parse("10♦")), protocol.card_text(Card.parse("QS"))
     ('10D', 'QS')
     """
-    return card.rank.label + card.suit.letter
+    return _TEXT_OF_MASK[card.mask]
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:
@@ -144,9 +148,13 @@ def cards_json(cards: Iterable[Card]) -> list[str]:
     >>> protocol.cards_json(CardSet.parse("QC 2D 3C"))
     ['3C', 'QC', '2D']
     """
-    return [
-        card_text(card) for card in (cards if isinstance(cards, CardSet) else CardSet.of(*cards))
-    ]
+    mask = (cards if isinstance(cards, CardSet) else CardSet.of(*cards)).mask
+    texts = []
+    while mask:  # ascending bit order: by suit, then rank
+        low = mask & -mask
+        texts.append(_TEXT_OF_MASK[low])
+        mask ^= low
+    return texts
 
 
 def move_text(move: Move) -> str:
@@ -516,6 +524,9 @@ def _suit_or_null(value: object, field: str) -> Suit | None:
 
 
 def _card(value: object, field: str) -> Card:
+    card = _CARD_OF_TEXT.get(value) if isinstance(value, str) else None
+    if card is not None:
+        return card
     if not isinstance(value, str):
         raise ProtocolError(f"{field} holds {_clip(value)}, not card text", field)
     try:
@@ -525,7 +536,10 @@ def _card(value: object, field: str) -> Card:
 
 
 def _cards(value: object, field: str) -> CardSet:
-    return CardSet.of(*(_card(card, field) for card in _list(value, field)))
+    mask = 0
+    for text in _list(value, field):
+        mask |= _card(text, field).mask
+    return CardSet(mask)
 
 
 def _choice(choices: Mapping[str, Any], value: object, field: str) -> Any:

@@ -44,6 +44,7 @@ import attrs
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
+    EngineTimeoutError,
     IllegalMoveError,
     PlayerDisconnectedError,
     PlayerError,
@@ -162,7 +163,11 @@ class PlayerCall(Generic[P]):
         """The :class:`~skitgubbe.PlayerError` for this call having raised ``cause``.
 
         It names the seat, the player's type and the method, and keeps ``cause``;
-        the message holds even when ``str(cause)`` itself fails.
+        the message holds even when ``str(cause)`` itself fails. An
+        :class:`~skitgubbe.EngineTimeoutError` (an engine process that did not
+        answer in its time) is the seat's timeout: a
+        :class:`~skitgubbe.PlayerTimeoutError` with the engine's limit, keeping
+        the engine's error as ``cause``.
 
         >>> import skitgubbe as sg
         >>> referee = sg.Referee([sg.bots.GreedyBot()] * 3, seed=1)
@@ -171,7 +176,17 @@ class PlayerCall(Generic[P]):
         seat 0 (GreedyBot) raised KeyError: 'gone' in choose
         >>> error.seat, type(error.cause).__name__
         (0, 'KeyError')
+        >>> late = sg.EngineTimeoutError("engine 'x' timeout: no move within 0.1 s", 0.1)
+        >>> error = referee.turn().failed(late)
+        >>> print(error)
+        seat 0 (GreedyBot) did not answer within 0.1 s
+        >>> type(error).__name__, error.timeout, error.cause is late
+        ('PlayerTimeoutError', 0.1, True)
         """
+        if isinstance(cause, EngineTimeoutError):
+            timeout = self.timed_out(cause.limit)
+            timeout.cause = cause
+            return timeout
         standing_in = " (standing in)" if self.stand_in is not None else ""
         return PlayerError(
             f"{self._who()} raised {_describe(cause)} in {self.method}{standing_in}",

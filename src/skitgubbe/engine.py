@@ -1,0 +1,1090 @@
+"""The referee side of the engine protocol: a seat played by a child process.
+
+An :class:`EnginePlayer` is a :class:`~skitgubbe.Player` that starts an engine
+command (any program speaking ``docs/protocol.md``: ``skitgubbe engine SPEC``,
+a C or JavaScript engine, a bot you did not write), does the handshake and asks
+it for each move over its standard input and output. Whatever the engine does,
+the referee stays in charge: every answer has a deadline (``move_time``,
+``game_time`` with ``increment``, plus a small ``grace``), lines are read with
+a bounded buffer, and a fault (a timeout, an exit, garbage, an oversized line)
+kills the engine's whole process group and raises a precise
+:class:`~skitgubbe.EngineError` with the exit code and the tail of its
+standard error. The next game starts a fresh process. No engine process
+outlives its player, nor the interpreter. :class:`AsyncEnginePlayer` is the
+same seat for :func:`~skitgubbe.play_game_async`, and :class:`Limits` caps an
+engine's memory, CPU time and open files (POSIX).
+
+>>> import sys
+>>> import skitgubbe as sg
+>>> from skitgubbe.engine import EnginePlayer
+>>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+>>> with EnginePlayer(greedy, move_time=5) as engine:
+...     table = [engine, sg.bots.GreedyBot(), sg.bots.GreedyBot()]
+...     result = sg.play_game(table, seed=3)
+>>> result == sg.play_game([sg.bots.GreedyBot()] * 3, seed=3)  # the same bot, in process
+True
+>>> engine.running
+False
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import math
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, NoReturn, cast
+
+import attrs
+
+from . import __version__, protocol
+from .errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
+from .game import GameResult
+from .moves import Move
+from .observation import Observation
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["AsyncEnginePlayer", "EngineId", "EnginePlayer", "Limits"]
+
+STDERR_TAIL: Final = 4096
+"""How many bytes of an engine's standard error are kept to report a fault."""
+
+LOG_LINES: Final = 64
+"""How many ``log`` messages of an engine are kept (the last ones)."""
+
+_QUIT_WAIT: Final = 1.0  # seconds an engine has to exit after quit
+_EXIT_WAIT: Final = 0.5  # seconds an engine that closed stdout has to exit on its own
+_READ_SIZE: Final = 1 << 16
+_OPTION_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "int": int,
+    "float": (int, float),
+    "bool": bool,
+    "string": str,
+    "choice": str,
+}
+
+
+# -- limits ------------------------------------------------------------------------------
+
+
+def _optional_positive(kind: type | tuple[type, ...]) -> Callable[[Any, Any, Any], None]:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise ArgumentTypeError(
+                f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
+            )
+        number = float(cast(float, value))
+        if not (number > 0 and math.isfinite(number)):
+            raise ArgumentError(
+                f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
+            )
+
+    return check
+
+
+@attrs.frozen
+class Limits:
+    """Resource limits for an engine process: ``memory`` (bytes of address space),
+    ``cpu_time`` (seconds of CPU, rounded up to whole seconds) and ``open_files``
+    (the most file descriptors); ``None``: no limit.
+
+    They are set in the child before the engine's program starts
+    (``resource.setrlimit``: ``RLIMIT_AS``, ``RLIMIT_CPU``, ``RLIMIT_NOFILE``,
+    soft and hard, so the engine cannot raise them again). An engine over its
+    memory limit sees its allocations fail (a Python engine raises
+    ``MemoryError`` and exits), one over its CPU time is killed by the kernel
+    (``SIGXCPU``, then ``SIGKILL``); either is reported as an ``"exit"``
+    :class:`~skitgubbe.EngineError` with the exit code and the standard error.
+    Limits need POSIX (the :mod:`resource` module): elsewhere an
+    :class:`EnginePlayer` given limits refuses to start
+    (:class:`~skitgubbe.ArgumentError`) rather than run the engine unlimited.
+
+    >>> from skitgubbe.engine import Limits
+    >>> Limits(memory=200 * 2**20, cpu_time=30)
+    Limits(memory=209715200, cpu_time=30, open_files=None)
+    >>> Limits(memory=-1)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: Limits.memory must be a positive number or None, not -1
+    """
+
+    memory: int | None = attrs.field(default=None, validator=_optional_positive(int))
+    cpu_time: float | None = attrs.field(default=None, validator=_optional_positive((int, float)))
+    open_files: int | None = attrs.field(default=None, validator=_optional_positive(int))
+
+    def _settings(self) -> list[tuple[int, int, int]]:
+        """``(resource, soft, hard)`` for each limit given, checked against the hard
+        limits of this process (which the child inherits)."""
+        if resource is None:  # pragma: no cover - not POSIX
+            raise ArgumentError("engine Limits need the resource module (POSIX)")
+        wanted = [
+            (resource.RLIMIT_AS, "memory", self.memory, 0),
+            (
+                resource.RLIMIT_CPU,
+                "cpu_time",
+                None if self.cpu_time is None else math.ceil(self.cpu_time),
+                1,
+            ),
+            (resource.RLIMIT_NOFILE, "open_files", self.open_files, 0),
+        ]
+        settings = []
+        for which, name, value, margin in wanted:
+            if value is None:
+                continue
+            _, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY and value > hard:
+                raise ArgumentError(f"Limits.{name} {value} is above this process's limit {hard}")
+            top = value + margin
+            settings.append(
+                (which, value, top if hard == resource.RLIM_INFINITY else min(top, hard))
+            )
+        return settings
+
+
+def _set_limits(settings: list[tuple[int, int, int]]) -> Callable[[], None]:
+    def apply() -> None:  # runs in the child, between fork and exec
+        for which, soft, hard in settings:
+            resource.setrlimit(which, (soft, hard))
+
+    return apply
+
+
+# -- the process -------------------------------------------------------------------------
+
+
+class _EndOfOutputError(Exception):
+    """The engine closed its standard output."""
+
+
+class _OversizedError(Exception):
+    """The engine wrote a line longer than the limit."""
+
+
+class _Process:
+    """One engine process: non-blocking pipes, a bounded line buffer, the tail of its
+    standard error. It never refers to its player, so a finalizer can hold it."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | os.PathLike[str] | None,
+        env: Mapping[str, str] | None,
+        limits: Limits | None,
+        max_line: int,
+    ) -> None:
+        settings = limits._settings() if limits is not None else []
+        self.popen = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,  # its own process group: killed as one
+            preexec_fn=_set_limits(settings) if settings else None,
+        )
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self.pid = self.popen.pid
+        self.max_line = max_line
+        self.stdin = self.popen.stdin.fileno()
+        self.stdout = self.popen.stdout.fileno()
+        os.set_blocking(self.stdin, False)
+        os.set_blocking(self.stdout, False)
+        self.reading = selectors.DefaultSelector()
+        self.reading.register(self.stdout, selectors.EVENT_READ)
+        self.writing = selectors.DefaultSelector()
+        self.writing.register(self.stdin, selectors.EVENT_WRITE)
+        self.buffer = bytearray()
+        self.scanned = 0  # bytes of the buffer known to hold no newline
+        self.tail = bytearray()
+        self.tail_lock = threading.Lock()
+        self.reaped = False
+        self.lock = threading.Lock()  # reaping and closing
+        self.drain = threading.Thread(
+            target=self._drain, name=f"skitgubbe-engine-{self.pid}-stderr", daemon=True
+        )
+        self.drain.start()
+
+    def _drain(self) -> None:
+        stderr = self.popen.stderr
+        assert stderr is not None
+        fd = stderr.fileno()
+        try:
+            while chunk := os.read(fd, 4096):
+                with self.tail_lock:
+                    self.tail += chunk
+                    if len(self.tail) > STDERR_TAIL:
+                        del self.tail[:-STDERR_TAIL]
+        except OSError:
+            pass
+        finally:
+            stderr.close()
+
+    # -- writing and reading
+
+    def write(self, data: bytes, deadline: float) -> bool:
+        """Write all of ``data`` by ``deadline``; False when the engine did not read it
+        in time. BrokenPipeError when the engine closed its input."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.stdin, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.writing.select(left)
+        return True
+
+    def line(self, deadline: float | None) -> bytes | None:
+        """The next line (newline included), or None when ``deadline`` passed first.
+
+        _EndOfOutputError when the engine closed its output, _OversizedError when a
+        line is longer than ``max_line`` bytes (the buffer never holds much more).
+        """
+        buffer = self.buffer
+        while True:
+            end = buffer.find(b"\n", self.scanned)
+            if end >= 0:
+                if end + 1 > self.max_line:
+                    raise _OversizedError
+                line = bytes(buffer[: end + 1])
+                del buffer[: end + 1]
+                self.scanned = 0
+                return line
+            self.scanned = len(buffer)
+            if len(buffer) >= self.max_line:
+                raise _OversizedError
+            if deadline is None:
+                self.reading.select()
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.reading.select(left):
+                    if time.monotonic() >= deadline:
+                        return None
+                    continue
+            try:
+                chunk = os.read(self.stdout, min(_READ_SIZE, self.max_line + 1 - len(buffer)))
+            except BlockingIOError:
+                continue
+            except OSError as error:  # a closed pipe reads as an end of output
+                raise _EndOfOutputError from error
+            if not chunk:
+                raise _EndOfOutputError
+            buffer += chunk
+
+    # -- the end
+
+    def exited(self) -> bool:
+        """Whether the engine's main process has exited (without reaping it, so that
+        its process group id stays its own until we have killed the group)."""
+        if self.reaped:
+            return True
+        waitid = getattr(os, "waitid", None)
+        if waitid is None:  # pragma: no cover - not Linux
+            return self.popen.poll() is not None
+        try:
+            return waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:
+            return True
+
+    def wait_exit(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the main process to exit on its own."""
+        deadline = time.monotonic() + seconds
+        pause = 0.0005
+        while not self.exited():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+        return True
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (safe from any thread, any number of times)."""
+        with self.lock:
+            if self.reaped:
+                return
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+
+    def reap(self) -> int:
+        """Kill the group, reap the main process and release the pipes; its exit status."""
+        self.kill()
+        with self.lock:  # a kill from another thread never meets a reaped (reusable) pid
+            returncode = self.popen.wait()
+            if not self.reaped:
+                self.reaped = True
+                for closing in (self.reading, self.writing):
+                    closing.close()
+                for pipe in (self.popen.stdin, self.popen.stdout):
+                    if pipe is not None:
+                        with contextlib.suppress(OSError):
+                            pipe.close()
+        return returncode
+
+    def stderr_tail(self, wait: float = 0.5) -> str:
+        """The last bytes of standard error, as text (waiting a moment for the rest)."""
+        self.drain.join(wait)
+        with self.tail_lock:
+            return self.tail.decode("utf-8", errors="replace")
+
+    def close(self, farewell: bytes) -> int:
+        """Say ``farewell`` (quit), close stdin, give the engine a moment to exit, then
+        kill what is left of its group and reap it."""
+        if not self.reaped:
+            with contextlib.suppress(OSError):
+                self.write(farewell, time.monotonic() + 0.1)
+            if self.popen.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self.popen.stdin.close()
+            self.wait_exit(_QUIT_WAIT)
+        return self.reap()
+
+
+def _finalize(process: _Process) -> None:
+    """The guard of a player that was never closed: kill and reap its engine."""
+    with contextlib.suppress(Exception):  # best effort, maybe at exit
+        process.reap()
+
+
+# -- the player ----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class EngineId:
+    """What an engine said about itself in its ``id`` message.
+
+    ``options`` are the options it declared, as it declared them (``name``,
+    ``type``, ``default``, and ``min``, ``max``, ``choices`` when given).
+
+    >>> from skitgubbe.engine import EngineId
+    >>> EngineId("lowbot", "A. Coder", "1.0", ({"name": "depth", "type": "int"},)).name
+    'lowbot'
+    """
+
+    name: str
+    author: str = ""
+    version: str = ""
+    options: tuple[Mapping[str, Any], ...] = ()
+
+    def option(self, name: str) -> Mapping[str, Any] | None:
+        """The declared option ``name``, or ``None``.
+
+        >>> from skitgubbe.engine import EngineId
+        >>> EngineId("x", options=({"name": "depth", "type": "int"},)).option("depth")
+        {'name': 'depth', 'type': 'int'}
+        """
+        for declared in self.options:
+            if declared.get("name") == name:
+                return declared
+        return None
+
+
+@attrs.define
+class _Table:
+    """The game an engine is playing."""
+
+    game_id: str
+    seat: int
+    sent: int = 0  # events of the seat's history sent so far
+    remaining: float | None = None
+    told: bool = False  # new_game sent to the current process
+
+
+class EnginePlayer:
+    """A seat played by an engine process, a :class:`~skitgubbe.Player`.
+
+    ``command`` is the engine's command line (a str is split with
+    :func:`shlex.split`). The process starts at once, in a process group of its
+    own, with pipes for its standard streams, and answers the handshake
+    (``hello``/``id``, then a ``set_option`` for each of ``options``, then
+    ``isready``/``readyok``) within ``handshake_time`` seconds. An option the
+    engine did not declare, or a value not of its declared type (or out of its
+    range or choices), is an :class:`~skitgubbe.ArgumentError` naming it.
+    :attr:`id` is what the engine said about itself.
+
+    Each game is a ``new_game`` (with the clock totals) and the seat's events,
+    then for each move the new events and a ``go``, whose answer must arrive
+    within ``min(move_time, remaining) + grace`` seconds of writing it
+    (``remaining`` starts at ``game_time``, loses the time each move took and
+    gains ``increment``; ``None``: no limit). ``log`` messages are kept in
+    :attr:`logs`; answers to earlier requests and unknown messages are
+    dropped. A line longer than ``max_line`` bytes is a fault.
+
+    On any fault the engine's process group is killed and reaped and an
+    :class:`~skitgubbe.EngineError` (``kind``, ``returncode``, ``stderr``) is
+    raised from the call: :class:`~skitgubbe.EngineTimeoutError` for a missed
+    deadline, which the referee reports as the seat's
+    :class:`~skitgubbe.PlayerTimeoutError`. The next game (or the next
+    ``choose``) starts a fresh process and tells it the game so far. Whether
+    the move is legal is the referee's check. :meth:`close` (or ``with``) ends
+    the engine; a player dropped unclosed, or the interpreter's exit, kills it.
+
+    ``limits`` caps the engine's resources (:class:`Limits`), ``cwd`` and
+    ``env`` are the process's working directory and environment, ``name``
+    names the engine in messages (by default its ``id`` name).
+
+    >>> import sys
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.engine import EnginePlayer
+    >>> engine = EnginePlayer(
+    ...     [sys.executable, "-m", "skitgubbe", "engine", "pimc"], options={"worlds": 4}
+    ... )
+    >>> engine.id.name, [option["name"] for option in engine.id.options][:2]
+    ('pimc', ['worlds', 'rollouts'])
+    >>> engine.close()
+    >>> EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"], options={"depth": 3})
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: engine 'greedy' has no option 'depth'; its options: ['seed']
+    """
+
+    _process: _Process | None
+    _table: _Table | None
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        options: Mapping[str, object] | None = None,
+        move_time: float | None = None,
+        game_time: float | None = None,
+        increment: float = 0.0,
+        grace: float = 0.05,
+        handshake_time: float = 10.0,
+        limits: Limits | None = None,
+        max_line: int = protocol.MAX_LINE,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        if isinstance(command, str):
+            argv = shlex.split(command)
+        elif isinstance(command, Sequence) and all(isinstance(arg, str) for arg in command):
+            argv = list(command)
+        else:
+            raise ArgumentTypeError(
+                f"an engine command is a str or a sequence of str, not {command!r}"
+            )
+        if not argv:
+            raise ArgumentError("an engine command cannot be empty")
+        self._argv: tuple[str, ...] = tuple(argv)
+        self._options = dict(options or {})
+        for key in self._options:
+            if not isinstance(key, str):
+                raise ArgumentTypeError(f"option names are str, not {key!r}")
+        self.move_time = _seconds(move_time, "move_time")
+        self.game_time = _seconds(game_time, "game_time")
+        self.increment = _seconds(increment, "increment", zero=True) or 0.0
+        self.grace = _seconds(grace, "grace", zero=True) or 0.0
+        self.handshake_time: float = _seconds(handshake_time, "handshake_time") or 10.0
+        if type(max_line) is not int or max_line < 2:
+            raise ArgumentError(f"max_line must be an int of at least 2 bytes, not {max_line!r}")
+        self.max_line = max_line
+        self.limits = limits
+        if limits is not None:
+            limits._settings()  # refuses limits this platform cannot apply, now
+        self._cwd = cwd
+        self._env = None if env is None else dict(env)
+        self._name = name
+        self.id: EngineId | None = None
+        self.logs: deque[str] = deque(maxlen=LOG_LINES)
+        self._seq = itertools.count(1)
+        self._games = itertools.count(1)
+        self._process = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._table = None
+        self._closed = False
+        self._start()
+
+    # -- public
+
+    @property
+    def name(self) -> str:
+        """The engine's name in messages: the ``name`` given, else its ``id`` name, else
+        its command.
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     print(e.name)
+        greedy
+        """
+        if self._name is not None:
+            return self._name
+        if self.id is not None:
+            return self.id.name
+        text = shlex.join(self._argv)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    @property
+    def running(self) -> bool:
+        """Whether an engine process is running for this player (not after a fault
+        until the next game, nor after :meth:`close`).
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> engine = EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
+        >>> engine.running, engine.close(), engine.running
+        (True, None, False)
+        """
+        return self._process is not None
+
+    @property
+    def pid(self) -> int | None:
+        """The engine process's id (also its process group's), or ``None`` when none runs.
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.pid > 0
+        True
+        """
+        return None if self._process is None else self._process.pid
+
+    def game_started(self, observation: Observation) -> None:
+        """A game starts: send ``new_game`` (with the clock totals) and the events the
+        seat has seen so far; start a fresh engine first if a fault ended the last one.
+
+        >>> import sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> game = sg.Game.new(seed=2)
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.game_started(game.observation(0))
+        ...     print(e.choose(game.observation(0)))
+        4♥
+        """
+        self._check_open()
+        remaining = self.game_time
+        self._table = _Table(f"g{next(self._games)}", observation.seat, remaining=remaining)
+        if self._process is None:
+            self._start()
+        self._tell_game(observation)
+
+    def choose(self, observation: Observation) -> Move:
+        """Send the new events and a ``go``; return the engine's move, parsed (not
+        checked: the referee checks legality).
+
+        Raises :class:`~skitgubbe.EngineTimeoutError` when no answer comes in time
+        and :class:`~skitgubbe.EngineError` on any other fault, after killing the
+        engine. A ``choose`` after a fault (with the asyncio runner's stand-in, say)
+        starts a fresh engine and tells it the game so far.
+
+        >>> import sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> game = sg.Game.new(seed=2)
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     move = e.choose(game.observation(0))  # no game_started: one is begun
+        >>> move == sg.bots.GreedyBot().choose(game.observation(0))
+        True
+        """
+        self._check_open()
+        table = self._table
+        if table is None or table.seat != observation.seat:
+            table = self._table = _Table(
+                f"g{next(self._games)}", observation.seat, remaining=self.game_time
+            )
+        if self._process is None:
+            self._start()
+        if not table.told:
+            self._tell_game(observation)
+        process = self._process
+        assert process is not None
+        history = observation.history
+        new = history.since(table.sent)
+        table.sent = len(history)
+        budget = _least(self.move_time, table.remaining)
+        seq = next(self._seq)
+        clock = protocol.Clock(self.move_time, table.remaining, self.increment)
+        message = protocol.go(seq, observation, clock)
+        data = protocol.encode(message)
+        if new:
+            data = protocol.encode(protocol.events(new)) + data
+        started = time.monotonic()
+        deadline = None if budget is None else started + budget + self.grace
+        self._write(data, deadline)
+        while True:
+            answer = self._read(deadline, f"move for go {seq}", budget)
+            kind = answer["type"]
+            if kind == "move" and answer.get("seq") == seq:
+                break
+            if kind == "log":
+                self._log(answer)
+        if table.remaining is not None:
+            spent = time.monotonic() - started
+            table.remaining = max(0.0, table.remaining - spent) + self.increment
+        text = answer.get("move")
+        if not isinstance(text, str):
+            self._fault("protocol", f"answered go {seq} with move {text!r}, not move text")
+        try:
+            return Move.parse(text)
+        except ValueError as error:
+            self._fault("protocol", f"answered go {seq} with {text!r}, not a move: {error}")
+
+    def game_ended(self, observation: Observation, result: GameResult) -> None:
+        """The game ended: send the last events and ``game_over`` (with the seat's last
+        observation). Nothing is sent when a fault ended the engine during the game.
+
+        >>> import sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     result = sg.play_game([e, sg.bots.RandomBot(seed=1)], seed=1)
+        ...     e.running
+        True
+        """
+        table, self._table = self._table, None
+        if self._closed or self._process is None or table is None or not table.told:
+            return
+        history = observation.history
+        data = protocol.encode(protocol.game_over(result, view=observation))
+        if len(history) > table.sent:
+            data = protocol.encode(protocol.events(history.since(table.sent))) + data
+        self._write(data, None)
+
+    def close(self) -> None:
+        """Send ``quit``, close the engine's input, give it a second to exit, then kill
+        its process group and reap it. Idempotent.
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> engine = EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
+        >>> engine.close(), engine.close(), engine.running
+        (None, None, False)
+        """
+        self._closed = True
+        self._table = None
+        process, self._process = self._process, None
+        if process is not None:
+            process.close(protocol.encode({"type": "quit"}))
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+
+    def kill(self) -> None:
+        """Kill the engine's process group now, from any thread (a call blocked on the
+        engine then fails with an ``"exit"`` :class:`~skitgubbe.EngineError`). The
+        next game starts a fresh engine.
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.kill()
+        """
+        process = self._process
+        if process is not None:
+            process.kill()
+
+    def __enter__(self) -> EnginePlayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "running" if self._process is not None else "closed" if self._closed else "idle"
+        return f"<EnginePlayer {self.name!r} ({state})>"
+
+    # -- the process
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ArgumentError(f"engine {self.name!r} is closed")
+
+    def _start(self) -> None:
+        try:
+            process = _Process(
+                self._argv,
+                cwd=self._cwd,
+                env=self._env,
+                limits=self.limits,
+                max_line=self.max_line,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            raise EngineError(
+                f"engine {self.name!r} (start): cannot run {shlex.join(self._argv)}: {error}",
+                "start",
+            ) from error
+        self._process = process
+        self._finalizer = weakref.finalize(self, _finalize, process)
+        if self._table is not None:
+            self._table.told = False
+            self._table.sent = 0
+        self._handshake()
+
+    def _handshake(self) -> None:
+        deadline = time.monotonic() + self.handshake_time
+        limit = self.handshake_time
+        hello = protocol.encode(protocol.hello(f"skitgubbe {__version__}"))
+        self._write(hello, deadline, "handshake")
+        while True:
+            message = self._read(deadline, "id (the answer to hello)", limit, kind="handshake")
+            if message["type"] == "id":
+                break
+            if message["type"] == "log":
+                self._log(message)
+        version = message.get("protocol")
+        if version != protocol.PROTOCOL_VERSION:
+            self._fault(
+                "handshake",
+                f"speaks protocol {version!r}; this referee speaks {protocol.PROTOCOL_VERSION}",
+            )
+        name = message.get("name")
+        declared = message.get("options", [])
+        if not isinstance(name, str) or not name:
+            self._fault("handshake", f"id without a name: {name!r}")
+        if not isinstance(declared, list) or not all(
+            isinstance(option, dict) and isinstance(option.get("name"), str) for option in declared
+        ):
+            self._fault("handshake", f"id with bad options: {declared!r}"[:200])
+        author, version_text = message.get("author", ""), message.get("version", "")
+        self.id = EngineId(
+            name,
+            author if isinstance(author, str) else "",
+            version_text if isinstance(version_text, str) else "",
+            tuple(declared),
+        )
+        try:
+            for key, value in self._options.items():
+                self._check_option(key, value)
+        except ArgumentError:
+            self.close()
+            raise
+        data = b"".join(
+            protocol.encode({"type": "set_option", "name": key, "value": value})
+            for key, value in self._options.items()
+        )
+        seq = next(self._seq)
+        self._write(data + protocol.encode({"type": "isready", "seq": seq}), deadline, "handshake")
+        while True:
+            message = self._read(deadline, f"readyok {seq}", limit, kind="handshake")
+            if message["type"] == "readyok" and message.get("seq") == seq:
+                return
+            if message["type"] == "log":
+                self._log(message)
+
+    def _check_option(self, key: str, value: object) -> None:
+        assert self.id is not None
+        option = self.id.option(key)
+        if option is None:
+            names = sorted(str(o.get("name")) for o in self.id.options)
+            raise ArgumentError(f"engine {self.name!r} has no option {key!r}; its options: {names}")
+        kind = option.get("type")
+        types = _OPTION_TYPES.get(kind) if isinstance(kind, str) else None
+        if types is None:
+            raise ArgumentError(f"engine {self.name!r} declares option {key!r} of type {kind!r}")
+        if value is None and option.get("default") is None:
+            return
+        if isinstance(value, bool) != (kind == "bool") or not isinstance(value, types):
+            raise ArgumentError(
+                f"engine {self.name!r} option {key!r} takes a {kind}, not {value!r}"
+            )
+        low, high = option.get("min"), option.get("max")
+        if isinstance(low, int | float) and value < low:  # type: ignore[operator]
+            raise ArgumentError(
+                f"engine {self.name!r} option {key!r} must be at least {low}, not {value!r}"
+            )
+        if isinstance(high, int | float) and value > high:  # type: ignore[operator]
+            raise ArgumentError(
+                f"engine {self.name!r} option {key!r} must be at most {high}, not {value!r}"
+            )
+        choices = option.get("choices")
+        if kind == "choice" and isinstance(choices, list) and value not in choices:
+            raise ArgumentError(
+                f"engine {self.name!r} option {key!r} is one of {choices}, not {value!r}"
+            )
+
+    def _tell_game(self, observation: Observation) -> None:
+        table = self._table
+        assert table is not None
+        history = observation.history
+        message = protocol.new_game(
+            table.game_id,
+            observation.seat,
+            observation.rules,
+            move_time=self.move_time,
+            game_time=self.game_time,
+            increment=self.increment,
+        )
+        data = protocol.encode(message)
+        if history:
+            data += protocol.encode(protocol.events(history))
+        self._write(data, None)
+        table.sent = len(history)
+        table.told = True
+
+    def _log(self, message: Mapping[str, Any]) -> None:
+        text = message.get("text")
+        self.logs.append(text[:1000] if isinstance(text, str) else repr(text)[:1000])
+
+    def _write(self, data: bytes, deadline: float | None, kind: str = "timeout") -> None:
+        """Write ``data`` by ``deadline`` (by default within the handshake time); an
+        engine that does not read its input in time is a ``kind`` fault."""
+        process = self._process
+        assert process is not None
+        if deadline is None:
+            deadline = time.monotonic() + self.handshake_time
+        try:
+            done = process.write(data, deadline)
+        except OSError:  # BrokenPipeError: the engine closed its input (or exited)
+            self._ended("closed its input")
+        if not done:
+            limit = max(0.0, deadline - time.monotonic())
+            self._fault(kind, "did not read its input in time", limit or self.handshake_time)
+
+    def _read(
+        self, deadline: float | None, awaited: str, limit: float | None, kind: str = "timeout"
+    ) -> dict[str, Any]:
+        process = self._process
+        assert process is not None
+        while True:
+            try:
+                line = process.line(deadline)
+            except _OversizedError:
+                self._fault("oversized", f"wrote a line longer than {self.max_line} bytes")
+            except _EndOfOutputError:
+                self._ended(f"closed its output while the referee awaited {awaited}")
+            if line is None:
+                grace = f" (+{self.grace} s grace)" if kind == "timeout" else ""
+                self._fault(kind, f"no {awaited} within {limit} s{grace}", limit)
+            if line.strip():
+                break
+        try:
+            return protocol.decode(line)
+        except protocol.ProtocolError as error:
+            self._fault("garbage", f"wrote {error}")
+
+    def _ended(self, what: str) -> NoReturn:
+        process = self._process
+        assert process is not None
+        process.wait_exit(_EXIT_WAIT)
+        self._fault("exit", what)
+
+    def _fault(self, kind: str, detail: str, limit: float | None = None) -> NoReturn:
+        process, self._process = self._process, None
+        assert process is not None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+        if self._table is not None:
+            self._table.told = False
+        alive = not process.exited()
+        returncode = process.reap()
+        tail = process.stderr_tail()
+        if alive:
+            ending = f"killed by the referee (exit code {returncode})"
+        elif returncode < 0:
+            ending = f"exit code {returncode} (signal {_signal_name(-returncode)})"
+        else:
+            ending = f"exit code {returncode}"
+        shown = _tail_text(tail)
+        message = f"engine {self.name!r} ({kind}): {detail}; {ending}; stderr: {shown}"
+        if kind == "timeout":
+            assert limit is not None
+            raise EngineTimeoutError(message, limit, returncode, tail)
+        raise EngineError(message, kind, returncode, tail)
+
+
+class AsyncEnginePlayer:
+    """An :class:`EnginePlayer` as an :class:`~skitgubbe.AsyncPlayer`, for
+    :func:`~skitgubbe.play_game_async`: each call runs in a worker thread
+    (:func:`asyncio.to_thread`), so the event loop never waits on the engine.
+    Calls never overlap. Cancelling ``choose`` (the runner's own timeout, or the
+    task's cancellation) kills the engine; the next game starts a fresh one.
+    An :class:`~skitgubbe.EngineTimeoutError` counts as the seat's timeout
+    (``on_timeout="bot"`` lets the stand-in move). The arguments are
+    :class:`EnginePlayer`'s; the engine starts in :meth:`start` (or the first
+    call, or ``async with``).
+
+    >>> import asyncio, sys
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.engine import AsyncEnginePlayer
+    >>> async def main() -> sg.GameResult:
+    ...     command = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+    ...     async with AsyncEnginePlayer(command, move_time=5) as engine:
+    ...         return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=4)
+    >>> asyncio.run(main()) == sg.play_game([sg.bots.GreedyBot()] * 2, seed=4)
+    True
+    """
+
+    def __init__(self, command: str | Sequence[str], **options: Any) -> None:
+        self._command = command
+        self._options = options
+        self._player: EnginePlayer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def player(self) -> EnginePlayer | None:
+        """The :class:`EnginePlayer` once started, else ``None``.
+
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> AsyncEnginePlayer("skitgubbe engine greedy").player is None
+        True
+        """
+        return self._player
+
+    def _call(self, method: str, *args: Any) -> Any:
+        with self._lock:
+            if self._player is None:
+                self._player = EnginePlayer(self._command, **self._options)
+            if method == "start":
+                return None
+            return getattr(self._player, method)(*args)
+
+    async def start(self) -> None:
+        """Start the engine and do the handshake (in a worker thread).
+
+        >>> import asyncio, sys
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> engine = AsyncEnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
+        >>> async def main() -> str | None:
+        ...     await engine.start()
+        ...     await engine.aclose()
+        ...     return engine.player.id.name if engine.player and engine.player.id else None
+        >>> asyncio.run(main())
+        'greedy'
+        """
+        await asyncio.to_thread(self._call, "start")
+
+    async def game_started(self, observation: Observation) -> None:
+        """:meth:`EnginePlayer.game_started`, in a worker thread.
+
+        >>> import asyncio, sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+        >>> async def main() -> bool:
+        ...     async with AsyncEnginePlayer(greedy) as e:
+        ...         await e.game_started(sg.Game.new(seed=1).observation(0))
+        ...         return e.player is not None and e.player.running
+        >>> asyncio.run(main())
+        True
+        """
+        await asyncio.to_thread(self._call, "game_started", observation)
+
+    async def choose(self, observation: Observation) -> Move:
+        """:meth:`EnginePlayer.choose`, in a worker thread; cancelled, it kills the engine.
+
+        >>> import asyncio, sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> game = sg.Game.new(seed=2)
+        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+        >>> async def main() -> sg.Move:
+        ...     async with AsyncEnginePlayer(greedy) as e:
+        ...         return await e.choose(game.observation(0))
+        >>> print(asyncio.run(main()))
+        4♥
+        """
+        work = asyncio.ensure_future(asyncio.to_thread(self._call, "choose", observation))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            if self._player is not None:
+                self._player.kill()  # the thread's read ends at once
+            await asyncio.wait({work})
+            if not work.cancelled():
+                work.exception()  # retrieved: the kill's EngineError, expected
+            raise
+
+    async def game_ended(self, observation: Observation, result: GameResult) -> None:
+        """:meth:`EnginePlayer.game_ended`, in a worker thread.
+
+        >>> import asyncio, sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+        >>> async def main() -> sg.GameResult:
+        ...     async with AsyncEnginePlayer(greedy) as e:
+        ...         return await sg.play_game_async([e, e], seed=5)
+        >>> asyncio.run(main()).loser in (0, 1, None)
+        True
+        """
+        await asyncio.to_thread(self._call, "game_ended", observation, result)
+
+    async def aclose(self) -> None:
+        """Close the engine (:meth:`EnginePlayer.close`), in a worker thread. Idempotent.
+
+        >>> import asyncio, sys
+        >>> from skitgubbe.engine import AsyncEnginePlayer
+        >>> engine = AsyncEnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
+        >>> asyncio.run(engine.aclose())
+        """
+        player = self._player
+        if player is not None:
+            if self._lock.locked():  # a call is blocked on the engine: end it now
+                player.kill()
+            await asyncio.to_thread(self._close)
+
+    def _close(self) -> None:
+        with self._lock:
+            if self._player is not None:
+                self._player.close()
+
+    async def __aenter__(self) -> AsyncEnginePlayer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"AsyncEnginePlayer({self._command!r})"
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _seconds(value: object, name: str, *, zero: bool = False) -> float | None:
+    if value is None:
+        if zero:
+            raise ArgumentTypeError(f"{name} must be a number of seconds, not None")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ArgumentTypeError(f"{name} must be a number of seconds, not {value!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        what = "non-negative" if zero else "positive"
+        raise ArgumentError(f"{name} must be a {what} number of seconds, not {value!r}")
+    return float(value)
+
+
+def _least(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
+
+
+def _tail_text(tail: str, limit: int = 600) -> str:
+    if not tail.strip():
+        return "(empty)"
+    text = tail if len(tail) <= limit else "..." + tail[-limit:]
+    return repr(text)

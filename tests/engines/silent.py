@@ -1,0 +1,5 @@
+"""Never answers its third go."""
+
+from common import MISBEHAVE_AT, run
+
+run(lambda message, count: count >= MISBEHAVE_AT, name="silent")
