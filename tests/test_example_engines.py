@@ -145,10 +145,9 @@ class Engine:
         return ident
 
     def quit(self) -> None:
-        """Send ``quit``; the engine must exit with code 0 in time."""
+        """Send ``quit``; the engine must exit with code 0 in time, on ``quit`` alone
+        (its standard input stays open until it has exited)."""
         self.send({"type": "quit"})
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
         self.wait_for_exit()
 
     def wait_for_exit(self) -> None:
