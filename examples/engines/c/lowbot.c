@@ -68,6 +68,11 @@ static void str_free(Str *s) {
     s->len = s->cap = 0;
 }
 
+/* 1 if s holds exactly the text word (a decoded string may hold NUL bytes). */
+static int str_is(const Str *s, const char *word) {
+    return s->len == strlen(word) && memcmp(s->data, word, s->len) == 0;
+}
+
 /* Read one line of any length (without its '\n') into *line.
  * Returns 0 at end of input with nothing read, 1 otherwise. */
 static int read_line(Str *line) {
@@ -351,7 +356,7 @@ static int read_observation(Json *j, Message *m, Str *key) {
     if (peek(j) != '{') return skip_value(j); /* not an object: ignore it */
     if (!object_begin(j)) return 0;
     while (object_next_key(j, key, &first)) {
-        if (strcmp(key->data, "trump") == 0) string_or_skip(j, &m->trump, NULL);
+        if (str_is(key, "trump")) string_or_skip(j, &m->trump, NULL);
         else skip_value(j);
         if (!j->ok) return 0;
     }
@@ -390,11 +395,10 @@ static int parse_message(const char *text, size_t len, Message *m) {
     message_reset(m);
     if (!object_begin(&j)) goto done;
     while (object_next_key(&j, &key, &first)) {
-        const char *k = key.data;
-        if (strcmp(k, "type") == 0) {
+        if (str_is(&key, "type")) {
             type_ok = peek(&j) == '"';
             string_or_skip(&j, &m->type, NULL);
-        } else if (strcmp(k, "seq") == 0) {
+        } else if (str_is(&key, "seq")) {
             int c = peek(&j);
             if (c == '-' || (c >= '0' && c <= '9')) {
                 m->has_seq = read_number(&j, &m->seq);
@@ -402,13 +406,13 @@ static int parse_message(const char *text, size_t len, Message *m) {
                 m->has_seq = 0;
                 skip_value(&j);
             }
-        } else if (strcmp(k, "legal_moves") == 0) {
+        } else if (str_is(&key, "legal_moves")) {
             read_moves(&j, m);
-        } else if (strcmp(k, "observation") == 0) {
+        } else if (str_is(&key, "observation")) {
             read_observation(&j, m, &key);
-        } else if (strcmp(k, "name") == 0) {
+        } else if (str_is(&key, "name")) {
             string_or_skip(&j, &m->name, NULL);
-        } else if (strcmp(k, "value") == 0) {
+        } else if (str_is(&key, "value")) {
             m->value_is_string = 0;
             string_or_skip(&j, &m->value, &m->value_is_string);
         } else {
@@ -580,32 +584,30 @@ int main(void) {
     Str line = {NULL, 0, 0};
     size_t i;
     while (read_line(&line)) {
-        const char *type;
         if (!parse_message(line.data, line.len, &msg)) continue; /* not a message */
-        type = msg.type.data;
-        if (strcmp(type, "hello") == 0) {
+        if (str_is(&msg.type, "hello")) {
             fputs("{\"type\":\"id\",\"protocol\":1,\"name\":\"lowbot-c\","
                   "\"author\":\"skitgubbe examples\",\"version\":\"1.0\","
                   "\"options\":[{\"name\":\"style\",\"type\":\"choice\","
                   "\"default\":\"low\",\"choices\":[\"low\",\"high\"]}]}",
                   stdout);
             send_line_end();
-        } else if (strcmp(type, "isready") == 0) {
+        } else if (str_is(&msg.type, "isready")) {
             if (!msg.has_seq) continue;
             printf("{\"type\":\"readyok\",\"seq\":%s}", msg.seq.data);
             send_line_end();
-        } else if (strcmp(type, "set_option") == 0) {
-            if (strcmp(msg.name.data, "style") != 0) {
+        } else if (str_is(&msg.type, "set_option")) {
+            if (!str_is(&msg.name, "style")) {
                 log_text("unknown option ignored: ", msg.name.data);
-            } else if (msg.value_is_string && strcmp(msg.value.data, "low") == 0) {
+            } else if (msg.value_is_string && str_is(&msg.value, "low")) {
                 style = STYLE_LOW;
-            } else if (msg.value_is_string && strcmp(msg.value.data, "high") == 0) {
+            } else if (msg.value_is_string && str_is(&msg.value, "high")) {
                 style = STYLE_HIGH;
             } else {
                 log_text("style must be low or high; kept ",
                          style == STYLE_LOW ? "low" : "high");
             }
-        } else if (strcmp(type, "go") == 0) {
+        } else if (str_is(&msg.type, "go")) {
             if (!msg.has_seq || msg.n_moves == 0) {
                 fputs("lowbot: a go without seq or legal moves\n", stderr);
                 continue;
@@ -615,7 +617,7 @@ int main(void) {
             write_json_string(msg.moves[i].data);
             putchar('}');
             send_line_end();
-        } else if (strcmp(type, "quit") == 0) {
+        } else if (str_is(&msg.type, "quit")) {
             break;
         }
         /* new_game, events, game_over and unknown types need nothing here */
