@@ -27,6 +27,7 @@ __all__ = [
     "DisconnectedError",
     "EngineError",
     "EngineTimeoutError",
+    "FieldError",
     "IllegalActionError",
     "IllegalMoveError",
     "ParseError",
@@ -75,15 +76,14 @@ class ArgumentTypeError(SkitgubbeError, TypeError):
     """
 
 
-class RulesError(SkitgubbeError, ValueError):
-    """A :class:`~skitgubbe.rules.Rules` value or combination that is not allowed.
+class FieldError(SkitgubbeError, ValueError):
+    """A value refused because of one field, named by ``field`` (``None`` when no single
+    field is to blame): the base of :class:`RulesError` and of the engine protocol's
+    ``ProtocolError``.
 
-    ``field`` is the name of the offending field (or unknown keyword), or
-    ``None`` when no single field is to blame.
-
-    >>> error = RulesError("Rules.hand_size must be 3 or 5; got 4", "hand_size")
-    >>> error.field
-    'hand_size'
+    >>> error = FieldError("seat must be an int, not '0'", "seat")
+    >>> error.field, isinstance(error, ValueError)
+    ('seat', True)
     """
 
     field: str | None
@@ -94,6 +94,18 @@ class RulesError(SkitgubbeError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.args[0], self.field), self.__dict__)
+
+
+class RulesError(FieldError):
+    """A :class:`~skitgubbe.rules.Rules` value or combination that is not allowed.
+
+    ``field`` is the name of the offending field (or unknown keyword), or
+    ``None`` when no single field is to blame.
+
+    >>> error = RulesError("Rules.hand_size must be 3 or 5; got 4", "hand_size")
+    >>> error.field
+    'hand_size'
+    """
 
 
 class ParseError(SkitgubbeError, ValueError):

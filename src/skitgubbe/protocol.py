@@ -29,7 +29,7 @@ from typing import Any, Final
 import attrs
 
 from .cards import ALL_CARDS, Card, CardSet, Suit
-from .errors import SkitgubbeError
+from .errors import FieldError
 from .events import Event, EventKind
 from .game import GameResult
 from .moves import Move, MoveKind
@@ -74,7 +74,7 @@ _TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card i
 _CARD_OF_TEXT: Final = {card.rank.label + card.suit.letter: card for card in ALL_CARDS}
 
 
-class ProtocolError(SkitgubbeError, ValueError):
+class ProtocolError(FieldError):
     """A message that breaks the protocol: not one JSON object on a line, or a known
     message with a missing or bad field. ``field`` names the field when one is at fault.
 
@@ -84,15 +84,6 @@ class ProtocolError(SkitgubbeError, ValueError):
         ...
     skitgubbe.protocol.ProtocolError: not a JSON object: b'[1, 2]'
     """
-
-    field: str | None
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.args[0], self.field), self.__dict__)
 
 
 @attrs.frozen
