@@ -266,7 +266,8 @@ def test_fault_detection(benchmark: BenchmarkFixture, figures: Figures, name: st
     finally:
         for engine in players:
             engine.close()
-    assert len(errors) == FAULT_ROUNDS and not any(engine.running for engine in players)
+    # Every round's engine faulted (one round under --benchmark-disable, as in CI's smoke run).
+    assert errors and len(errors) == len(players) and not any(e.running for e in players)
     error = errors[-1]
     benchmark.extra_info.update(kind=error.kind, returncode=error.returncode)
     seconds = fastest_seconds(benchmark)

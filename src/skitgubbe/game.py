@@ -535,7 +535,7 @@ class Game(_engine.GameCore):
 
     @property
     def action_mask(self) -> bytes:
-        """One byte per action id, 1 where :attr:`legal_actions` has it, else 0.
+        """One byte per action id, 1 where ``legal_actions`` has it, else 0.
 
         ``numpy.frombuffer(game.action_mask, numpy.int8)`` makes it an array.
 

@@ -2,7 +2,7 @@
 
 Both sides use this module: the referee (:class:`skitgubbe.engine.EnginePlayer`)
 to write what one seat may know, the Python engine side
-(:func:`skitgubbe.engine.serve`) to read it back into an :class:`Observation`.
+(:func:`skitgubbe.serve.serve`) to read it back into an :class:`Observation`.
 Cards are ASCII text (``"10D"``), card sets ascending lists of cards, moves
 their ASCII text (``"6H 6S"``, ``"flip"``, ``"pick"``, ``"pass"``,
 ``"slough 3S 8S"``).
