@@ -80,8 +80,8 @@ def test_options_are_set_and_checked_against_what_the_engine_declared(
     ]
     bad: list[tuple[dict[str, object], str]] = [
         ({"width": 3}, "has no option 'width'"),
-        ({"depth": "deep"}, "option 'depth' takes a int"),
-        ({"depth": True}, "option 'depth' takes a int"),
+        ({"depth": "deep"}, "option 'depth' takes an int"),
+        ({"depth": True}, "option 'depth' takes an int"),
         ({"fast": 1}, "option 'fast' takes a bool"),
         ({"depth": 9}, "option 'depth' must be at most 8"),
         ({"style": "wild"}, "option 'style' is one of ['safe', 'bold']"),

@@ -581,7 +581,7 @@ def test_cli_save_and_resume(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     lines = run_cli(capsys, "--games", "4", "--resume", str(part), "--save", str(part))
     assert lines[0] == (
         f"Resuming the session saved in {part}: classic, 3 players, seed 4, "
-        "with a token pot; 3 games played."
+        "with a token pot; 3 games played; random bots play every seat."
     )
     numbers = [line.split(":")[0] for line in lines if line.startswith("game")]
     assert numbers == ["game 4", "game 5", "game 6", "game 7"]

@@ -26,6 +26,7 @@ import json
 import math
 import multiprocessing
 import multiprocessing.connection
+import os
 import pickle
 import signal
 import sys
@@ -43,9 +44,12 @@ from . import _engine
 from ._files import load_json_object
 from ._text import brief
 from .bots import registry
+from .bots.command import BotPool, EngineSpec
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
+    EngineError,
+    EngineTimeoutError,
     PlayerError,
     RecordError,
     RulesError,
@@ -845,7 +849,9 @@ class _Plan:
     process, so that workers which did not register the bot (spawned processes,
     remote Dask workers) play the same bot; ``None`` where the factory could
     not be pickled, and the worker's own registry is used. ``timeout`` is the
-    match's time limit per call to a bot.
+    match's time limit per call to a bot. ``engines`` gives, per spec played out
+    of process (an engine spec, or every spec of an isolated match), the
+    :class:`~skitgubbe.bots.EngineSpec` that runs it.
     """
 
     rules: Rules
@@ -853,6 +859,11 @@ class _Plan:
     seed: int
     factories: tuple[tuple[str, registry.BotFactory | None], ...]
     timeout: float | None = None
+    engines: tuple[tuple[str, EngineSpec], ...] = ()
+
+    def pool(self) -> BotPool:
+        """A pool for the engines of the games a process plays (close it after them)."""
+        return BotPool(move_time=self.timeout, specs=dict(self.engines))
 
     def make(self, spec: str, seed: int) -> Player:
         factory = dict(self.factories).get(spec)
@@ -867,6 +878,16 @@ def _portable(factory: registry.BotFactory) -> registry.BotFactory | None:
     except Exception:  # lambdas, local classes: any pickling failure means "not portable"
         return None
     return factory
+
+
+def _crash_kind(exc: BaseException) -> CrashKind:
+    """How a bot that raised ``exc`` lost: an engine that ran out of time, or whose
+    process ended (or would not start), lost by ``timeout`` or ``died``."""
+    if isinstance(exc, EngineTimeoutError):
+        return "timeout"
+    if isinstance(exc, EngineError) and exc.kind in ("exit", "start", "handshake"):
+        return "died"
+    return "error"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -934,7 +955,19 @@ Watch: TypeAlias = Callable[[int, Method, Sequence[int], bool, int], object]
 into a bot, and ``(-1, method, (), False, 0)`` when it returns."""
 
 
-def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = None) -> MatchGame:
+Publish: TypeAlias = Callable[[BotPool], object]
+"""Told the pool after its engines start for a game and after the game (a worker
+shares their process ids with its parent, which kills what a stopped worker left)."""
+
+
+def _play_game(
+    plan: _Plan,
+    pool: BotPool,
+    deal: int,
+    arrangement: int,
+    watch: Watch | None = None,
+    publish: Publish | None = None,
+) -> MatchGame:
     """Play one game with a :class:`~skitgubbe.Referee`; a bot that fails it loses it.
 
     A bot that raises (while being made, in ``choose`` or in a hook), answers
@@ -945,6 +978,12 @@ def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = N
     if given, is told about every call into a bot before it is made and after
     it returns (a worker process shares this with its parent, which stops a
     call that never returns).
+
+    Bots played out of process are engines of ``pool``, started (or started
+    again after a fault) before the game, outside the time limit: a start is not
+    a move, and the handshake has its own time. An engine that cannot start, or
+    whose process ends during the game, loses it (``"died"``); one that runs out
+    of time loses by ``"timeout"``.
     """
     seats = plan.seatings[arrangement]
     deck_seed = _engine.game_seed(plan.seed, deal)
@@ -960,7 +999,8 @@ def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = N
         try:
             answer = make()
         except Exception as exc:
-            raise _LostError(Crash(seat, _one_line(exc), _traceback(exc))) from None
+            crash = Crash(seat, _one_line(exc), _traceback(exc), _crash_kind(exc))
+            raise _LostError(crash) from None
         finally:
             if watch is not None:
                 watch(-1, method, (), False, 0)
@@ -976,9 +1016,23 @@ def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = N
 
     try:
         lineup: list[Player] = []
+        copies: collections.Counter[str] = collections.Counter()
         for seat, spec in enumerate(seats):
-            made = functools.partial(plan.make, spec, _engine.game_seed(bot_seed, seat))
+            seed = _engine.game_seed(bot_seed, seat)
+            if pool.out_of_process(spec):
+                slot = copies[spec]
+                copies[spec] += 1
+                try:
+                    pool.start(spec, slot=slot)
+                except EngineError as error:
+                    crash = Crash(seat, _one_line(error), _traceback(error), _crash_kind(error))
+                    raise _LostError(crash) from None
+                made = functools.partial(pool.make, spec, seed=seed, slot=slot)
+            else:
+                made = functools.partial(plan.make, spec, seed)
             lineup.append(call(seat, "make", made, ()))
+        if publish is not None:
+            publish(pool)
         referee = Referee(lineup, game=game)
         for hook in referee.start():
             ask(hook)
@@ -1003,6 +1057,9 @@ def _play_game(plan: _Plan, deal: int, arrangement: int, watch: Watch | None = N
         before = over.finish_order if over is not None else game.observation(seat).finished
         truncated = over is not None and over.truncated
         return _lost_game(plan, deal, arrangement, lost.crash, before, truncated, game.moves_played)
+    finally:
+        if publish is not None:
+            publish(pool)  # engines that failed in the game are gone
     result = referee.result
     assert result is not None
     return MatchGame(
@@ -1022,7 +1079,10 @@ def _traceback(exc: BaseException) -> str:
 
 def _check_registered(plan: _Plan) -> None:
     """Fail the match, not every game, if this process cannot make one of its bots."""
+    engines = dict(plan.engines)
     for spec, factory in plan.factories:
+        if spec in engines:
+            continue
         if factory is None and registry.parse_spec(spec)[0] not in registry.available():
             raise SkitgubbeError(
                 f"bot {spec!r} is not registered in this worker process and its factory "
@@ -1031,14 +1091,18 @@ def _check_registered(plan: _Plan) -> None:
             )
 
 
-def _play_deals(plan: _Plan, first: int, stop: int) -> list[MatchGame]:
-    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor."""
+def _play_deals(plan: _Plan, first: int, stop: int, pool: BotPool | None = None) -> list[MatchGame]:
+    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor
+    (with engines of its own, ended with the task), or played here with ``pool``."""
     _check_registered(plan)
-    return [
-        _play_game(plan, deal, arrangement)
-        for deal in range(first, stop)
-        for arrangement in range(len(plan.seatings))
-    ]
+    with contextlib.ExitStack() as stack:
+        if pool is None:
+            pool = stack.enter_context(plan.pool())
+        return [
+            _play_game(plan, pool, deal, arrangement)
+            for deal in range(first, stop)
+            for arrangement in range(len(plan.seatings))
+        ]
 
 
 # -- worker processes the match can stop --------------------------------------------------
@@ -1047,10 +1111,14 @@ _GRACE: Final = 0.5
 """Seconds a worker's call may run past the time limit before the worker is stopped (the
 worker itself catches a late answer; the parent stops only calls that do not return)."""
 
-_SLOT: Final = 11
+_ENGINES: Final = 11
+"""Where a worker's slot holds the process ids of its engines (0: none)."""
+_MAX_ENGINES: Final = 8
+_SLOT: Final = _ENGINES + _MAX_ENGINES
 """The shared slot of a worker: [0] calls begun, [1] 1 while in a call, [2] the seat
 (-1 before the first call of a game), [3] the method (index in _METHODS), [4] moves played,
-[5] truncated, [6] seats out so far, [7:11] those seats."""
+[5] truncated, [6] seats out so far, [7:11] those seats, [11:19] its engines' process ids
+(each its process group's), which the parent kills if it has to stop the worker."""
 
 Job: TypeAlias = tuple[int, int, int]
 """A game to play: (deal, arrangement, the task it belongs to)."""
@@ -1078,16 +1146,30 @@ def _slot_watch(slot: Any) -> Watch:
     return watch
 
 
+def _slot_publish(slot: Any) -> Publish:
+    """A :data:`Publish` writing the engines' process ids into a worker's shared slot."""
+
+    def publish(pool: BotPool) -> None:
+        pids = [engine.pid for engine in pool.engines if engine.pid is not None]
+        for i in range(_MAX_ENGINES):
+            slot[_ENGINES + i] = float(pids[i]) if i < len(pids) else 0.0
+
+    return publish
+
+
 def _work(conn: Connection, slot: Any, plan: _Plan) -> None:
     """A worker process: play the games of each task received, sending each game back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    publish = _slot_publish(slot)
+    pool = plan.pool()
     try:
         _check_registered(plan)
         watch = _slot_watch(slot)
         while (task := conn.recv()) is not None:
             for deal, arrangement in task:
                 slot[2] = -1.0
-                conn.send(("game", _play_game(plan, deal, arrangement, watch)))
+                game = _play_game(plan, pool, deal, arrangement, watch, publish)
+                conn.send(("game", game))
     except EOFError:  # the parent has gone
         return
     except Exception as exc:
@@ -1095,6 +1177,10 @@ def _work(conn: Connection, slot: Any, plan: _Plan) -> None:
             conn.send(("error", exc))
         except Exception:  # the exception cannot be pickled: send its text
             conn.send(("error", SkitgubbeError(_one_line(exc))))
+    finally:
+        for i in range(_MAX_ENGINES):  # cleared first: the parent never kills a reused id
+            slot[_ENGINES + i] = 0.0
+        pool.close()
 
 
 def _exit_text(code: int | None) -> str:
@@ -1152,10 +1238,17 @@ class _Worker:
         return int(slot[2]), _METHODS[int(slot[3])], before, bool(slot[5]), int(slot[4])
 
     def stop(self) -> str:
-        """Stop the process (if it still runs) and wait for it; say how it ended."""
+        """Stop the process (if it still runs) and wait for it, then kill the process
+        groups of the engines it left running; say how it ended."""
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
+        for i in range(_MAX_ENGINES):
+            pid = int(self.slot[_ENGINES + i])
+            if pid > 0:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+                self.slot[_ENGINES + i] = 0.0
         return _exit_text(self.process.exitcode)
 
     def close(self) -> None:
@@ -1328,10 +1421,13 @@ def run_match(
     progress: bool | Progress = False,
     chunk_size: int | None = None,
     timeout: float | None = None,
+    isolate: bool = False,
 ) -> MatchResult:
     """Play a match between bots over ``deals`` duplicate deals.
 
-    ``entrants`` are bot specs (:func:`skitgubbe.bots.make`), one per seat;
+    ``entrants`` are bot specs (:func:`skitgubbe.bots.make`), one per seat,
+    engine specs among them (``"cmd:./mybot"``: a program speaking the engine
+    protocol, in a process of its own; see :mod:`skitgubbe.bots.command`);
     ``rules`` default to the classic rules for that many players. Deal ``d`` is
     shuffled from ``game_seed(seed, d)`` (``skitgubbe._engine``), dealt by the
     last seat, and played once under each of :func:`arrangements`; the bot at
@@ -1339,6 +1435,15 @@ def run_match(
     ``game_seed(game_seed(game_seed(seed, d), a), s)``. A bot that raises or
     answers an illegal move loses that game (a crash, kept with its traceback)
     and the match goes on.
+
+    An engine is started once per worker (or once, in this process) and plays
+    every game of its entrant there, sent the game's bot seed before each game
+    where it declares a ``seed`` option; ``isolate=True`` plays every entrant
+    so, a registered bot served by ``skitgubbe engine`` (trusted code then runs
+    apart from the referee: no bot can reach another's state or the game's).
+    A seeded engine plays exactly as the bot in process would. An engine whose
+    process ends, or that cannot start, loses its game (a :class:`Crash` of
+    kind ``"died"``) and is started again for the next.
 
     ``timeout`` is a time limit in seconds for every call into a bot (making
     it, ``choose``, its hooks; ``None``, the default: no limit): a bot whose
@@ -1369,13 +1474,27 @@ def run_match(
     >>> timed = sg.run_match(["greedy", "random"], deals=2, seed=7, timeout=10)
     >>> timed.timeout, timed.crashes
     (10, ())
+    >>> sg.run_match(["greedy", "random"], deals=2, seed=7, isolate=True) == sg.run_match(
+    ...     ["greedy", "random"], deals=2, seed=7
+    ... )
+    True
     """
     if isinstance(entrants, str) or not isinstance(entrants, Sequence):
         raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
     specs = tuple(entrants)
-    for spec in specs:
-        # An unknown bot or bad options fail here, at once, not in every game.
-        registry.make(spec, seed=0)
+    if type(isolate) is not bool:
+        raise ArgumentTypeError(f"isolate must be True or False, not {isolate!r}")
+    timeout = _check_timeout(timeout)
+    # An unknown bot, bad options or an engine that does not start fail here, at
+    # once, not in every game.
+    with BotPool(isolate=isolate) as pool:
+        engines = {}
+        for spec in specs:
+            if pool.out_of_process(spec):
+                engines[spec] = pool.spec(spec)
+                pool.start(spec)
+            else:
+                registry.make(spec, seed=0)
     if rules is None:
         rules = Rules.classic(players=len(specs))
     elif not isinstance(rules, Rules):
@@ -1392,7 +1511,6 @@ def run_match(
             raise ArgumentError("give jobs or an executor, not both")
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
-    timeout = _check_timeout(timeout)
     if isinstance(progress, bool):
         report: Progress | None = _StderrProgress() if progress else None
     elif callable(progress):
@@ -1410,6 +1528,7 @@ def run_match(
             for spec in dict.fromkeys(specs)
         ),
         timeout,
+        tuple(engines.items()),
     )
     size = chunk_size or -(-deals // _TASKS)
     games: list[MatchGame] = []
@@ -1430,10 +1549,11 @@ def run_match(
         played = _play_in_workers(plan, tasks, jobs or 1, sets, report, deals)
         games = [played[deal, arrangement] for deal, arrangement, _ in itertools.chain(*tasks)]
     elif executor is None:
-        for deal in range(deals):
-            games.extend(_play_deals(plan, deal, deal + 1))
-            if report is not None:
-                report(deal + 1, deals)
+        with plan.pool() as engine_pool:
+            for deal in range(deals):
+                games.extend(_play_deals(plan, deal, deal + 1, engine_pool))
+                if report is not None:
+                    report(deal + 1, deals)
     else:
         starts = range(0, deals, size)
         futures: dict[Future[list[MatchGame]], int] = {}

@@ -38,6 +38,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -49,9 +50,10 @@ import attrs
 
 from . import __version__, protocol
 from .errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
+from .events import Event
 from .game import GameResult
 from .moves import Move
-from .observation import Observation
+from .observation import History, Observation
 
 try:
     import resource
@@ -157,8 +159,38 @@ class Limits:
         return settings
 
 
-def _set_limits(settings: list[tuple[int, int, int]]) -> Callable[[], None]:
+def _prctl() -> Callable[..., int] | None:
+    """Linux's ``prctl``, looked up in the parent (the child between fork and exec
+    should call, not load), or None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        function: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return None
+    return function
+
+
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _child_setup(
+    settings: list[tuple[int, int, int]], parent: int | None
+) -> Callable[[], None] | None:
+    """What the child runs between fork and exec: the limits, and (``parent`` given,
+    on Linux) a SIGKILL when the thread that started it dies, so that an engine
+    never outlives a referee that was killed before it could clean up."""
+    prctl = _prctl() if parent is not None else None
+    if not settings and prctl is None:
+        return None
+
     def apply() -> None:  # runs in the child, between fork and exec
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:  # the referee died before the line above
+                os._exit(1)
         for which, soft, hard in settings:
             resource.setrlimit(which, (soft, hard))
 
@@ -190,6 +222,9 @@ class _Process:
         max_line: int,
     ) -> None:
         settings = limits._settings() if limits is not None else []
+        # The parent-death signal follows the thread that forks: only the main thread
+        # lives as long as the process (a worker thread may end before its engine).
+        main = threading.current_thread() is threading.main_thread()
         self.popen = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
@@ -199,7 +234,7 @@ class _Process:
             cwd=cwd,
             env=env,
             start_new_session=True,  # its own process group: killed as one
-            preexec_fn=_set_limits(settings) if settings else None,
+            preexec_fn=_child_setup(settings, os.getpid() if main else None),
         )
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.pid = self.popen.pid
@@ -409,6 +444,34 @@ class _Table:
     sent: int = 0  # events of the seat's history sent so far
     remaining: float | None = None
     told: bool = False  # new_game sent to the current process
+    node: object = None  # the history's last node when it was sent (its identity)
+    events: list[Event] = attrs.Factory(list)  # the events sent, for a history rebuilt
+
+    def forget(self) -> None:
+        """Nothing of the game is sent yet (a new process, or the game told again)."""
+        self.sent = 0
+        self.node = None
+        self.events.clear()
+
+    def sending(self, history: History) -> tuple[Event, ...]:
+        """The events of ``history`` the engine has not heard, now counted as sent."""
+        new = history.since(self.sent)
+        self.events.extend(new)
+        self.sent = len(history)
+        self.node = history._node
+        return new
+
+    def continues(self, history: History) -> bool:
+        """Whether ``history`` goes on from what the engine heard (not an undo, nor
+        another game): the same node where the last send ended, or the same events."""
+        if len(history) < self.sent:
+            return False
+        node = history._node
+        while node is not None and node.length > self.sent:
+            node = node.parent
+        if node is self.node:
+            return True
+        return history[: self.sent] == tuple(self.events)
 
 
 class EnginePlayer:
@@ -562,6 +625,48 @@ class EnginePlayer:
         """
         return None if self._process is None else self._process.pid
 
+    def start(self) -> None:
+        """Start an engine process and do the handshake, unless one is running (after a
+        fault the next game starts one anyway: this does it now, outside any clock).
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     first = e.pid
+        ...     e.start()  # running: nothing to do
+        ...     e.pid == first
+        True
+        """
+        self._check_open()
+        if self._process is None:
+            self._start()
+
+    def set_option(self, name: str, value: object) -> None:
+        """Set the engine's option ``name`` to ``value`` for the games that follow (a game
+        in progress is abandoned: the next one begins with ``new_game``). The value is
+        checked against what the engine declared, sent at once, and sent again to every
+        process started after a fault. A referee that deals many games to one engine
+        sets ``seed`` this way before each game, where the engine declares one.
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "random"]) as e:
+        ...     e.set_option("seed", 7)
+        ...     e.set_option("seed", "seven")
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: engine 'random' option 'seed' takes an int, not 'seven'
+        """
+        self._check_open()
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"option names are str, not {name!r}")
+        assert self.id is not None  # the handshake of __init__ succeeded
+        self._check_option(name, value)
+        self._options[name] = value
+        self._table = None
+        if self._process is not None:
+            self._write(protocol.encode({"type": "set_option", "name": name, "value": value}), None)
+
     def game_started(self, observation: Observation) -> None:
         """A game starts: send ``new_game`` (with the clock totals) and the events the
         seat has seen so far; start a fresh engine first if a fault ended the last one.
@@ -602,7 +707,10 @@ class EnginePlayer:
         """
         self._check_open()
         table = self._table
-        if table is None or table.seat != observation.seat:
+        history = observation.history
+        if table is None or table.seat != observation.seat or not table.continues(history):
+            # No game yet, another seat's, or a game taken back past what the engine
+            # was told (an undo): the engine hears it as a new game.
             table = self._table = _Table(
                 f"g{next(self._games)}", observation.seat, remaining=self.game_time
             )
@@ -612,9 +720,7 @@ class EnginePlayer:
             self._tell_game(observation)
         process = self._process
         assert process is not None
-        history = observation.history
-        new = history.since(table.sent)
-        table.sent = len(history)
+        new = table.sending(history)
         budget = _least(self.move_time, table.remaining)
         seq = next(self._seq)
         clock = protocol.Clock(self.move_time, table.remaining, self.increment)
@@ -731,7 +837,7 @@ class EnginePlayer:
         self._finalizer = weakref.finalize(self, _finalize, process)
         if self._table is not None:
             self._table.told = False
-            self._table.sent = 0
+            self._table.forget()
         self._handshake()
 
     def _handshake(self) -> None:
@@ -799,7 +905,8 @@ class EnginePlayer:
             return
         if isinstance(value, bool) != (kind == "bool") or not isinstance(value, types):
             raise ArgumentError(
-                f"engine {self.name!r} option {key!r} takes a {kind}, not {value!r}"
+                f"engine {self.name!r} option {key!r} takes {_article(str(kind))} {kind}, "
+                f"not {value!r}"
             )
         low, high = option.get("min"), option.get("max")
         if isinstance(low, int | float) and value < low:  # type: ignore[operator]
@@ -829,10 +936,10 @@ class EnginePlayer:
             increment=self.increment,
         )
         data = protocol.encode(message)
+        table.forget()
         if history:
-            data += protocol.encode(protocol.events(history))
+            data += protocol.encode(protocol.events(table.sending(history)))
         self._write(data, None)
-        table.sent = len(history)
         table.told = True
 
     def _log(self, message: Mapping[str, Any]) -> None:
@@ -1068,6 +1175,10 @@ def _seconds(value: object, name: str, *, zero: bool = False) -> float | None:
         what = "non-negative" if zero else "positive"
         raise ArgumentError(f"{name} must be a {what} number of seconds, not {value!r}")
     return float(value)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 def _least(a: float | None, b: float | None) -> float | None:

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import _engine
 from .._files import load_json_object
-from ..bots import RandomBot
+from ..bots import BotPool, EngineSpec, RandomBot, is_engine_spec, make
 from ..errors import ArgumentError, RulesError, SkitgubbeError
 from ..events import Event, EventKind
 from ..game import Game
+from ..players import Player
 from ..rules import Rules, TrickMode, TrumpRule
 from ..simulate import simulate
 
@@ -127,17 +128,45 @@ def run_simulation(rules: Rules, games: int, seed: int, out: TextIO, threads: in
     return 0
 
 
-def _random_lineup(seed: int, players: int) -> Callable[[int], list[RandomBot]]:
-    """Fresh RandomBots for each game of a session, so a resumed session plays on
-    exactly as an uninterrupted one: in game ``index`` seat ``s`` is
-    ``RandomBot(seed=game_seed(game_seed(seed, index), s))``.
-    """
+def _lineup(
+    seed: int, specs: Sequence[str], pool: BotPool | None = None
+) -> Callable[[int], list[Player]]:
+    """The bots of each game of a session, so a resumed session plays on exactly as an
+    uninterrupted one: in game ``index`` seat ``s`` is the bot ``specs[s]`` made with
+    the seed ``game_seed(game_seed(seed, index), s)`` (an engine of ``pool`` is kept
+    running and sent that seed)."""
+    bots = pool if pool is not None else BotPool()
 
-    def lineup(index: int) -> list[RandomBot]:
+    def lineup(index: int) -> list[Player]:
         game = _engine.game_seed(seed, index)
-        return [RandomBot(seed=_engine.game_seed(game, seat)) for seat in range(players)]
+        return [
+            bots.make(spec, seed=_engine.game_seed(game, seat), slot=seat)
+            for seat, spec in enumerate(specs)
+        ]
 
     return lineup
+
+
+def _random_lineup(seed: int, players: int) -> Callable[[int], list[Player]]:
+    """Fresh RandomBots for each game of a session (see :func:`_lineup`)."""
+    return _lineup(seed, ["random"] * players)
+
+
+def _session_bots(given: Sequence[str] | None, players: int) -> list[str]:
+    """One bot spec per seat from ``--bots`` (one for all, or one per seat)."""
+    specs = ["random"] if not given else list(given)
+    if len(specs) == 1:
+        specs *= players
+    if len(specs) != players:
+        raise ArgumentError(
+            f"--bots takes one spec for all {players} seats or one per seat, not {len(specs)}"
+        )
+    for spec in specs:  # a bad spec fails before the cut is printed
+        if is_engine_spec(spec):
+            EngineSpec.parse(spec)
+        else:
+            make(spec, seed=0)
+    return specs
 
 
 def _seats(seats: Sequence[int]) -> str:
@@ -154,7 +183,10 @@ def _tokens(amount: Fraction) -> str:
     return f"{f'{whole} ' if whole else ''}{rest.numerator}/{rest.denominator} tokens"
 
 
-def _load_session(path: str) -> Session:
+def _load_session(
+    path: str, given: Sequence[str] | None, pool: BotPool
+) -> tuple[Session, list[str]]:
+    """The session saved in ``path`` with its bots (``--bots``, if given, must match)."""
     from ..session import Session
 
     record = load_json_object(path, "session record")
@@ -162,11 +194,18 @@ def _load_session(path: str) -> Session:
         seed, players = record["seed"], Rules.from_dict(record["rules"]).players
     except (KeyError, TypeError, RulesError):
         seed, players = 0, 3  # the record is bad: Session.resume says how
-    return Session.resume(record, _random_lineup(seed, players))
+    saved = record.get("bots", ["random"] * players)  # sessions saved before --bots
+    if not isinstance(saved, list) or not all(isinstance(spec, str) for spec in saved):
+        raise ArgumentError(f"the bots saved in {path} are not a list of bot specs: {saved!r}")
+    specs = _session_bots(saved, players)
+    if given and _session_bots(given, players) != specs:
+        raise ArgumentError(f"--bots {' '.join(given)} does not match the saved session's bots")
+    return Session.resume(record, _lineup(seed, specs, pool)), specs
 
 
-def _save_session(session: Session, path: str) -> None:
-    text = json.dumps(session.record(), ensure_ascii=False) + "\n"
+def _save_session(session: Session, specs: Sequence[str], path: str) -> None:
+    record = {**session.record(), "bots": list(specs)}  # the command line's own key
+    text = json.dumps(record, ensure_ascii=False) + "\n"
     temporary = f"{path}.tmp"
     try:
         with open(temporary, "w", encoding="utf-8") as file:
@@ -186,19 +225,40 @@ def run_session(
     every: int,
     out: TextIO,
     rules_given: Rules | None = None,
+    bots: Sequence[str] | None = None,
 ) -> int:
-    """Play a session between RandomBots (new, or resumed from a file); print it.
+    """Play a session between bots (new, or resumed from a file); print it.
 
-    ``rules_given`` (from ``--rules``/``--set``) applies to a new session only.
+    ``rules_given`` (from ``--rules``/``--set``) applies to a new session only;
+    ``bots`` are the ``--bots`` specs (by default random bots at every seat).
     """
-    from ..session import Session
-
     if type(every) is not int or every < 1:
         raise ArgumentError(f"--every must be at least 1, not {every}")
+    with BotPool() as pool:
+        return _run_session(
+            players, games, seed, pot, save, resume, every, out, rules_given, bots, pool
+        )
+
+
+def _run_session(
+    players: int | None,
+    games: int,
+    seed: int | None,
+    pot: bool | None,
+    save: str | None,
+    resume: str | None,
+    every: int,
+    out: TextIO,
+    rules_given: Rules | None,
+    bots: Sequence[str] | None,
+    pool: BotPool,
+) -> int:
+    from ..session import Session
+
     write = out.write
     pot_text = ", with a token pot"
     if resume is not None:
-        session = _load_session(resume)
+        session, specs = _load_session(resume, bots, pool)
         rules = session.rules
         for flag, given, saved in (
             ("--players", players, rules.players),
@@ -210,7 +270,8 @@ def run_session(
             raise ArgumentError("--pot does not match the saved session, which has no pot")
         write(
             f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
-            f"{pot_text if session.pot else ''}; {session.games_played} games played.\n"
+            f"{pot_text if session.pot else ''}; {session.games_played} games played"
+            f"{_who(specs)}.\n"
         )
     else:
         players = 3 if players is None else players
@@ -218,10 +279,11 @@ def run_session(
         rules = rules_given or Rules.classic(players=players)
         if rules.players != players:
             raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
-        session = Session(_random_lineup(seed, players), rules, seed=seed, pot=bool(pot))
+        specs = _session_bots(bots, players)
+        session = Session(_lineup(seed, specs, pool), rules, seed=seed, pot=bool(pot))
         write(
-            f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}; "
-            "random bots play every seat.\n"
+            f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}"
+            f"{_who(specs)}.\n"
         )
     write("The cut for the first deal (the highest card deals, suits do not matter):\n")
     for number in range(session.cuts[-1].round + 1):
@@ -266,9 +328,17 @@ def run_session(
             split = f"{_seats(standings.winners)} share it, {_tokens(share)} each"
         write(f"The pot holds {_tokens(Fraction(standings.pot))}: {split}.\n")
     if save is not None:
-        _save_session(session, save)
+        _save_session(session, specs, save)
         write(f"Saved the session to {save}.\n")
     return 0
+
+
+def _who(specs: Sequence[str]) -> str:
+    """Who plays a session, for its first line."""
+    if len(set(specs)) == 1:
+        name = "random bots" if specs[0] == "random" else specs[0]
+        return f"; {name} play{'' if specs[0] == 'random' else 's'} every seat"
+    return "; " + ", ".join(f"seat {seat}: {spec}" for seat, spec in enumerate(specs))
 
 
 def _percent(rate: float) -> str:
@@ -357,6 +427,7 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
         jobs=args.jobs,
         progress=progress,
         timeout=args.timeout,
+        isolate=args.isolate,
     )
     print_match(result, out)
     for path, save in (
@@ -426,12 +497,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     session_cmd = commands.add_parser(
         "session",
-        help="play a session of games between random bots: cut, rotating deal, tally, pot",
+        help="play a session of games between bots: cut, rotating deal, tally, pot",
     )
     session_cmd.add_argument(
         "--players", type=int, choices=(2, 3, 4), help="number of players (default 3)"
     )
     session_cmd.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    session_cmd.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        help="bot specs: one for every seat, or one per seat in seat order (default random; "
+        "e.g. greedy, 'pimc:worlds=16', or an engine in a process of its own: 'cmd:./mybot'); "
+        "saved with the session",
+    )
     session_cmd.add_argument("--seed", type=int, help="session seed (default 1)")
     session_cmd.add_argument(
         "--pot", action="store_true", default=None, help="each loss puts a token in the pot"
@@ -459,7 +538,8 @@ def _parser() -> argparse.ArgumentParser:
         "entrants",
         nargs="+",
         metavar="BOT",
-        help="bot specs, one per seat, e.g. greedy 'pimc:worlds=32' random",
+        help="bot specs, one per seat, e.g. greedy 'pimc:worlds=32' random, or engines in "
+        "processes of their own: 'cmd:./mybot', 'cmd[move_time=1,style=high]:node bot.js'",
     )
     arena_cmd.add_argument(
         "--players", type=int, choices=(2, 3, 4), help="(default: the number of entrants)"
@@ -479,6 +559,13 @@ def _parser() -> argparse.ArgumentParser:
         help="time limit of each move (each call into a bot: choose and its hooks); a bot "
         "that takes longer loses that game. The games then run in worker processes (at least "
         "one), so a bot that never answers is stopped (default: no limit)",
+    )
+    arena_cmd.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play every entrant in a process of its own, over the engine protocol (a built-in "
+        "or registered bot is served by 'skitgubbe engine'): no bot can reach the referee's "
+        "game or another bot; engine specs (cmd:COMMAND) always are",
     )
     arena_cmd.add_argument("--out", metavar="FILE", help="save the match as JSON")
     arena_cmd.add_argument("--csv", metavar="FILE", help="save one CSV row per game")
@@ -506,7 +593,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         default=["greedy"],
         help="bot specs for the other seats: one for all, or one per seat in seat order "
-        "(default greedy; e.g. random, pimc, 'ismcts:iterations=5000')",
+        "(default greedy; e.g. random, pimc, 'ismcts:iterations=5000', or an engine in a "
+        "process of its own: 'cmd:./mybot')",
     )
     play_cmd.add_argument("--seat", type=int, default=0, help="your seat (default 0, leads first)")
     _add_rules_arguments(play_cmd)
@@ -603,6 +691,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 args.every,
                 sys.stdout,
                 _rules(args) if args.rules or args.set else None,
+                args.bots,
             )
         if args.command == "arena":
             return run_arena(args, sys.stdout)

@@ -117,7 +117,8 @@ class PlaySession:
     strongest built-in bot). ``casual`` allows ``undo``. ``save`` without a
     file name writes to ``save_path`` (by default ``skitgubbe-<seed>.json``);
     with ``autosave`` the game is also saved there when it ends or the person
-    quits.
+    quits. Bots made by :meth:`new` from specs are closed when :meth:`run` ends
+    (an engine's process with them).
 
     >>> import io
     >>> import skitgubbe as sg
@@ -173,6 +174,7 @@ class PlaySession:
         self._seen = 0  # history events shown to the person so far
         self._turns: list[tuple[int, int]] = []  # (moves played, events seen) at each own move
         self._saved_at: int | None = None  # moves_played at the last save
+        self._owned: list[Player] = []  # bots made by new(): closed when run() ends
 
     @classmethod
     def new(
@@ -223,7 +225,7 @@ class PlaySession:
             players_[other] = _bots.make(spec, seed=_engine.game_seed(seed, other))
             names[other] = f"seat {other} · {spec}"
         hint = _bots.ISMCTSBot(seed=_engine.game_seed(seed, 4))
-        return cls(
+        session = cls(
             game,
             players_,
             seat,
@@ -235,6 +237,8 @@ class PlaySession:
             save_path=save_path,
             autosave=autosave,
         )
+        session._owned = [bot for bot in players_ if bot is not None]
+        return session
 
     @property
     def game(self) -> Game:
@@ -269,6 +273,20 @@ class PlaySession:
         >>> session.run(), session.game.moves_played
         (0, 0)
         """
+        try:
+            return self._play()
+        finally:
+            self._close_bots()
+
+    def _close_bots(self) -> None:
+        """End the bots this session made that hold something (an engine's process)."""
+        owned, self._owned = self._owned, []
+        for bot in owned:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+
+    def _play(self) -> int:
         self._intro()
         try:
             while True:

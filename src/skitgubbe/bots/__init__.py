@@ -7,6 +7,7 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
+from .command import BotPool, EngineSpec, engine_bot, is_engine_spec
 from .greedy import GreedyBot
 from .random import RandomBot
 from .registry import BotFactory, available, factory, make, parse_spec, register
@@ -14,12 +15,15 @@ from .search import ISMCTSBot, PIMCBot
 
 __all__ = [
     "BotFactory",
+    "BotPool",
+    "EngineSpec",
     "GreedyBot",
     "ISMCTSBot",
     "PIMCBot",
     "RandomBot",
     "available",
     "factory",
+    "is_engine_spec",
     "make",
     "parse_spec",
     "register",
@@ -29,3 +33,4 @@ register("random", RandomBot)
 register("greedy", GreedyBot)
 register("pimc", PIMCBot)
 register("ismcts", ISMCTSBot)
+register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own

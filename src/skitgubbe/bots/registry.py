@@ -3,7 +3,9 @@
 Tools (the arena, the command line) name bots with short specs: a registered
 name, optionally followed by ``:`` and comma-separated ``key=value`` options
 that become keyword arguments of the bot's factory (ints, floats, ``true``/
-``false`` and plain words are understood).
+``false`` and plain words are understood). A bot in a process of its own, a
+program speaking the engine protocol, is named ``cmd:COMMAND`` (see
+:mod:`skitgubbe.bots.command`): ``make("cmd:./mybot")`` starts it.
 
 >>> from skitgubbe import bots
 >>> bots.make("random", seed=3)
@@ -20,6 +22,7 @@ from typing import Any
 from ..errors import ArgumentError, ArgumentTypeError
 from ..observation import Observation
 from ..players import Player
+from . import _specs, command
 
 __all__ = ["BotFactory", "available", "factory", "make", "parse_spec", "register"]
 
@@ -80,36 +83,27 @@ def factory(name: str) -> BotFactory:
     return found
 
 
-def _value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split a bot spec into its name and options.
 
+    An engine spec (``cmd:COMMAND`` or ``cmd[OPTIONS]:COMMAND``, see
+    :mod:`skitgubbe.bots.command`) is the bot ``cmd`` with its command as the
+    option ``command``.
+
     >>> parse_spec("pimc:worlds=32,rollouts=4")
     ('pimc', {'worlds': 32, 'rollouts': 4})
+    >>> parse_spec("cmd[move_time=1]:node bot.js")
+    ('cmd', {'move_time': 1, 'command': 'node bot.js'})
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot spec is a name such as 'greedy', not {spec!r}")
     if not spec.strip():
         raise ArgumentError(f"a bot spec is a name such as 'greedy', not {spec!r}")
+    if command.is_engine_spec(spec):
+        options_text, command_text = command._split(spec)
+        return "cmd", {**_specs.options(options_text, spec), "command": command_text.strip()}
     name, _, rest = spec.strip().partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ArgumentError(f"bot option {item!r} in {spec!r} is not key=value")
-        options[key.strip().replace("-", "_")] = _value(value.strip())
-    return name.strip().lower(), options
+    return name.strip().lower(), _specs.options(rest, spec)
 
 
 def make(spec: str, *, seed: int | None = None) -> Player:
