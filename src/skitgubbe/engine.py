@@ -627,7 +627,8 @@ class EnginePlayer:
 
     def start(self) -> None:
         """Start an engine process and do the handshake, unless one is running (after a
-        fault the next game starts one anyway: this does it now, outside any clock).
+        fault, or an exit between games, the next game starts one anyway: this does it
+        now, outside any clock).
 
         >>> import sys
         >>> from skitgubbe.engine import EnginePlayer
@@ -638,6 +639,13 @@ class EnginePlayer:
         True
         """
         self._check_open()
+        process = self._process
+        if process is not None and process.exited():  # it ended between games
+            self._process = None
+            if self._finalizer is not None:
+                self._finalizer.detach()
+                self._finalizer = None
+            process.reap()
         if self._process is None:
             self._start()
 
