@@ -207,3 +207,16 @@ def test_the_arena_command_line_plays_engines_and_isolates(
         row.split()[-9:] for row in here[rows]
     )
     assert any(row.startswith("cmd:") for row in engines[rows])
+
+
+def test_an_engine_hears_when_another_seat_ends_the_game(marker: str, tmp_path: Path) -> None:
+    log = tmp_path / "received.jsonl"
+    entrants = [cmd("first", str(log)), "test-wrecker:how=raise,sometimes=true"]
+    result = sg.run_match(entrants, deals=4, seed=4)
+    lost = len(result.crashes)
+    assert 0 < lost < len(result.games)
+    messages = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    over = [m for m in messages if m["type"] == "game_over"]
+    stopped = [m for m in over if m["result"] is None]
+    assert len(over) == len(result.games) and len(stopped) == lost
+    assert all("lost the game: ValueError: wrecked" in m["reason"] for m in stopped)

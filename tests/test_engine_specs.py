@@ -159,10 +159,16 @@ def test_set_option_is_checked_sent_between_games_and_after_a_fault(
         engine.set_option("width", 1)
     with pytest.raises(sg.ArgumentTypeError, match="option names are str"):
         engine.set_option(3, 1)  # type: ignore[arg-type]
+    assert engine.ping() < 5  # the engine has read what came before
     sets = [m for m in received(log) if m["type"] == "set_option"]
     assert sets == [{"type": "set_option", "name": "depth", "value": 5}]
+    pid = engine.pid
+    assert pid is not None
     engine.kill()
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped
     engine.start()  # a fresh process hears the option in its handshake
+    assert engine.pid != pid
+    engine.ping()
     messages = received(log)
     last_hello = max(i for i, m in enumerate(messages) if m["type"] == "hello")
     assert {"type": "set_option", "name": "depth", "value": 5} in messages[last_hello:]
@@ -201,6 +207,7 @@ def test_a_whole_game_is_one_new_game_for_the_engine(engines: Marked, tmp_path: 
     log = tmp_path / "received.jsonl"
     engine = engines(script("first", str(log)))
     sg.play_game([engine, sg.bots.GreedyBot(), sg.bots.RandomBot(seed=1)], seed=2)
+    engine.ping()  # game_over has no answer: wait until it is read
     kinds = [m["type"] for m in received(log)]
     assert kinds.count("new_game") == 1 and kinds.count("game_over") == 1
     assert kinds.count("go") > 10

@@ -1052,6 +1052,10 @@ def _play_game(
         if failures:
             raise failures[0]
     except _LostError as lost:
+        for player in lineup:  # engines hear that the game was stopped
+            abandon = getattr(player, "abandon", None) if pool.owns(player) else None
+            if abandon is not None:
+                abandon(f"seat {lost.crash.seat} lost the game: {lost.crash.error}"[:500])
         over = game.result
         seat = lost.crash.seat
         before = over.finish_order if over is not None else game.observation(seat).finished

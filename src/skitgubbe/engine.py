@@ -651,7 +651,7 @@ class EnginePlayer:
 
     def set_option(self, name: str, value: object) -> None:
         """Set the engine's option ``name`` to ``value`` for the games that follow (a game
-        in progress is abandoned: the next one begins with ``new_game``). The value is
+        in progress is abandoned first, :meth:`abandon`). The value is
         checked against what the engine declared, sent at once, and sent again to every
         process started after a fault. A referee that deals many games to one engine
         sets ``seed`` this way before each game, where the engine declares one.
@@ -671,7 +671,7 @@ class EnginePlayer:
         assert self.id is not None  # the handshake of __init__ succeeded
         self._check_option(name, value)
         self._options[name] = value
-        self._table = None
+        self.abandon(f"option {name} set")
         if self._process is not None:
             self._write(protocol.encode({"type": "set_option", "name": name, "value": value}), None)
 
@@ -777,6 +777,52 @@ class EnginePlayer:
         if len(history) > table.sent:
             data = protocol.encode(protocol.events(history.since(table.sent))) + data
         self._write(data, None)
+
+    def ping(self) -> float:
+        """Send ``isready`` and wait for its ``readyok`` (within the handshake time): the
+        engine has then dealt with everything sent before, options included. Returns
+        the round trip in seconds. Between games only (a game in progress is kept).
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.ping() < 10
+        True
+        """
+        self.start()
+        seq = next(self._seq)
+        started = time.monotonic()
+        deadline = started + self.handshake_time
+        self._write(protocol.encode({"type": "isready", "seq": seq}), deadline, "handshake")
+        while True:
+            message = self._read(deadline, f"readyok {seq}", self.handshake_time, "handshake")
+            if message["type"] == "readyok" and message.get("seq") == seq:
+                return time.monotonic() - started
+            if message["type"] == "log":
+                self._log(message)
+
+    def abandon(self, reason: str) -> None:
+        """The referee stopped the game before its end (another seat failed, say): send
+        ``game_over`` with no result and ``reason``, so that the engine waits for the
+        next ``new_game``. Nothing is sent when no game is open; an engine that breaks
+        down meanwhile is killed (the next game starts a fresh one), never raised.
+
+        >>> import sys
+        >>> import skitgubbe as sg
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> game = sg.Game.new(seed=2)
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.game_started(game.observation(0))
+        ...     e.abandon("seat 1 failed")
+        ...     e.running
+        True
+        """
+        table, self._table = self._table, None
+        if self._closed or self._process is None or table is None or not table.told:
+            return
+        message = protocol.game_over(None, reason if isinstance(reason, str) else repr(reason))
+        with contextlib.suppress(EngineError):
+            self._write(protocol.encode(message), None)
 
     def close(self) -> None:
         """Send ``quit``, close the engine's input, give it a second to exit, then kill

@@ -342,6 +342,15 @@ class BotPool:
             self._specs[spec] = found
         return found
 
+    def owns(self, player: object) -> bool:
+        """Whether ``player`` is one of this pool's engines.
+
+        >>> from skitgubbe.bots import BotPool
+        >>> BotPool().owns(object())
+        False
+        """
+        return any(engine is player for engine in self._engines.values())
+
     @property
     def engines(self) -> tuple[EnginePlayer, ...]:
         """The engines made so far and not closed."""
