@@ -390,3 +390,26 @@ def test_long_lines(engine: Engine) -> None:
     engine.send({"type": "isready", "seq": 9, "padding": padding, "deep": [[[[[[]]]]]]})
     engine.expect("readyok", 9)
     engine.quit()
+
+
+@pytest.mark.parametrize("how", [{}, {"jobs": 2, "timeout": 2.0}], ids=["in-process", "workers"])
+def test_an_arena_match_between_the_example_engines_and_a_built_in_bot(
+    c_engine: Path, how: dict[str, Any]
+) -> None:
+    """``cmd:`` entrants: each engine is started once (per worker) and plays every game
+    of the match; none crashes, and the C and the JavaScript lowbot play alike."""
+    c_spec = f"cmd:{shlex.quote(str(c_engine))}"
+    js_spec = "cmd:" + shlex.join([_require("node"), str(ENGINES / "js" / "lowbot.js")])
+    result = sg.run_match([c_spec, js_spec, "greedy"], deals=10, seed=2, **how)
+    assert len(result.games) == 60 and result.crashes == ()
+    c_stats, js_stats = result.entrant(c_spec), result.entrant(js_spec)
+    assert c_stats.games == js_stats.games == 60
+    # The same rules in two languages: by symmetry of the arrangements, equal figures.
+    assert c_stats.loss_rate == js_stats.loss_rate
+    assert c_stats.mean_place == js_stats.mean_place
+    high = f"cmd[style=high]:{shlex.quote(str(c_engine))}"
+    styled = sg.run_match([high, "greedy"], deals=5, seed=2, **how)
+    plain = sg.run_match([c_spec, "greedy"], deals=5, seed=2, **how)
+    assert styled.crashes == () and plain.crashes == ()
+    # The option reached the engine: it plays other games.
+    assert [g.moves for g in styled.games] != [g.moves for g in plain.games]
