@@ -155,6 +155,15 @@ RATIOS: Final = (
         numerator=("engine-round-trip", "us_per_decision"),
         denominator=("in-process-greedy", "us_per_decision"),
     ),
+    *(
+        Ratio(
+            key=f"arena_{name.replace('-', '_')}_over_in_process",
+            label=f"arena, {name} / in process (games/s)",
+            numerator=(f"arena-{name}", "games_per_s"),
+            denominator=("arena-in-process", "games_per_s"),
+        )
+        for name in ("one-engine", "isolated")
+    ),
     Ratio(
         key="python_skitgubbe_over_actions",
         label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",

@@ -197,8 +197,7 @@ class EngineSpec:
         factory = registry.factory(name)
         path = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
         env = {**os.environ, "PYTHONPATH": path}
-        module = getattr(factory, "__module__", None)
-        if isinstance(module, str) and module.split(".")[0] == "skitgubbe":
+        if factory is _builtin().get(name):  # the child's registry has it too
             return cls((sys.executable, "-m", "skitgubbe", "engine", spec.strip()), env=env)
         where = _importable(factory, spec)
         return cls((sys.executable, "-m", "skitgubbe", "engine", where), dict(options), env=env)
@@ -230,6 +229,13 @@ class EngineSpec:
             player.close()
             raise
         return player
+
+
+def _builtin() -> dict[str, object]:
+    """The bots skitgubbe registers, by name (any process knows them by these names)."""
+    from . import GreedyBot, ISMCTSBot, PIMCBot, RandomBot
+
+    return {"random": RandomBot, "greedy": GreedyBot, "pimc": PIMCBot, "ismcts": ISMCTSBot}
 
 
 def _importable(factory: object, spec: str) -> str:
