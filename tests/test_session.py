@@ -632,13 +632,16 @@ def test_cli_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 def test_the_example_in_docs_sessions_md_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "sessions.md").read_text("utf-8")
-    (block,) = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    block, engines = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
     exec(compile(block, "docs/sessions.md", "exec"), {"__name__": "docs"})
     lines = capsys.readouterr().out.splitlines()
     cuts = "seat 0 cuts 8♦, seat 1 cuts 6♠, seat 2 cuts 8♥, seat 0 cuts J♦, seat 2 cuts 2♥"
     assert lines[0] == f"{cuts} -> seat 0 deals"
     assert [line.split(":")[0] for line in lines[1:5]] == ["game 0", "game 1", "game 2", "game 3"]
     assert lines[5].startswith("losses (")
+    # The second example: a session with an engine, from a BotPool.
+    exec(compile(engines, "docs/sessions.md", "exec"), {"__name__": "docs"})
+    assert capsys.readouterr().out == "5 5\n"
 
 
 # Issue 9, point 9: every field of a session record is checked by type, and deep

@@ -84,7 +84,7 @@ files are still read (no time limit; a crash's kind is inferred from its error).
 
 CrashKind: TypeAlias = Literal["error", "illegal", "timeout", "died"]
 """How a bot lost a game: it raised, answered an illegal move, ran out of time,
-or its worker process died."""
+or its worker process (or its engine's process) died."""
 
 _CRASH_KINDS: Final = ("error", "illegal", "timeout", "died")
 
@@ -154,9 +154,10 @@ class Crash:
     ``kind`` says how (a :data:`CrashKind`): ``"error"``, it raised (while
     being made, in ``choose`` or in a hook); ``"illegal"``, it answered
     something that is not one of its legal moves; ``"timeout"``, a call took
-    longer than the match's ``timeout``; ``"died"``, the worker process playing
-    the game died during its call (a crash of native code, ``os._exit``, a
-    kill). ``error`` is one line (the exception's type and message, or what
+    longer than the match's ``timeout`` (or an engine missed its deadline);
+    ``"died"``, the worker process playing the game died during its call (a
+    crash of native code, ``os._exit``, a kill), or the bot's engine process
+    ended or could not be started. ``error`` is one line (the exception's type and message, or what
     happened, naming the seat and the bot); ``traceback`` the full text, as
     Python prints it (for a timeout or a dead worker, what is known).
 
