@@ -790,16 +790,9 @@ class EnginePlayer:
         True
         """
         self.start()
-        seq = next(self._seq)
         started = time.monotonic()
-        deadline = started + self.handshake_time
-        self._write(protocol.encode({"type": "isready", "seq": seq}), deadline, "handshake")
-        while True:
-            message = self._read(deadline, f"readyok {seq}", self.handshake_time, "handshake")
-            if message["type"] == "readyok" and message.get("seq") == seq:
-                return time.monotonic() - started
-            if message["type"] == "log":
-                self._log(message)
+        self._ready(b"", started + self.handshake_time, self.handshake_time)
+        return time.monotonic() - started
 
     def abandon(self, reason: str) -> None:
         """The referee stopped the game before its end (another seat failed, say): send
@@ -936,6 +929,10 @@ class EnginePlayer:
             protocol.encode({"type": "set_option", "name": key, "value": value})
             for key, value in self._options.items()
         )
+        self._ready(data, deadline, limit)
+
+    def _ready(self, data: bytes, deadline: float, limit: float) -> None:
+        """Write ``data`` and an ``isready``; wait for its ``readyok`` by ``deadline``."""
         seq = next(self._seq)
         self._write(data + protocol.encode({"type": "isready", "seq": seq}), deadline, "handshake")
         while True:

@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from .. import _engine
 from .._files import load_json_object
@@ -234,57 +234,77 @@ def run_session(
     """
     if type(every) is not int or every < 1:
         raise ArgumentError(f"--every must be at least 1, not {every}")
-    with BotPool() as pool:
-        return _run_session(
-            players, games, seed, pot, save, resume, every, out, rules_given, bots, pool
-        )
+    with BotPool() as pool:  # the session's engines, ended with it
+        if resume is not None:
+            session, specs = _resumed_session(resume, players, seed, pot, bots, pool, out)
+        else:
+            session, specs = _new_session(players, seed, pot, rules_given, bots, pool, out)
+        _play_session(session, specs, games, every, save, out)
+    return 0
 
 
-def _run_session(
+_POT_TEXT: Final = ", with a token pot"
+
+
+def _resumed_session(
+    resume: str,
     players: int | None,
-    games: int,
     seed: int | None,
     pot: bool | None,
-    save: str | None,
-    resume: str | None,
-    every: int,
+    bots: Sequence[str] | None,
+    pool: BotPool,
     out: TextIO,
+) -> tuple[Session, list[str]]:
+    """The session saved in ``resume``, checked against the flags given again."""
+    session, specs = _load_session(resume, bots, pool)
+    rules = session.rules
+    for flag, given, saved in (
+        ("--players", players, rules.players),
+        ("--seed", seed, session.seed),
+    ):
+        if given is not None and given != saved:
+            raise ArgumentError(f"{flag} {given} does not match the saved session's {saved}")
+    if pot and not session.pot:
+        raise ArgumentError("--pot does not match the saved session, which has no pot")
+    out.write(
+        f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
+        f"{_POT_TEXT if session.pot else ''}; {session.games_played} games played"
+        f"{_who(specs)}.\n"
+    )
+    return session, specs
+
+
+def _new_session(
+    players: int | None,
+    seed: int | None,
+    pot: bool | None,
     rules_given: Rules | None,
     bots: Sequence[str] | None,
     pool: BotPool,
-) -> int:
+    out: TextIO,
+) -> tuple[Session, list[str]]:
+    """A new session from the flags (``rules_given`` from ``--rules``/``--set``)."""
     from ..session import Session
 
+    players = 3 if players is None else players
+    seed = 1 if seed is None else seed
+    rules = rules_given or Rules.classic(players=players)
+    if rules.players != players:
+        raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
+    specs = _session_bots(bots, players)
+    session = Session(_lineup(seed, specs, pool), rules, seed=seed, pot=bool(pot))
+    out.write(
+        f"Skitgubbe session: {rules.describe()}, seed {seed}{_POT_TEXT if pot else ''}"
+        f"{_who(specs)}.\n"
+    )
+    return session, specs
+
+
+def _play_session(
+    session: Session, specs: Sequence[str], games: int, every: int, save: str | None, out: TextIO
+) -> None:
+    """Print the cut, play ``games`` games (every ``every``-th printed), the tally, and save."""
     write = out.write
-    pot_text = ", with a token pot"
-    if resume is not None:
-        session, specs = _load_session(resume, bots, pool)
-        rules = session.rules
-        for flag, given, saved in (
-            ("--players", players, rules.players),
-            ("--seed", seed, session.seed),
-        ):
-            if given is not None and given != saved:
-                raise ArgumentError(f"{flag} {given} does not match the saved session's {saved}")
-        if pot and not session.pot:
-            raise ArgumentError("--pot does not match the saved session, which has no pot")
-        write(
-            f"Resuming the session saved in {resume}: {rules.describe()}, seed {session.seed}"
-            f"{pot_text if session.pot else ''}; {session.games_played} games played"
-            f"{_who(specs)}.\n"
-        )
-    else:
-        players = 3 if players is None else players
-        seed = 1 if seed is None else seed
-        rules = rules_given or Rules.classic(players=players)
-        if rules.players != players:
-            raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
-        specs = _session_bots(bots, players)
-        session = Session(_lineup(seed, specs, pool), rules, seed=seed, pot=bool(pot))
-        write(
-            f"Skitgubbe session: {rules.describe()}, seed {seed}{pot_text if pot else ''}"
-            f"{_who(specs)}.\n"
-        )
     write("The cut for the first deal (the highest card deals, suits do not matter):\n")
     for number in range(session.cuts[-1].round + 1):
         cuts = [cut for cut in session.cuts if cut.round == number]
@@ -330,7 +350,6 @@ def _run_session(
     if save is not None:
         _save_session(session, specs, save)
         write(f"Saved the session to {save}.\n")
-    return 0
 
 
 def _who(specs: Sequence[str]) -> str:
