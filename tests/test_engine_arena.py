@@ -220,3 +220,38 @@ def test_an_engine_hears_when_another_seat_ends_the_game(marker: str, tmp_path: 
     stopped = [m for m in over if m["result"] is None]
     assert len(over) == len(result.games) and len(stopped) == lost
     assert all("lost the game: ValueError: wrecked" in m["reason"] for m in stopped)
+
+
+def test_an_engine_is_sent_one_way_seeds_that_do_not_lead_back_to_the_deal(
+    marker: str, tmp_path: Path
+) -> None:
+    from skitgubbe import _engine
+
+    log = tmp_path / "received.jsonl"
+    seed, deals = 12, 2
+    result = sg.run_match([cmd("seeded", str(log)), "greedy"], deals=deals, seed=seed)
+    messages = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    sent = [m["value"] for m in messages if m["type"] == "set_option" and m["name"] == "seed"]
+    derived = [
+        _engine.game_seed(_engine.game_seed(_engine.game_seed(seed, g.deal), g.arrangement), s)
+        for g in result.games
+        for s, spec in enumerate(g.seats)
+        if spec != "greedy"
+    ]
+    assert sent == [sg.bots.blinded_seed(value) for value in derived]
+    deck_seeds = {_engine.game_seed(seed, deal) for deal in range(deals)}
+    assert not (set(sent) & (set(derived) | deck_seeds | {seed}))
+
+
+def test_the_command_line_draws_a_secret_seed_for_a_match_with_engines(
+    marker: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skitgubbe.apps.cli import main
+
+    seeds = []
+    for argv in ([GREEDY_SPEC, "random"], ["greedy", "random", "--isolate"]):
+        assert main(["arena", *argv, "--deals", "1"]) == 0
+        seeds.append(capsys.readouterr().out.split("seed ")[1].split(";")[0])
+    assert main(["arena", "greedy", "random", "--deals", "1"]) == 0
+    assert capsys.readouterr().out.split("seed ")[1].split(";")[0] == "0"
+    assert "0" not in seeds and seeds[0] != seeds[1]  # drawn afresh: 2**-63 to fail by chance

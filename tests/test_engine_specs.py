@@ -135,7 +135,9 @@ def test_a_pool_keeps_one_engine_per_spec_and_slot_and_seeds_it_for_each_game(
         assert pool.make(spec, seed=12, slot=0) is first and first.running and first.pid != pid
         engines_made = pool.engines
     assert results == [
-        sg.play_game([sg.bots.RandomBot(seed=10 + game), sg.bots.GreedyBot()], seed=game)
+        sg.play_game(
+            [sg.bots.RandomBot(seed=bots.blinded_seed(10 + game)), sg.bots.GreedyBot()], seed=game
+        )
         for game in range(3)
     ]
     assert not any(engine.running for engine in engines_made)

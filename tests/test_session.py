@@ -552,19 +552,33 @@ def test_cli_session_prints_the_cut_the_games_and_the_tally(
     assert not any("pot" in line for line in lines)
 
 
+def _pot_line(seed: int, games: int) -> str:
+    """The pot line the command should print, from the same session played here."""
+    session = sg.Session(_random_lineup(seed, 3), sg.Rules(), seed=seed, pot=True)
+    session.play(games)
+    standings = session.standings()
+    assert standings.pot is not None and standings.shares is not None
+    winners = standings.winners
+    share = standings.shares[winners[0]]
+    pot = f"{standings.pot} token{'s' if standings.pot != 1 else ''}"
+    if len(winners) == 1:
+        return f"The pot holds {pot}: seat {winners[0]} takes it all."
+    seats = ", ".join(map(str, winners[:-1])) + f" and {winners[-1]}"
+    whole, rest = divmod(share, 1)  # a mixed number: "4 1/2", "1/2", "4"
+    parts = [str(whole)] if whole else []
+    parts += [f"{rest.numerator}/{rest.denominator}"] if rest else []
+    each = " ".join(parts)
+    return f"The pot holds {pot}: seats {seats} share it, {each} tokens each."
+
+
 def test_cli_pot_shares(capsys: pytest.CaptureFixture[str]) -> None:
-    lines = run_cli(capsys, "--games", "12", "--seed", "40", "--pot")
-    assert "with a token pot" in lines[0]
-    assert lines[-1] == "The pot holds 12 tokens: seats 0, 1 and 2 share it, 4 tokens each."
-    lines = run_cli(capsys, "--games", "1", "--seed", "1", "--pot")
-    losses = sg.Session(_random_lineup(1, 3), sg.Rules(), seed=1)
-    losses.play(1)
-    winners = [seat for seat in range(3) if not losses.losses[seat]]
-    assert lines[-1] == (
-        f"The pot holds 1 token: seats {winners[0]} and {winners[1]} share it, 1/2 tokens each."
-    )
-    lines = run_cli(capsys, "--games", "17", "--seed", "40", "--pot")
-    assert lines[-1] == "The pot holds 17 tokens: seat 0 takes it all."
+    seen = set()
+    for seed, games in ((40, 12), (1, 1), (40, 17), (5, 9), (7, 3)):
+        lines = run_cli(capsys, "--games", str(games), "--seed", str(seed), "--pot")
+        assert "with a token pot" in lines[0]
+        assert lines[-1] == _pot_line(seed, games)
+        seen.add("takes it all" in lines[-1])
+    assert seen == {True, False}, "both kinds of pot line were checked"
 
 
 def test_cli_every_prints_fewer_lines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,7 +44,7 @@ from . import _engine
 from ._files import load_json_object
 from ._text import brief
 from .bots import registry
-from .bots.command import BotPool, EngineSpec
+from .bots.command import BotPool, EngineSpec, blinded_seed
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -1029,8 +1029,8 @@ def _play_game(
                     crash = Crash(seat, _one_line(error), _traceback(error), _crash_kind(error))
                     raise _LostError(crash) from None
                 made = functools.partial(pool.make, spec, seed=seed, slot=slot)
-            else:
-                made = functools.partial(plan.make, spec, seed)
+            else:  # the same seed the pool gives an engine
+                made = functools.partial(plan.make, spec, blinded_seed(seed))
             lineup.append(call(seat, "make", made, ()))
         if publish is not None:
             publish(pool)
@@ -1437,7 +1437,9 @@ def run_match(
     shuffled from ``game_seed(seed, d)`` (``skitgubbe._engine``), dealt by the
     last seat, and played once under each of :func:`arrangements`; the bot at
     seat ``s`` of arrangement ``a`` is made fresh with the seed
-    ``game_seed(game_seed(game_seed(seed, d), a), s)``. A bot that raises or
+    ``blinded_seed(game_seed(game_seed(game_seed(seed, d), a), s))``
+    (:func:`~skitgubbe.bots.blinded_seed`: one-way, so that no bot can work
+    back to the deal). A bot that raises or
     answers an illegal move loses that game (a crash, kept with its traceback)
     and the match goes on.
 
@@ -1445,7 +1447,9 @@ def run_match(
     every game of its entrant there, sent the game's bot seed before each game
     where it declares a ``seed`` option; ``isolate=True`` plays every entrant
     so, a registered bot served by ``skitgubbe engine`` (trusted code then runs
-    apart from the referee: no bot can reach another's state or the game's).
+    apart from the referee: no bot can reach another's state or the game's). The
+    deals follow from ``seed`` by a public algorithm: against bots you do not
+    trust, keep it secret (``secrets.randbits(63)``).
     A seeded engine plays exactly as the bot in process would. An engine whose
     process ends, or that cannot start, loses its game (a :class:`Crash` of
     kind ``"died"``) and is started again for the next.

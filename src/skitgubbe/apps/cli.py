@@ -17,6 +17,7 @@ import importlib.util
 import json
 import math
 import os
+import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -287,11 +288,12 @@ def _new_session(
     from ..session import Session
 
     players = 3 if players is None else players
-    seed = 1 if seed is None else seed
     rules = rules_given or Rules.classic(players=players)
     if rules.players != players:
         raise ArgumentError(f"--players {players} does not match the rules' {rules.players}")
     specs = _session_bots(bots, players)
+    if seed is None:  # an engine that knew the seed could deal the cards itself
+        seed = secrets.randbits(63) if any(map(is_engine_spec, specs)) else 1
     session = Session(_lineup(seed, specs, pool), rules, seed=seed, pot=bool(pot))
     out.write(
         f"Skitgubbe session: {rules.describe()}, seed {seed}{_POT_TEXT if pot else ''}"
@@ -438,11 +440,14 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
         raise ArgumentError(f"--move-time must be a positive number of seconds, not {args.timeout}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    seed = args.seed
+    if seed is None:
+        seed = secrets.randbits(63) if args.isolate or any(map(is_engine_spec, entrants)) else 0
     result = run_match(
         entrants,
         _rules(args),
         deals=args.deals,
-        seed=args.seed,
+        seed=seed,
         jobs=args.jobs,
         progress=progress,
         timeout=args.timeout,
@@ -530,7 +535,11 @@ def _parser() -> argparse.ArgumentParser:
         "e.g. greedy, 'pimc:worlds=16', or an engine in a process of its own: 'cmd:./mybot'); "
         "saved with the session",
     )
-    session_cmd.add_argument("--seed", type=int, help="session seed (default 1)")
+    session_cmd.add_argument(
+        "--seed",
+        type=int,
+        help="session seed (default 1; a random one when a bot is an engine, cmd:...)",
+    )
     session_cmd.add_argument(
         "--pot", action="store_true", default=None, help="each loss puts a token in the pot"
     )
@@ -565,7 +574,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_rules_arguments(arena_cmd)
     arena_cmd.add_argument("--deals", type=int, default=100, help="deal sets (default 100)")
-    arena_cmd.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    arena_cmd.add_argument(
+        "--seed",
+        type=int,
+        help="match seed (default 0; a random one, printed, when an entrant is out of process: "
+        "an engine that knew the seed could deal the cards itself)",
+    )
     arena_cmd.add_argument(
         "--jobs", type=int, help="worker processes (default: play in this process)"
     )

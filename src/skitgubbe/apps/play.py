@@ -216,13 +216,14 @@ class PlaySession:
                 f"not {len(specs)}"
             )
         if seed is None:
-            seed = secrets.randbits(32)
+            seed = secrets.randbits(63)  # too many to try: the deal stays unknown
         game = Game.new(rules, seed=seed)
         others = [s for s in range(count) if s != seat]
         players_: list[Player | None] = [None] * count
         names = ["you"] * count
         for other, spec in zip(others, specs, strict=True):
-            players_[other] = _bots.make(spec, seed=_engine.game_seed(seed, other))
+            bot_seed = _bots.blinded_seed(_engine.game_seed(seed, other))  # not the deal's
+            players_[other] = _bots.make(spec, seed=bot_seed)
             names[other] = f"seat {other} · {spec}"
         hint = _bots.ISMCTSBot(seed=_engine.game_seed(seed, 4))
         session = cls(

@@ -7,7 +7,7 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
-from .command import BotPool, EngineSpec, engine_bot, is_engine_spec
+from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
 from .random import RandomBot
 from .registry import BotFactory, available, factory, make, parse_spec, register
@@ -22,6 +22,7 @@ __all__ = [
     "PIMCBot",
     "RandomBot",
     "available",
+    "blinded_seed",
     "factory",
     "is_engine_spec",
     "make",

@@ -27,6 +27,7 @@ skitgubbe.errors.ArgumentError: engine spec 'cmd:' has no command: give one afte
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import sys
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from ..engine import EnginePlayer
     from ..players import Player
 
-__all__ = ["REFEREE_KEYS", "BotPool", "EngineSpec", "is_engine_spec"]
+__all__ = ["REFEREE_KEYS", "BotPool", "EngineSpec", "blinded_seed", "is_engine_spec"]
 
 REFEREE_KEYS: Final = (
     "move_time",
@@ -63,6 +64,30 @@ REFEREE_KEYS: Final = (
 
 _LIMIT_KEYS: Final = ("memory", "cpu_time", "open_files")
 _UNITS: Final = {"k": 2**10, "m": 2**20, "g": 2**30}
+
+
+def blinded_seed(seed: int) -> int:
+    """The seed a bot is given for the seed ``seed`` the tools derive for it: a one-way
+    hash (BLAKE2b, 64 bits), the same in every process.
+
+    The tools derive a bot's seed from the deal's (``game_seed`` is a bijection, so
+    it could be worked back); the bot gets this hash of it instead, from which
+    neither the deal nor the match seed can be found. :class:`BotPool`, the arena
+    and ``skitgubbe play`` give every bot, in process or not, its blinded seed.
+
+    >>> from skitgubbe.bots import blinded_seed
+    >>> blinded_seed(1) == blinded_seed(1) != blinded_seed(2)
+    True
+    >>> 0 <= blinded_seed(2**64 - 1) < 2**64
+    True
+    """
+    if type(seed) is not int or not 0 <= seed < 2**64:
+        raise ArgumentError(f"a seed is an int 0 <= seed < 2**64, not {seed!r}")
+    digest = hashlib.blake2b(seed.to_bytes(8, "little"), digest_size=8, person=_PERSON)
+    return int.from_bytes(digest.digest(), "little")
+
+
+_PERSON: Final = b"skitgubbe-bot"
 
 
 def is_engine_spec(spec: object) -> bool:
@@ -289,11 +314,12 @@ class BotPool:
     :func:`skitgubbe.bots.make` does) and an
     :class:`~skitgubbe.engine.EnginePlayer` for an engine spec — or for every spec
     with ``isolate=True`` (the registered bot served by ``skitgubbe engine`` in a
-    process of its own, :meth:`EngineSpec.of_bot`). Engines are kept by (spec,
-    ``slot``): the same engine plays that spec's copy number ``slot`` in every
-    game, and is sent the game's seed before it (where it declares a ``seed``
-    option), so a seeded engine plays each game as a fresh bot with that seed
-    would. An engine that failed is started again for the next game.
+    process of its own, :meth:`EngineSpec.of_bot`). Either way the bot is given
+    :func:`blinded_seed` of ``seed``, never ``seed`` itself. Engines are kept by
+    (spec, ``slot``): the same engine plays that spec's copy number ``slot`` in
+    every game, and is sent the game's blinded seed before it (where it declares
+    a ``seed`` option), so a seeded engine plays each game as the same bot in
+    process would. An engine that failed is started again for the next game.
     ``move_time`` caps every engine's time per move; ``specs`` gives the
     :class:`EngineSpec` of specs played out of process beforehand (made where the
     bots are registered, say). :meth:`close` (or ``with``) ends the engines.
@@ -385,16 +411,17 @@ class BotPool:
     def make(self, spec: str, *, seed: int | None = None, slot: int = 0) -> Player:
         """The bot ``spec`` names for the next game (see the class), seeded with ``seed``.
 
-        >>> from skitgubbe.bots import BotPool
-        >>> BotPool().make("random", seed=2)
-        RandomBot(seed=2)
+        >>> from skitgubbe.bots import BotPool, blinded_seed
+        >>> BotPool().make("random", seed=2).seed == blinded_seed(2)
+        True
         """
+        given = None if seed is None else blinded_seed(seed)
         if not self.out_of_process(spec):
             from . import registry
 
-            return registry.make(spec, seed=seed)
+            return registry.make(spec, seed=given)
         engine = self.start(spec, slot=slot)
-        _reseed(engine, seed)
+        _reseed(engine, given)
         return engine
 
     def close(self) -> None:
