@@ -4,13 +4,17 @@ with a referee killed before it could clean up."""
 
 from __future__ import annotations
 
+import grp
 import io
 import json
 import os
+import pwd
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -311,3 +315,39 @@ def test_an_engine_dies_with_a_referee_killed_before_it_could_clean_up(tmp_path:
             break
         time.sleep(0.01)
     assert state in ("gone", "Z", "X"), f"engine {pid} outlived its referee (state {state})"
+
+
+# -- another user -------------------------------------------------------------------------
+
+
+def test_an_engine_runs_as_another_user_with_no_groups(tmp_path: Path) -> None:
+    # A process of the referee's own user could read the referee's memory; one of another
+    # user cannot. Switching users needs root: elsewhere the start fails, clearly.
+    node = shutil.which("node")
+    assert node is not None, "node runs the JavaScript example engine"
+    with pytest.raises(sg.ArgumentTypeError, match="user is a name or a number"):
+        EnginePlayer([node, "-e", ""], user=1.5)  # type: ignore[arg-type]
+    if os.geteuid() != 0:
+        with pytest.raises(sg.EngineError, match=r"\(start\): cannot run"):
+            EnginePlayer([node, "-e", ""], user="nobody")
+        return
+    home = Path(tempfile.mkdtemp())  # a folder the other user can read
+    try:
+        home.chmod(0o755)
+        engine_file = home / "lowbot.js"
+        shutil.copy(Path(__file__).parent.parent / "examples/engines/js/lowbot.js", engine_file)
+        engine_file.chmod(0o644)
+        nobody = pwd.getpwnam("nobody")
+        group = grp.getgrgid(nobody.pw_gid).gr_name
+        spec = f"cmd[user=nobody,group={group},move_time=5]:{node} {engine_file}"
+        with BotPool() as pool:
+            engine = pool.start(spec)
+            status = Path(f"/proc/{engine.pid}/status").read_text().splitlines()
+            fields = dict(line.split(":", 1) for line in status)
+            assert fields["Uid"].split() == [str(nobody.pw_uid)] * 4
+            assert fields["Gid"].split() == [str(nobody.pw_gid)] * 4
+            assert fields["Groups"].split() == []
+            result = sg.play_game([engine, sg.bots.GreedyBot()], seed=3)
+            assert result.moves_played > 0
+    finally:
+        shutil.rmtree(home)

@@ -220,6 +220,8 @@ class _Process:
         env: Mapping[str, str] | None,
         limits: Limits | None,
         max_line: int,
+        user: str | int | None = None,
+        group: str | int | None = None,
     ) -> None:
         settings = limits._settings() if limits is not None else []
         # The parent-death signal follows the thread that forks: only the main thread
@@ -235,6 +237,9 @@ class _Process:
             env=env,
             start_new_session=True,  # its own process group: killed as one
             preexec_fn=_child_setup(settings, os.getpid() if main else None),
+            user=user,
+            group=group,
+            extra_groups=[] if user is not None or group is not None else None,
         )
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.pid = self.popen.pid
@@ -505,7 +510,11 @@ class EnginePlayer:
 
     ``limits`` caps the engine's resources (:class:`Limits`), ``cwd`` and
     ``env`` are the process's working directory and environment, ``name``
-    names the engine in messages (by default its ``id`` name).
+    names the engine in messages (by default its ``id`` name). ``user`` and
+    ``group`` (names or ids; POSIX, and the referee must be allowed to switch:
+    root) run the engine as another user, with no supplementary groups: a
+    process of the referee's own user could read the referee's memory
+    (``/proc``, ``ptrace``), one of another user cannot.
 
     >>> import sys
     >>> import skitgubbe as sg
@@ -540,6 +549,8 @@ class EnginePlayer:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         name: str | None = None,
+        user: str | int | None = None,
+        group: str | int | None = None,
     ) -> None:
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -568,6 +579,10 @@ class EnginePlayer:
         if limits is not None:
             limits._settings()  # refuses limits this platform cannot apply, now
         self._cwd = cwd
+        for what, given in (("user", user), ("group", group)):
+            if given is not None and (isinstance(given, bool) or not isinstance(given, str | int)):
+                raise ArgumentTypeError(f"{what} is a name or a number, not {given!r}")
+        self._user, self._group = user, group
         self._env = None if env is None else dict(env)
         self._name = name
         self.id: EngineId | None = None
@@ -874,6 +889,8 @@ class EnginePlayer:
                 env=self._env,
                 limits=self.limits,
                 max_line=self.max_line,
+                user=self._user,
+                group=self._group,
             )
         except (OSError, subprocess.SubprocessError) as error:
             raise EngineError(

@@ -55,12 +55,15 @@ REFEREE_KEYS: Final = (
     "cpu_time",
     "open_files",
     "name",
+    "user",
+    "group",
 )
 """The options of an engine spec that are the referee's, not the engine's:
 :class:`~skitgubbe.engine.EnginePlayer`'s clock (``move_time``, ``game_time``,
 ``increment``, ``grace``, ``handshake_time``, in seconds), its
 :class:`~skitgubbe.engine.Limits` (``memory`` in bytes or with a ``K``, ``M`` or
-``G`` suffix, ``cpu_time`` in seconds, ``open_files``) and ``name``."""
+``G`` suffix, ``cpu_time`` in seconds, ``open_files``), ``name``, and the
+``user`` and ``group`` the engine runs as."""
 
 _LIMIT_KEYS: Final = ("memory", "cpu_time", "open_files")
 _UNITS: Final = {"k": 2**10, "m": 2**20, "g": 2**30}
@@ -196,8 +199,9 @@ class EngineSpec:
         settings = {key: value for key, value in given.items() if key in REFEREE_KEYS}
         if "memory" in settings:
             settings["memory"] = _bytes(settings["memory"], spec)
-        if "name" in settings:
-            settings["name"] = str(settings["name"])
+        for key in ("name", "user", "group"):
+            if key in settings and (key == "name" or isinstance(settings[key], float)):
+                settings[key] = str(settings[key])
         limits = {key: settings.pop(key) for key in _LIMIT_KEYS if key in settings}
         if limits:
             from ..engine import Limits  # loads subprocess machinery: only when asked
