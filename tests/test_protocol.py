@@ -116,6 +116,58 @@ def test_observations_and_events_read_back_equal() -> None:
     assert checked > 1000
 
 
+def test_the_one_pass_reading_agrees_with_the_field_by_field_one() -> None:
+    """observation_from_json and event_from_json read a message as this module writes
+    it in one pass, and fall back to reading field by field (which names a bad field) at
+    any doubt: both readings agree, also on other card spellings and extra keys."""
+    checked = 0
+    for game in games(6, seed=5):
+        view = game.observation(game.to_move if game.to_move is not None else 0)
+        data = protocol.decode(protocol.encode(protocol.go(1, view, Clock())))
+        legal, o = data["legal_moves"], data["observation"]
+        history = view.history
+        fast = protocol.observation_from_json(o, game.rules, history, legal)
+        assert fast == view
+        assert protocol._observation_checked(o, game.rules, history, legal) == fast
+        spelled = {**o, "hand": [str(card) for card in view.hand], "newer_key": 1}
+        assert protocol.observation_from_json(spelled, game.rules, history, legal) == view
+        for event in protocol.events(history)["events"]:
+            assert protocol.event_from_json(event) == protocol._event_checked(event)
+            lower = {**event, "cards": [text.lower() for text in event["cards"]]}
+            assert protocol.event_from_json(lower) == protocol._event_checked(event)
+        checked += 1
+    assert checked > 300
+
+
+def test_an_engine_sees_the_observations_the_referee_sent() -> None:
+    """serve keeps the history the events messages told (one node per message) and each
+    go's observation reads back equal to the referee's, history included."""
+    game = sg.Game.new(sg.Rules.classic(3), seed=9)
+    views, lines, sent, seq = [], [protocol.hello("tests")], 0, 0
+    lines.append(protocol.new_game("g1", 1, game.rules))
+    while game.result is None:
+        view = game.observation(1)
+        if game.to_move == 1:
+            lines.append(protocol.events(view.history.since(sent)))
+            sent = len(view.history)
+            seq += 1
+            lines.append(protocol.go(seq, view, Clock()))
+            views.append(view)
+        game.play(sg.bots.GreedyBot().choose(game.observation(game.to_move)))  # type: ignore[arg-type]
+    seen: list[sg.Observation] = []
+
+    class Recorder:
+        def choose(self, view: sg.Observation) -> sg.Move:
+            seen.append(view)
+            return view.legal_moves[0]
+
+    script = b"".join(map(protocol.encode, lines))
+    out = _serve_bytes(script, Recorder)
+    assert [json.loads(line)["type"] for line in out.splitlines()] == ["id"] + ["move"] * seq
+    assert seen == views
+    assert [list(view.history) for view in seen] == [list(view.history) for view in views]
+
+
 def test_moves_are_ascii_text_that_parses_back() -> None:
     seen = set()
     for game in games(10, seed=4):
