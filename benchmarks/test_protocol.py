@@ -7,8 +7,10 @@ observations of seat 0 in fixed games, in order, as in a real game: per decision
 referee writes the new ``events`` and a ``go`` (the observation as JSON), the engine
 decodes it back into an ``Observation``, runs GreedyBot and answers; the referee reads
 the line with ``selectors`` and parses the move. Next to it, ``GreedyBot.choose`` in
-process on the same observations, and the referee's share alone (``go`` built and
-encoded), and the floor: the same round trip to a JSON-only engine that answers the
+process on the same observations; the referee's share alone (the new events and the
+``go`` line as ``EnginePlayer`` writes them, ``encode_events`` and ``encode_go``;
+beside it ``protocol.go`` and ``encode``, the same ``go`` through a dict and
+``json``); and the floor: the same round trip to a JSON-only engine that answers the
 first legal move without building an ``Observation``, and the pipe's own floor (a
 line of the same size to a child that answers at once). Target (issue): under 100 µs per
 decision on pipes.
@@ -86,6 +88,22 @@ def encode_only(games: list[list[sg.Observation]]) -> int:
     for views in games:
         for view in views:
             protocol.encode(protocol.go(decisions, view, clock))
+            decisions += 1
+    return decisions
+
+
+def referee_lines(games: list[list[sg.Observation]]) -> int:
+    """What EnginePlayer.choose encodes per decision: the new events and the go."""
+    decisions = 0
+    clock = protocol.Clock(move_time=1.0)
+    for views in games:
+        sent = 0
+        for view in views:
+            new = view.history.since(sent)
+            sent = len(view.history)
+            data = protocol.encode_go(decisions, view, clock)
+            if new:
+                data = protocol.encode_events(new) + data
             decisions += 1
     return decisions
 
@@ -202,7 +220,20 @@ def test_go_encoding(benchmark: BenchmarkFixture, figures: Figures) -> None:
     decisions = pedantic(benchmark, lambda: encode_only(games), rounds=ROUNDS)
     _per_decision(
         "protocol-go-encode",
-        "protocol.go + encode (referee's share)",
+        "protocol.go + encode (dict messages)",
+        benchmark,
+        figures,
+        decisions,
+    )
+
+
+@pytest.mark.benchmark(group="one decision through the protocol")
+def test_referee_lines(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    games = seat_zero_views()
+    decisions = pedantic(benchmark, lambda: referee_lines(games), rounds=ROUNDS)
+    _per_decision(
+        "protocol-referee-lines",
+        "encode_events + encode_go (EnginePlayer's share)",
         benchmark,
         figures,
         decisions,

@@ -168,6 +168,32 @@ def test_an_engine_sees_the_observations_the_referee_sent() -> None:
     assert [list(view.history) for view in seen] == [list(view.history) for view in views]
 
 
+def test_the_referees_lines_are_its_messages_encoded() -> None:
+    """encode_go and encode_events write, byte for byte, what encode writes of go and
+    events (EnginePlayer sends the former): every position of random games, every seat,
+    clocks of every kind."""
+    clocks = [
+        Clock(),
+        Clock(move_time=1.0),
+        Clock(move_time=0.25, remaining=59.123456789, increment=0.1),
+        Clock(move_time=2, remaining=0.0, increment=1),  # ints as the caller gave them
+        Clock(move_time=float("inf"), remaining=1e-7),
+    ]
+    checked = 0
+    for game in games(10, seed=6):
+        for seat in range(game.players):
+            view = game.observation(seat)
+            clock = clocks[checked % len(clocks)]
+            assert protocol.encode_go(checked, view, clock) == protocol.encode(
+                protocol.go(checked, view, clock)
+            )
+            for seen in (view.history, view.history.since(max(0, len(view.history) - 7))):
+                assert protocol.encode_events(seen) == protocol.encode(protocol.events(seen))
+            checked += 1
+    assert protocol.encode_events([]) == protocol.encode(protocol.events([]))
+    assert checked > 1000
+
+
 def test_moves_are_ascii_text_that_parses_back() -> None:
     seen = set()
     for game in games(10, seed=4):

@@ -618,10 +618,9 @@ class EnginePlayer:
         budget = _least(self.move_time, table.remaining)
         seq = next(self._seq)
         clock = protocol.Clock(self.move_time, table.remaining, self.increment)
-        message = protocol.go(seq, observation, clock)
-        data = protocol.encode(message)
+        data = protocol.encode_go(seq, observation, clock)
         if new:
-            data = protocol.encode(protocol.events(new)) + data
+            data = protocol.encode_events(new) + data
         started = time.monotonic()
         deadline = None if budget is None else started + budget + self.grace
         self._write(data, deadline)
@@ -661,7 +660,7 @@ class EnginePlayer:
         history = observation.history
         data = protocol.encode(protocol.game_over(result, view=observation))
         if len(history) > table.sent:
-            data = protocol.encode(protocol.events(history.since(table.sent))) + data
+            data = protocol.encode_events(history.since(table.sent)) + data
         self._write(data, None)
 
     def close(self) -> None:
@@ -830,7 +829,7 @@ class EnginePlayer:
         )
         data = protocol.encode(message)
         if history:
-            data += protocol.encode(protocol.events(history))
+            data += protocol.encode_events(history)
         self._write(data, None)
         table.sent = len(history)
         table.told = True

@@ -45,6 +45,8 @@ __all__ = [
     "cards_json",
     "decode",
     "encode",
+    "encode_events",
+    "encode_go",
     "event_from_json",
     "event_json",
     "events",
@@ -592,7 +594,155 @@ def encode(message: Mapping[str, Any]) -> bytes:
     >>> protocol.encode({"type": "isready", "seq": 1})
     b'{"type":"isready","seq":1}\\n'
     """
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
+
+
+# -- lines straight from the objects (the referee's share of every decision) -------------
+
+
+def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
+    """The line ``encode(go(seq, view, clock))``, byte for byte, written straight from
+    ``view`` (card sets by precomputed text per suit) rather than through a dict and
+    :mod:`json`: what :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> view = sg.Game.new(seed=2).observation(0)
+    >>> line = protocol.encode_go(7, view, protocol.Clock(move_time=1.0))
+    >>> line == protocol.encode(protocol.go(7, view, protocol.Clock(move_time=1.0)))
+    True
+    >>> line[line.index(b'"legal_moves"') :].split(b',"clock"')[0]
+    b'"legal_moves":["4H","6H","JH","flip"]'
+    """
+    cards, ints, seat = _cards_text, _ints_text, _seat_text
+    trump, upcard = view.trump, view.upcard
+    table = ",".join(
+        [f'{{"seat":{play.seat:d},"cards":{cards(play.cards.mask)}}}' for play in view.table]
+    )
+    known = ",".join([cards(held.mask) for held in view.known])
+    core_view = binascii.b2a_base64(view.core_view, newline=False).decode("ascii")
+    text = (
+        f'{{"type":"go","seq":{seq:d},"observation":{{"seat":{view.seat:d},'
+        f'"phase":"{_PHASES[view.phase]}","to_move":{seat(view.to_move)},'
+        f'"dealer":{view.dealer:d},"trump":{"null" if trump is None else _SUIT_TEXT[trump]},'
+        f'"hand":{cards(view.hand.mask)},"collection":{cards(view.collection.mask)},'
+        f'"table":[{table}],"hand_sizes":{ints(view.hand_sizes)},'
+        f'"collection_sizes":{ints(view.collection_sizes)},"stock_size":{view.stock_size:d},'
+        f'"out_of_play":{cards(view.out_of_play.mask)},'
+        f'"hidden_holder":{seat(view.hidden_holder)},"known":[{known}],'
+        f'"unknown":{cards(view.unknown.mask)},"unknown_slots":{ints(view.unknown_slots)},'
+        f'"stock_slots":{view.stock_slots:d},"hidden_slots":{view.hidden_slots:d},'
+        f'"finished":{ints(view.finished)},"moves_played":{view.moves_played:d},'
+        f'"upcard":{"null" if upcard is None else _CARD_TEXT[upcard.mask]},'
+        f'"slough_winner":{seat(view.slough_winner)},'
+        f'"slough_chosen":{cards(view.slough_chosen.mask)},"core_view":"{core_view}"}},'
+        f'"legal_moves":[{_moves_text(view.legal_moves)}],"clock":{_clock_text(clock)}}}\n'
+    )
+    return text.encode()
+
+
+def encode_events(seen: Iterable[Event]) -> bytes:
+    """The line ``encode(events(seen))``, byte for byte, written straight from the
+    events (see :func:`encode_go`).
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> history = sg.Game.new(seed=2).observation(1).history
+    >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
+    True
+    """
+    cards, ints, seat = _cards_text, _ints_text, _seat_text
+    texts = ",".join(
+        [
+            f'{{"kind":{_KIND_TEXT[event.kind]},"seat":{seat(event.seat)},'
+            f'"cards":{cards(event.cards.mask)},"count":{event.count:d},'
+            f'"other":{seat(event.other)},"seats":{ints(event.seats)},'
+            f'"suit":{"null" if event.suit is None else _SUIT_TEXT[event.suit]}}}'
+            for event in seen
+        ]
+    )
+    return f'{{"type":"events","events":[{texts}]}}\n'.encode()
+
+
+class _SuitTexts(dict[int, str]):
+    """One suit's cards by their 13 bits of a mask, as JSON list items each with a
+    trailing comma (``'"2C","5C",'``); filled as masks come (8192 at most)."""
+
+    def __init__(self, suit: Suit) -> None:
+        super().__init__()
+        self.texts = [f'"{_TEXT_OF_MASK[1 << (16 * suit + bit)]}",' for bit in range(13)]
+
+    def __missing__(self, bits: int) -> str:
+        text = "".join([self.texts[bit] for bit in range(13) if bits >> bit & 1])
+        self[bits] = text
+        return text
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (_SuitTexts(suit) for suit in Suit)
+_SUIT_TEXT: Final = {suit: f'"{suit.letter}"' for suit in Suit}
+_KIND_TEXT: Final = {kind: f'"{kind.name.lower()}"' for kind in EventKind}
+_CARD_TEXT: Final = {mask: f'"{text}"' for mask, text in _TEXT_OF_MASK.items()}
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+class _IntsTexts(dict[int, str]):
+    """Templates of JSON lists of ints by length: ``"[%d,%d]"``."""
+
+    def __missing__(self, length: int) -> str:
+        text = self[length] = "[" + ",".join(["%d"] * length) + "]"
+        return text
+
+
+_INTS_TEXT: Final = _IntsTexts()
+# The moves' texts as JSON strings by move code, as they come (bounded like the moves).
+_MOVE_TEXT: Final[dict[int, str]] = {}
+
+
+def _cards_text(mask: int) -> str:
+    """``cards_json`` of the set ``mask`` as JSON text."""
+    text = (
+        _CLUBS[mask & 0x1FFF]
+        + _DIAMONDS[mask >> 16 & 0x1FFF]
+        + _HEARTS[mask >> 32 & 0x1FFF]
+        + _SPADES[mask >> 48]
+    )
+    return "[" + text[:-1] + "]" if text else "[]"
+
+
+def _seat_text(seat: int | None) -> str:
+    return "null" if seat is None else int.__repr__(seat)
+
+
+def _ints_text(items: Sequence[int]) -> str:
+    return _INTS_TEXT[len(items)] % (items if type(items) is tuple else tuple(items))
+
+
+def _moves_text(moves: Iterable[Move]) -> str:
+    texts = []
+    for move in moves:
+        text = _MOVE_TEXT.get(move.code)
+        if text is None:
+            text = f'"{move_text(move)}"'
+            if len(_MOVE_TEXT) < _MOVE_CACHE_LIMIT:
+                _MOVE_TEXT[move.code] = text
+        texts.append(text)
+    return ",".join(texts)
+
+
+def _number_text(value: float | None) -> str:
+    if value is None:
+        return "null"
+    if type(value) is float and value - value == 0.0:  # finite: json writes its repr
+        return float.__repr__(value)
+    return _ENCODER.encode(value)
+
+
+def _clock_text(clock: Clock) -> str:
+    return (
+        f'{{"move_time":{_number_text(clock.move_time)},'
+        f'"remaining":{_number_text(clock.remaining)},'
+        f'"increment":{_number_text(clock.increment)}}}'
+    )
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
