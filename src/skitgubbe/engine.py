@@ -638,7 +638,7 @@ class EnginePlayer:
         if not isinstance(text, str):
             self._fault("protocol", f"answered go {seq} with move {text!r}, not move text")
         try:
-            return Move.parse(text)
+            return protocol._parse_move(text)
         except ValueError as error:
             self._fault("protocol", f"answered go {seq} with {text!r}, not a move: {error}")
 

@@ -683,6 +683,7 @@ _SUIT_TEXT: Final = {suit: f'"{suit.letter}"' for suit in Suit}
 _KIND_TEXT: Final = {kind: f'"{kind.name.lower()}"' for kind in EventKind}
 _CARD_TEXT: Final = {mask: f'"{text}"' for mask, text in _TEXT_OF_MASK.items()}
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_DECODER: Final = json.JSONDecoder()
 
 
 class _IntsTexts(dict[int, str]):
@@ -758,7 +759,10 @@ def decode(line: bytes | str) -> dict[str, Any]:
     skitgubbe.protocol.ProtocolError: not JSON: b'bestmove e2e4'
     """
     try:
-        message = json.loads(line)
+        if type(line) is bytes and line[:2] == b'{"':  # UTF-8, as json.loads would see it
+            message = _DECODER.decode(line.decode("utf-8", "surrogatepass"))
+        else:
+            message = json.loads(line)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise ProtocolError(f"not JSON: {_clip(line)}") from None
     if not isinstance(message, dict):
@@ -884,9 +888,16 @@ def _move(value: object) -> Move:
     if not isinstance(value, str):
         raise ProtocolError(f"legal_moves holds {_clip(value)}, not move text", "legal_moves")
     try:
-        move = Move.parse(value)
+        return _parse_move(value)
     except ValueError as error:
         raise ProtocolError(f"legal_moves: {error}", "legal_moves") from None
-    if len(_MOVE_OF_TEXT) < _MOVE_CACHE_LIMIT:
-        _MOVE_OF_TEXT[value] = move
+
+
+def _parse_move(text: str) -> Move:
+    """``Move.parse(text)``, by way of a bounded cache of the texts read so far."""
+    move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
+    if move is None:
+        move = Move.parse(text)
+        if type(text) is str and len(_MOVE_OF_TEXT) < _MOVE_CACHE_LIMIT:
+            _MOVE_OF_TEXT[text] = move
     return move

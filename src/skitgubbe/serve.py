@@ -272,8 +272,12 @@ class _Engine:
             started = getattr(player, "game_started", None)
             if started is not None:
                 started(view)
-        move = player.choose(view)
-        self.send({"type": "move", "seq": message.get("seq"), "move": protocol.move_text(move)})
+        text, seq = protocol.move_text(player.choose(view)), message.get("seq")
+        if type(seq) is int:  # the line encode writes, without building it: ASCII move text
+            self.out.write(b'{"type":"move","seq":%d,"move":"%s"}\n' % (seq, text.encode()))
+            self.out.flush()
+        else:
+            self.send({"type": "move", "seq": seq, "move": text})
 
     def on_game_over(self, message: dict[str, Any]) -> None:
         table, self.table = self.table, None
