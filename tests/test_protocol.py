@@ -194,6 +194,27 @@ def test_the_referees_lines_are_its_messages_encoded() -> None:
     assert checked > 1000
 
 
+def test_card_sets_are_written_and_read_in_c_as_cards_json_writes_them() -> None:
+    """The binding's card-set helpers of the protocol agree with cards_json on random
+    sets, and read nothing but the texts this module writes (all else: None, for the
+    field-by-field reading to judge)."""
+    from skitgubbe import _engine
+    from skitgubbe.cards import ALL_CARDS
+
+    rng = random.Random(8)
+    for size in [0, 1, 52, *(rng.randrange(53) for _ in range(2000))]:
+        cards = sg.CardSet.of(*rng.sample(ALL_CARDS, size))
+        texts = protocol.cards_json(cards)
+        assert _engine.protocol_cards_text(cards.mask) == json.dumps(texts, separators=(",", ":"))
+        assert _engine.protocol_card_mask(texts) == cards.mask
+    assert _engine.protocol_card_mask(["AS", "AS"]) == sg.CardSet.parse("AS").mask
+    bad_texts = [["10d"], ["1C"], ["11C"], ["AX"], ["A"], [""], ["AS "], ["10♦"], [7]]
+    for bad in [*bad_texts, ("AS",), "AS"]:
+        assert _engine.protocol_card_mask(bad) is None, bad
+    with pytest.raises(ValueError, match="not a card mask"):
+        _engine.protocol_cards_text(1 << 13)
+
+
 def test_moves_are_ascii_text_that_parses_back() -> None:
     seen = set()
     for game in games(10, seed=4):

@@ -1216,3 +1216,99 @@ cdef inline Core game_core(GameCore game):
         raise TypeError("this Game holds no game: make one with Game.new, Game.from_shedding "
                         "or Game.from_record")
     return game._core
+
+
+# -- card texts of the engine protocol (skitgubbe.protocol): "2C" ... "10D" ... "AS" ------
+
+cdef const char *PROTOCOL_RANKS = b"23456789TJQKA"
+cdef const char *PROTOCOL_SUITS = b"CDHS"
+
+
+cdef inline int protocol_card_code(str text):
+    """The card code of one card's protocol text, or -1 for any other text."""
+    cdef Py_ssize_t n = len(text)
+    cdef Py_UCS4 r, s
+    cdef int rank
+    if n == 2:
+        r = text[0]
+        s = text[1]
+        if u'2' <= r <= u'9':
+            rank = <int>r - <int>u'0'
+        elif r == u'J':
+            rank = 11
+        elif r == u'Q':
+            rank = 12
+        elif r == u'K':
+            rank = 13
+        elif r == u'A':
+            rank = 14
+        else:
+            return -1
+    elif n == 3:
+        if text[0] != u'1' or text[1] != u'0':
+            return -1
+        rank = 10
+        s = text[2]
+    else:
+        return -1
+    if s == u'C':
+        return rank - 2
+    if s == u'D':
+        return 16 + rank - 2
+    if s == u'H':
+        return 32 + rank - 2
+    if s == u'S':
+        return 48 + rank - 2
+    return -1
+
+
+def protocol_card_mask(texts):
+    """The mask of a list of card texts exactly as the engine protocol writes them
+    ("10D", "QS"); None for anything else (not a list, not str, another spelling)."""
+    cdef uint64_t mask = 0
+    cdef int code
+    if type(texts) is not list:
+        return None
+    for text in <list>texts:
+        if type(text) is not str:
+            return None
+        code = protocol_card_code(<str>text)
+        if code < 0:
+            return None
+        mask |= (<uint64_t>1) << code
+    return mask
+
+
+def protocol_cards_text(uint64_t mask):
+    """The JSON list of the protocol texts of the cards of `mask`, ascending by code:
+    '["2C","10D","AS"]'."""
+    cdef char buf[8 + 6 * 52]
+    cdef int n = 1
+    cdef int suit, rank
+    cdef uint64_t bits
+    if mask & ~SG_ALL_CARDS:
+        raise ValueError(f"not a card mask: {mask:#x}")
+    buf[0] = b'['
+    for suit in range(4):
+        bits = (mask >> (16 * suit)) & 0x1FFF
+        rank = 0
+        while bits:
+            if bits & 1:
+                if n > 1:
+                    buf[n] = b','
+                    n += 1
+                buf[n] = b'"'
+                if rank == 8:
+                    buf[n + 1] = b'1'
+                    buf[n + 2] = b'0'
+                    n += 3
+                else:
+                    buf[n + 1] = PROTOCOL_RANKS[rank]
+                    n += 2
+                buf[n] = PROTOCOL_SUITS[suit]
+                buf[n + 1] = b'"'
+                n += 2
+            bits >>= 1
+            rank += 1
+    buf[n] = b']'
+    return buf[:n + 1].decode("ascii")

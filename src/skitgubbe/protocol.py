@@ -28,6 +28,7 @@ from typing import Any, Final
 
 import attrs
 
+from . import _engine
 from .cards import ALL_CARDS, Card, CardSet, Suit, _new_set
 from .errors import FieldError
 from .events import Event, EventKind
@@ -80,6 +81,10 @@ _SUIT_OF_TEXT: Final = {suit.letter: suit for suit in Suit}
 _MOVE_OF_TEXT: Final[dict[str, Move]] = {}
 _MOVE_CACHE_LIMIT: Final = 1 << 14
 _MISSING: Final[Any] = object()
+# Card sets as this module writes them, in C (the bulk of a go on both sides): the mask
+# of a list of card texts (None for anything else), the JSON list of a mask's texts.
+_card_mask: Final = _engine.protocol_card_mask
+_cards_text: Final = _engine.protocol_cards_text
 
 
 class ProtocolError(FieldError):
@@ -602,8 +607,8 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     """The line ``encode(go(seq, view, clock))``, byte for byte, written straight from
-    ``view`` (card sets by precomputed text per suit) rather than through a dict and
-    :mod:`json`: what :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
+    ``view`` (card sets written in C) rather than through a dict and :mod:`json`: what
+    :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
 
     >>> import skitgubbe as sg
     >>> from skitgubbe import protocol
@@ -664,21 +669,6 @@ def encode_events(seen: Iterable[Event]) -> bytes:
     return f'{{"type":"events","events":[{texts}]}}\n'.encode()
 
 
-class _SuitTexts(dict[int, str]):
-    """One suit's cards by their 13 bits of a mask, as JSON list items each with a
-    trailing comma (``'"2C","5C",'``); filled as masks come (8192 at most)."""
-
-    def __init__(self, suit: Suit) -> None:
-        super().__init__()
-        self.texts = [f'"{_TEXT_OF_MASK[1 << (16 * suit + bit)]}",' for bit in range(13)]
-
-    def __missing__(self, bits: int) -> str:
-        text = "".join([self.texts[bit] for bit in range(13) if bits >> bit & 1])
-        self[bits] = text
-        return text
-
-
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (_SuitTexts(suit) for suit in Suit)
 _SUIT_TEXT: Final = {suit: f'"{suit.letter}"' for suit in Suit}
 _KIND_TEXT: Final = {kind: f'"{kind.name.lower()}"' for kind in EventKind}
 _CARD_TEXT: Final = {mask: f'"{text}"' for mask, text in _TEXT_OF_MASK.items()}
@@ -697,17 +687,6 @@ class _IntsTexts(dict[int, str]):
 _INTS_TEXT: Final = _IntsTexts()
 # The moves' texts as JSON strings by move code, as they come (bounded like the moves).
 _MOVE_TEXT: Final[dict[int, str]] = {}
-
-
-def _cards_text(mask: int) -> str:
-    """``cards_json`` of the set ``mask`` as JSON text."""
-    text = (
-        _CLUBS[mask & 0x1FFF]
-        + _DIAMONDS[mask >> 16 & 0x1FFF]
-        + _HEARTS[mask >> 32 & 0x1FFF]
-        + _SPADES[mask >> 48]
-    )
-    return "[" + text[:-1] + "]" if text else "[]"
 
 
 def _seat_text(seat: int | None) -> str:
@@ -835,19 +814,6 @@ def _card(value: object, field: str) -> Card:
         return Card.parse(value)
     except ValueError as error:
         raise ProtocolError(f"{field}: {error}", field) from None
-
-
-def _card_mask(value: object) -> int | None:
-    """The mask of a list of card texts as this module writes them, else None."""
-    if type(value) is not list:
-        return None
-    mask = 0
-    try:
-        for text in value:
-            mask |= _MASK_OF_TEXT[text]
-    except (KeyError, TypeError):  # another spelling, not text, or unhashable
-        return None
-    return mask
 
 
 def _int_tuple(value: object, length: int | None) -> tuple[int, ...] | None:
