@@ -34,6 +34,7 @@ import contextlib
 import itertools
 import math
 import os
+import select
 import selectors
 import shlex
 import signal
@@ -176,6 +177,32 @@ class _OversizedError(Exception):
     """The engine wrote a line longer than the limit."""
 
 
+class _Ready:
+    """Waits for one pipe to be readable (or writable): with ``select.poll`` where there
+    is one (a decision's wait without the selectors' bookkeeping), else a selector."""
+
+    def __init__(self, fd: int, *, write: bool) -> None:
+        self.poll: Any = None
+        self.selector: selectors.BaseSelector | None = None
+        if hasattr(select, "poll"):
+            self.poll = select.poll()
+            self.poll.register(fd, select.POLLOUT if write else select.POLLIN)
+        else:  # pragma: no cover - no poll(2)
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(fd, selectors.EVENT_WRITE if write else selectors.EVENT_READ)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether the pipe became ready (or hung up) within ``timeout`` seconds."""
+        if self.poll is not None:
+            return bool(self.poll.poll(None if timeout is None else math.ceil(timeout * 1e3)))
+        assert self.selector is not None
+        return bool(self.selector.select(timeout))
+
+    def close(self) -> None:
+        if self.selector is not None:
+            self.selector.close()
+
+
 class _Process:
     """One engine process: non-blocking pipes, a bounded line buffer, the tail of its
     standard error. It never refers to its player, so a finalizer can hold it."""
@@ -208,10 +235,8 @@ class _Process:
         self.stdout = self.popen.stdout.fileno()
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
-        self.reading = selectors.DefaultSelector()
-        self.reading.register(self.stdout, selectors.EVENT_READ)
-        self.writing = selectors.DefaultSelector()
-        self.writing.register(self.stdin, selectors.EVENT_WRITE)
+        self.reading = _Ready(self.stdout, write=False)
+        self.writing = _Ready(self.stdin, write=True)
         self.buffer = bytearray()
         self.scanned = 0  # bytes of the buffer known to hold no newline
         self.tail = bytearray()
@@ -253,7 +278,7 @@ class _Process:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            self.writing.select(left)
+            self.writing.wait(left)
         return True
 
     def line(self, deadline: float | None) -> bytes | None:
@@ -276,10 +301,10 @@ class _Process:
             if len(buffer) >= self.max_line:
                 raise _OversizedError
             if deadline is None:
-                self.reading.select()
+                self.reading.wait()
             else:
                 left = deadline - time.monotonic()
-                if left <= 0 or not self.reading.select(left):
+                if left <= 0 or not self.reading.wait(left):
                     if time.monotonic() >= deadline:
                         return None
                     continue
