@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
 
@@ -194,25 +195,31 @@ def test_the_referees_lines_are_its_messages_encoded() -> None:
     assert checked > 1000
 
 
-def test_card_sets_are_written_and_read_in_c_as_cards_json_writes_them() -> None:
-    """The binding's card-set helpers of the protocol agree with cards_json on random
-    sets, and read nothing but the texts this module writes (all else: None, for the
-    field-by-field reading to judge)."""
+def test_card_sets_are_read_in_c_as_cards_json_writes_them() -> None:
+    """The binding reads card lists as cards_json writes them, on random sets, and
+    nothing else (all else: None, for the field-by-field reading to judge)."""
     from skitgubbe import _engine
     from skitgubbe.cards import ALL_CARDS
 
     rng = random.Random(8)
     for size in [0, 1, 52, *(rng.randrange(53) for _ in range(2000))]:
         cards = sg.CardSet.of(*rng.sample(ALL_CARDS, size))
-        texts = protocol.cards_json(cards)
-        assert _engine.protocol_cards_text(cards.mask) == json.dumps(texts, separators=(",", ":"))
-        assert _engine.protocol_card_mask(texts) == cards.mask
+        assert _engine.protocol_card_mask(protocol.cards_json(cards)) == cards.mask
     assert _engine.protocol_card_mask(["AS", "AS"]) == sg.CardSet.parse("AS").mask
     bad_texts = [["10d"], ["1C"], ["11C"], ["AX"], ["A"], [""], ["AS "], ["10♦"], [7]]
     for bad in [*bad_texts, ("AS",), "AS"]:
         assert _engine.protocol_card_mask(bad) is None, bad
-    with pytest.raises(ValueError, match="not a card mask"):
-        _engine.protocol_cards_text(1 << 13)
+
+
+def test_the_lines_write_any_int_and_refuse_what_is_not_one() -> None:
+    view = sg.Game.new(seed=2).observation(0)
+    for value in (-1, 2**63 - 1, -(2**63), 2**70, -(2**70)):
+        odd = attrs.evolve(view, stock_size=value)
+        assert protocol.encode_go(1, odd, Clock()) == protocol.encode(protocol.go(1, odd, Clock()))
+    with pytest.raises(TypeError, match="an int, not str"):
+        protocol.encode_go(1, attrs.evolve(view, seat="0"), Clock())
+    with pytest.raises(AttributeError):
+        protocol.encode_events([object()])
 
 
 def test_moves_are_ascii_text_that_parses_back() -> None:

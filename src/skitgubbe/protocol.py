@@ -81,10 +81,9 @@ _SUIT_OF_TEXT: Final = {suit.letter: suit for suit in Suit}
 _MOVE_OF_TEXT: Final[dict[str, Move]] = {}
 _MOVE_CACHE_LIMIT: Final = 1 << 14
 _MISSING: Final[Any] = object()
-# Card sets as this module writes them, in C (the bulk of a go on both sides): the mask
-# of a list of card texts (None for anything else), the JSON list of a mask's texts.
+# The mask of a list of card texts as this module writes them, in C (the bulk of a go);
+# None for anything else.
 _card_mask: Final = _engine.protocol_card_mask
-_cards_text: Final = _engine.protocol_cards_text
 
 
 class ProtocolError(FieldError):
@@ -607,7 +606,7 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     """The line ``encode(go(seq, view, clock))``, byte for byte, written straight from
-    ``view`` (card sets written in C) rather than through a dict and :mod:`json`: what
+    ``view`` by the C binding rather than through a dict and :mod:`json`: what
     :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
 
     >>> import skitgubbe as sg
@@ -619,31 +618,7 @@ def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     >>> line[line.index(b'"legal_moves"') :].split(b',"clock"')[0]
     b'"legal_moves":["4H","6H","JH","flip"]'
     """
-    cards, ints, seat = _cards_text, _ints_text, _seat_text
-    trump, upcard = view.trump, view.upcard
-    table = ",".join(
-        [f'{{"seat":{play.seat:d},"cards":{cards(play.cards.mask)}}}' for play in view.table]
-    )
-    known = ",".join([cards(held.mask) for held in view.known])
-    core_view = binascii.b2a_base64(view.core_view, newline=False).decode("ascii")
-    text = (
-        f'{{"type":"go","seq":{seq:d},"observation":{{"seat":{view.seat:d},'
-        f'"phase":"{_PHASES[view.phase]}","to_move":{seat(view.to_move)},'
-        f'"dealer":{view.dealer:d},"trump":{"null" if trump is None else _SUIT_TEXT[trump]},'
-        f'"hand":{cards(view.hand.mask)},"collection":{cards(view.collection.mask)},'
-        f'"table":[{table}],"hand_sizes":{ints(view.hand_sizes)},'
-        f'"collection_sizes":{ints(view.collection_sizes)},"stock_size":{view.stock_size:d},'
-        f'"out_of_play":{cards(view.out_of_play.mask)},'
-        f'"hidden_holder":{seat(view.hidden_holder)},"known":[{known}],'
-        f'"unknown":{cards(view.unknown.mask)},"unknown_slots":{ints(view.unknown_slots)},'
-        f'"stock_slots":{view.stock_slots:d},"hidden_slots":{view.hidden_slots:d},'
-        f'"finished":{ints(view.finished)},"moves_played":{view.moves_played:d},'
-        f'"upcard":{"null" if upcard is None else _CARD_TEXT[upcard.mask]},'
-        f'"slough_winner":{seat(view.slough_winner)},'
-        f'"slough_chosen":{cards(view.slough_chosen.mask)},"core_view":"{core_view}"}},'
-        f'"legal_moves":[{_moves_text(view.legal_moves)}],"clock":{_clock_text(clock)}}}\n'
-    )
-    return text.encode()
+    return _engine.protocol_go_line(seq, view, _moves_text(view.legal_moves), _clock_text(clock))
 
 
 def encode_events(seen: Iterable[Event]) -> bytes:
@@ -656,45 +631,17 @@ def encode_events(seen: Iterable[Event]) -> bytes:
     >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
     True
     """
-    cards, ints, seat = _cards_text, _ints_text, _seat_text
-    texts = ",".join(
-        [
-            f'{{"kind":{_KIND_TEXT[event.kind]},"seat":{seat(event.seat)},'
-            f'"cards":{cards(event.cards.mask)},"count":{event.count:d},'
-            f'"other":{seat(event.other)},"seats":{ints(event.seats)},'
-            f'"suit":{"null" if event.suit is None else _SUIT_TEXT[event.suit]}}}'
-            for event in seen
-        ]
-    )
-    return f'{{"type":"events","events":[{texts}]}}\n'.encode()
+    return _engine.protocol_events_line(seen, _KIND_TEXTS)
 
 
-_SUIT_TEXT: Final = {suit: f'"{suit.letter}"' for suit in Suit}
-_KIND_TEXT: Final = {kind: f'"{kind.name.lower()}"' for kind in EventKind}
-_CARD_TEXT: Final = {mask: f'"{text}"' for mask, text in _TEXT_OF_MASK.items()}
+# Each event kind's JSON string by its number (the kinds are numbered 0, 1, 2 ...).
+_KIND_TEXTS: Final = tuple(f'"{EventKind(i).name.lower()}"'.encode() for i in range(len(EventKind)))
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _DECODER: Final = json.JSONDecoder()
 
 
-class _IntsTexts(dict[int, str]):
-    """Templates of JSON lists of ints by length: ``"[%d,%d]"``."""
-
-    def __missing__(self, length: int) -> str:
-        text = self[length] = "[" + ",".join(["%d"] * length) + "]"
-        return text
-
-
-_INTS_TEXT: Final = _IntsTexts()
 # The moves' texts as JSON strings by move code, as they come (bounded like the moves).
 _MOVE_TEXT: Final[dict[int, str]] = {}
-
-
-def _seat_text(seat: int | None) -> str:
-    return "null" if seat is None else int.__repr__(seat)
-
-
-def _ints_text(items: Sequence[int]) -> str:
-    return _INTS_TEXT[len(items)] % (items if type(items) is tuple else tuple(items))
 
 
 def _moves_text(moves: Iterable[Move]) -> str:
