@@ -140,6 +140,42 @@ def test_the_one_pass_reading_agrees_with_the_field_by_field_one() -> None:
     assert checked > 300
 
 
+def _outcome(read: Any, *args: Any) -> object:
+    try:
+        return read(*args)
+    except ProtocolError as error:
+        return ("refused", error.field)
+
+
+def test_both_readings_agree_on_spoilt_messages() -> None:
+    """Spoilt fields (wrong types, other spellings, missing keys): the one-pass reading
+    accepts what the field-by-field one accepts, and refuses the rest naming the same
+    field, never with another error."""
+    rng = random.Random(10)
+    scalars = [None, True, 0, -1, 2**70, 1.5, "", "AS", "10d", "H", "shedding", "AAAA", "!"]
+    spoilers = [*scalars, [], [1], ["AS"], ["ZZ"], [[]], {}, {"seat": 0, "cards": ["AS"]}]
+    for game in games(2, seed=11):
+        view = game.observation(game.to_move if game.to_move is not None else 0)
+        data = json.loads(protocol.encode_go(1, view, Clock()))
+        for _ in range(5):
+            o = dict(data["observation"])
+            for key in rng.sample(sorted(o), 2):
+                if rng.random() < 0.2:
+                    del o[key]
+                else:
+                    o[key] = json.loads(json.dumps(rng.choice(spoilers)))
+            legal = data["legal_moves"] if rng.random() < 0.8 else [rng.choice(spoilers)]
+            args = (o, game.rules, view.history, legal)
+            assert _outcome(protocol.observation_from_json, *args) == _outcome(
+                protocol._observation_checked, *args
+            )
+        for event in protocol.events(view.history.since(len(view.history) - 1))["events"]:
+            event[rng.choice(sorted(event))] = rng.choice(spoilers)
+            assert _outcome(protocol.event_from_json, event) == _outcome(
+                protocol._event_checked, event
+            )
+
+
 def test_an_engine_sees_the_observations_the_referee_sent() -> None:
     """serve keeps the history the events messages told (one node per message) and each
     go's observation reads back equal to the referee's, history included."""
@@ -275,8 +311,7 @@ def test_a_bad_observation_field_is_named(field: str, value: object) -> None:
     rules = sg.Rules.classic(3)
     with pytest.raises(ProtocolError) as info:
         protocol.observation_from_json(_observation_with(field, value), rules, [], ["flip"])
-    assert info.value.field in (field, "observation")
-    assert field in str(info.value) or info.value.field == field
+    assert info.value.field == field
 
 
 def test_a_tampered_core_view_is_refused() -> None:

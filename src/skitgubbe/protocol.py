@@ -474,6 +474,8 @@ def _observation_checked(
             core_view=view,
             slough_chosen=_cards(o.get("slough_chosen", []), "slough_chosen"),
         )
+    except ProtocolError:  # a field's own error, naming it
+        raise
     except (ValueError, TypeError) as error:  # the attrs validators: core_view
         raise ProtocolError(f"bad observation: {error}", "observation") from None
 
