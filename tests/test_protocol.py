@@ -258,6 +258,15 @@ def test_the_lines_write_any_int_and_refuse_what_is_not_one() -> None:
         protocol.encode_events([object()])
 
 
+def test_the_move_texts_kept_are_bounded() -> None:
+    """Moves read are kept by their text for the next time, but not a long text (an
+    engine padding its moves must not make the referee keep megabytes)."""
+    padded = "6H" + " " * 10_000
+    assert protocol._parse_move(padded) == sg.Move.parse("6H")
+    assert padded not in protocol._MOVE_OF_TEXT
+    assert protocol._parse_move("6H 6S") is protocol._MOVE_OF_TEXT["6H 6S"]
+
+
 def test_moves_are_ascii_text_that_parses_back() -> None:
     seen = set()
     for game in games(10, seed=4):

@@ -75,11 +75,12 @@ _WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS:
 # message on both sides (a few hundred cards a decision) is a lookup per card.
 _TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card in ALL_CARDS}
 _CARD_OF_TEXT: Final = {card.rank.label + card.suit.letter: card for card in ALL_CARDS}
-_MASK_OF_TEXT: Final = {text: card.mask for text, card in _CARD_OF_TEXT.items()}
 _SUIT_OF_TEXT: Final = {suit.letter: suit for suit in Suit}
-# Moves by the text an engine reads or writes (bounded: any card list is move text).
+# Moves by the text an engine reads or writes. Bounded in entries (any card list is move
+# text) and in the length of a text kept (a hostile engine's padded move must not stay).
 _MOVE_OF_TEXT: Final[dict[str, Move]] = {}
 _MOVE_CACHE_LIMIT: Final = 1 << 14
+_MOVE_TEXT_LIMIT: Final = 256
 _MISSING: Final[Any] = object()
 # The mask of a list of card texts as this module writes them, in C (the bulk of a go);
 # None for anything else.
@@ -813,6 +814,10 @@ def _parse_move(text: str) -> Move:
     move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
     if move is None:
         move = Move.parse(text)
-        if type(text) is str and len(_MOVE_OF_TEXT) < _MOVE_CACHE_LIMIT:
+        if (
+            type(text) is str
+            and len(text) <= _MOVE_TEXT_LIMIT
+            and len(_MOVE_OF_TEXT) < _MOVE_CACHE_LIMIT
+        ):
             _MOVE_OF_TEXT[text] = move
     return move
