@@ -345,6 +345,13 @@ def test_a_bad_event_is_refused(event: object) -> None:
         protocol.event_from_json(event)
 
 
+def test_a_bad_event_field_is_named() -> None:
+    for field in ("seat", "other", "count", "seats", "suit", "cards"):
+        with pytest.raises(ProtocolError) as info:
+            protocol.event_from_json({"kind": "give", field: "7"})
+        assert info.value.field == field
+
+
 def test_errors_pickle_with_their_field() -> None:
     import pickle
 

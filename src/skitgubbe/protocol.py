@@ -251,7 +251,7 @@ def _event_checked(data: object) -> Event:
         seat=_seat_or_null(data.get("seat")),
         cards=_cards(data.get("cards", []), "cards"),
         count=_int(data.get("count", 0), "count"),
-        other=_seat_or_null(data.get("other")),
+        other=_seat_or_null(data.get("other"), "other"),
         seats=tuple(_int(seat, "seats") for seat in seats),
         suit=_suit_or_null(data.get("suit"), "suit"),
     )
