@@ -7,8 +7,11 @@ observations of seat 0 in fixed games, in order, as in a real game: per decision
 referee writes the new ``events`` and a ``go`` (the observation as JSON), the engine
 decodes it back into an ``Observation``, runs GreedyBot and answers; the referee reads
 the line with ``selectors`` and parses the move. Next to it, ``GreedyBot.choose`` in
-process on the same observations, and the referee's share alone (``go`` built and
-encoded), and the floor: the same round trip to a JSON-only engine that answers the
+process on the same observations; the referee's share alone (the new events and the
+``go`` line as ``EnginePlayer`` writes them, ``encode_events`` and ``encode_go``;
+beside it ``protocol.go`` and ``encode``, the same ``go`` through a dict and
+``json``); the engine's share alone (``serve`` reading the same lines from memory);
+and the floor: the same round trip to a JSON-only engine that answers the
 first legal move without building an ``Observation``, and the pipe's own floor (a
 line of the same size to a child that answers at once). Target (issue): under 100 µs per
 decision on pipes.
@@ -21,6 +24,7 @@ default grace 0.05 s.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -35,6 +39,7 @@ from support import Figure, Figures, Target, fastest_seconds, pedantic
 import skitgubbe as sg
 from skitgubbe import protocol
 from skitgubbe.engine import EnginePlayer, Limits
+from skitgubbe.serve import serve
 
 GREEDY: Final = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
 ENGINES: Final = Path(__file__).resolve().parent.parent / "tests" / "engines"
@@ -87,6 +92,48 @@ def encode_only(games: list[list[sg.Observation]]) -> int:
         for view in views:
             protocol.encode(protocol.go(decisions, view, clock))
             decisions += 1
+    return decisions
+
+
+def referee_lines(games: list[list[sg.Observation]]) -> int:
+    """What EnginePlayer.choose encodes per decision: the new events and the go."""
+    decisions = 0
+    clock = protocol.Clock(move_time=1.0)
+    for views in games:
+        sent = 0
+        for view in views:
+            new = view.history.since(sent)
+            sent = len(view.history)
+            data = protocol.encode_go(decisions, view, clock)
+            if new:
+                data = protocol.encode_events(new) + data
+            decisions += 1
+    return decisions
+
+
+def engine_input(games: list[list[sg.Observation]]) -> tuple[bytes, int]:
+    """What an engine reads in :func:`through_engine`, recorded as EnginePlayer writes
+    it (hello, then per game new_game and per decision the new events and the go)."""
+    clock = protocol.Clock(move_time=10.0)
+    lines = [protocol.encode(protocol.hello("benchmark"))]
+    decisions = 0
+    for index, views in enumerate(games):
+        lines.append(protocol.encode(protocol.new_game(f"g{index}", 0, views[0].rules)))
+        sent = 0
+        for view in views:
+            new = view.history.since(sent)
+            sent = len(view.history)
+            if new:
+                lines.append(protocol.encode_events(new))
+            lines.append(protocol.encode_go(decisions, view, clock))
+            decisions += 1
+    return b"".join(lines), decisions
+
+
+def serve_in_memory(script: bytes, decisions: int) -> int:
+    out = io.BytesIO()
+    serve(sg.bots.GreedyBot, name="greedy", stdin=io.BytesIO(script), stdout=out)
+    assert out.getvalue().count(b'"type":"move"') == decisions
     return decisions
 
 
@@ -202,7 +249,36 @@ def test_go_encoding(benchmark: BenchmarkFixture, figures: Figures) -> None:
     decisions = pedantic(benchmark, lambda: encode_only(games), rounds=ROUNDS)
     _per_decision(
         "protocol-go-encode",
-        "protocol.go + encode (referee's share)",
+        "protocol.go + encode (dict messages)",
+        benchmark,
+        figures,
+        decisions,
+    )
+
+
+@pytest.mark.benchmark(group="one decision through the protocol")
+def test_referee_lines(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    games = seat_zero_views()
+    decisions = pedantic(benchmark, lambda: referee_lines(games), rounds=ROUNDS)
+    _per_decision(
+        "protocol-referee-lines",
+        "encode_events + encode_go (EnginePlayer's share)",
+        benchmark,
+        figures,
+        decisions,
+    )
+
+
+@pytest.mark.benchmark(group="one decision through the protocol")
+def test_engine_side_in_memory(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    """The engine's share alone: ``serve`` (GreedyBot) reading the round trip's lines
+    from memory and writing its moves to memory, no pipes: decode, Observation, choose,
+    answer."""
+    script, count = engine_input(seat_zero_views())
+    decisions = pedantic(benchmark, lambda: serve_in_memory(script, count), rounds=ROUNDS)
+    _per_decision(
+        "engine-side-in-memory",
+        "serve, GreedyBot, lines in memory (engine's share)",
         benchmark,
         figures,
         decisions,

@@ -135,7 +135,9 @@ def test_the_clocks_are_sent(engines: Marked, tmp_path: Path) -> None:
     engine = engines(script("first", str(record)), move_time=2.0, game_time=30.0, increment=0.5)
     game = sg.Game.new(seed=4)
     sg.play_game([engine, sg.bots.GreedyBot(), sg.bots.GreedyBot()], game=game)
-    sent = received(record)
+    engine.close()  # game_over is not answered: closing waits until the engine has read it
+    *sent, farewell = received(record)
+    assert farewell["type"] == "quit"
     kinds = [m["type"] for m in sent]
     assert kinds[:3] == ["hello", "isready", "new_game"]
     assert kinds[-1] == "game_over" and kinds.count("new_game") == 1

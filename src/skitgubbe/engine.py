@@ -34,6 +34,7 @@ import contextlib
 import itertools
 import math
 import os
+import select
 import selectors
 import shlex
 import signal
@@ -208,6 +209,32 @@ class _OversizedError(Exception):
     """The engine wrote a line longer than the limit."""
 
 
+class _Ready:
+    """Waits for one pipe to be readable (or writable): with ``select.poll`` where there
+    is one (a decision's wait without the selectors' bookkeeping), else a selector."""
+
+    def __init__(self, fd: int, *, write: bool) -> None:
+        self.poll: Any = None
+        self.selector: selectors.BaseSelector | None = None
+        if hasattr(select, "poll"):
+            self.poll = select.poll()
+            self.poll.register(fd, select.POLLOUT if write else select.POLLIN)
+        else:  # pragma: no cover - no poll(2)
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(fd, selectors.EVENT_WRITE if write else selectors.EVENT_READ)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether the pipe became ready (or hung up) within ``timeout`` seconds."""
+        if self.poll is not None:
+            return bool(self.poll.poll(None if timeout is None else math.ceil(timeout * 1e3)))
+        assert self.selector is not None
+        return bool(self.selector.select(timeout))
+
+    def close(self) -> None:
+        if self.selector is not None:
+            self.selector.close()
+
+
 class _Process:
     """One engine process: non-blocking pipes, a bounded line buffer, the tail of its
     standard error. It never refers to its player, so a finalizer can hold it."""
@@ -248,10 +275,8 @@ class _Process:
         self.stdout = self.popen.stdout.fileno()
         os.set_blocking(self.stdin, False)
         os.set_blocking(self.stdout, False)
-        self.reading = selectors.DefaultSelector()
-        self.reading.register(self.stdout, selectors.EVENT_READ)
-        self.writing = selectors.DefaultSelector()
-        self.writing.register(self.stdin, selectors.EVENT_WRITE)
+        self.reading = _Ready(self.stdout, write=False)
+        self.writing = _Ready(self.stdin, write=True)
         self.buffer = bytearray()
         self.scanned = 0  # bytes of the buffer known to hold no newline
         self.tail = bytearray()
@@ -293,7 +318,7 @@ class _Process:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            self.writing.select(left)
+            self.writing.wait(left)
         return True
 
     def line(self, deadline: float | None) -> bytes | None:
@@ -316,10 +341,10 @@ class _Process:
             if len(buffer) >= self.max_line:
                 raise _OversizedError
             if deadline is None:
-                self.reading.select()
+                self.reading.wait()
             else:
                 left = deadline - time.monotonic()
-                if left <= 0 or not self.reading.select(left):
+                if left <= 0 or not self.reading.wait(left):
                     if time.monotonic() >= deadline:
                         return None
                     continue
@@ -747,10 +772,9 @@ class EnginePlayer:
         budget = _least(self.move_time, table.remaining)
         seq = next(self._seq)
         clock = protocol.Clock(self.move_time, table.remaining, self.increment)
-        message = protocol.go(seq, observation, clock)
-        data = protocol.encode(message)
+        data = protocol.encode_go(seq, observation, clock)
         if new:
-            data = protocol.encode(protocol.events(new)) + data
+            data = protocol.encode_events(new) + data
         started = time.monotonic()
         deadline = None if budget is None else started + budget + self.grace
         self._write(data, deadline)
@@ -768,7 +792,7 @@ class EnginePlayer:
         if not isinstance(text, str):
             self._fault("protocol", f"answered go {seq} with move {text!r}, not move text")
         try:
-            return Move.parse(text)
+            return protocol._parse_move(text)
         except ValueError as error:
             self._fault("protocol", f"answered go {seq} with {text!r}, not a move: {error}")
 
@@ -790,7 +814,7 @@ class EnginePlayer:
         history = observation.history
         data = protocol.encode(protocol.game_over(result, view=observation))
         if len(history) > table.sent:
-            data = protocol.encode(protocol.events(history.since(table.sent))) + data
+            data = protocol.encode_events(history.since(table.sent)) + data
         self._write(data, None)
 
     def ping(self) -> float:
@@ -1006,7 +1030,7 @@ class EnginePlayer:
         data = protocol.encode(message)
         table.forget()
         if history:
-            data += protocol.encode(protocol.events(table.sending(history)))
+            data += protocol.encode_events(table.sending(history))
         self._write(data, None)
         table.told = True
 

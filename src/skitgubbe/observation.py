@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, overload
 
 import attrs
 
+from . import _engine
 from ._text import brief
 from .cards import Card, CardSet, Suit
 from .errors import ArgumentError, ArgumentTypeError, SkitgubbeError
@@ -185,8 +186,6 @@ class History(Sequence[Event]):
 
 def _check_view(view: object) -> None:
     """Refuse bytes that are not a seat's view the engine can search from."""
-    from . import _engine
-
     if not isinstance(view, bytes):
         raise ArgumentTypeError(f"core_view must be bytes, not {type(view).__name__}")
     failed = _engine.view_check(view)

@@ -28,12 +28,13 @@ from typing import Any, Final
 
 import attrs
 
-from .cards import ALL_CARDS, Card, CardSet, Suit
+from . import _engine
+from .cards import ALL_CARDS, Card, CardSet, Suit, _new_set
 from .errors import FieldError
 from .events import Event, EventKind
 from .game import GameResult
 from .moves import Move, MoveKind
-from .observation import Observation, Phase, TablePlay, _history_of
+from .observation import History, Observation, Phase, TablePlay, _history_of
 from .rules import Rules
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "cards_json",
     "decode",
     "encode",
+    "encode_events",
+    "encode_go",
     "event_from_json",
     "event_json",
     "events",
@@ -72,6 +75,16 @@ _WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS:
 # message on both sides (a few hundred cards a decision) is a lookup per card.
 _TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card in ALL_CARDS}
 _CARD_OF_TEXT: Final = {card.rank.label + card.suit.letter: card for card in ALL_CARDS}
+_SUIT_OF_TEXT: Final = {suit.letter: suit for suit in Suit}
+# Moves by the text an engine reads or writes. Bounded in entries (any card list is move
+# text) and in the length of a text kept (a hostile engine's padded move must not stay).
+_MOVE_OF_TEXT: Final[dict[str, Move]] = {}
+_MOVE_CACHE_LIMIT: Final = 1 << 14
+_MOVE_TEXT_LIMIT: Final = 256
+_MISSING: Final[Any] = object()
+# The mask of a list of card texts as this module writes them, in C (the bulk of a go);
+# None for anything else.
+_card_mask: Final = _engine.protocol_card_mask
 
 
 class ProtocolError(FieldError):
@@ -193,6 +206,39 @@ def event_from_json(data: object) -> Event:
     >>> print(event)
     seat 2 draws 1 card
     """
+    if type(data) is dict:  # the common case, checked in one go; any doubt: field by field
+        kind = data.get("kind")
+        seat = data.get("seat")
+        count = data.get("count", 0)
+        other = data.get("other")
+        seats = data.get("seats", _MISSING)
+        seats = () if seats is _MISSING else _int_tuple(seats, None)
+        suit = data.get("suit")
+        cards = data.get("cards", _MISSING)
+        if (
+            type(kind) is str
+            and kind in _KIND_OF
+            and (seat is None or type(seat) is int)
+            and type(count) is int
+            and (other is None or type(other) is int)
+            and seats is not None
+            and (suit is None or (type(suit) is str and suit in _SUIT_OF_TEXT))
+        ):
+            mask = 0 if cards is _MISSING else _card_mask(cards)
+            if mask is not None:
+                return Event(
+                    _KIND_OF[kind],
+                    seat,
+                    _new_set(mask),
+                    count,
+                    other,
+                    seats,
+                    None if suit is None else _SUIT_OF_TEXT[suit],
+                )
+    return _event_checked(data)
+
+
+def _event_checked(data: object) -> Event:
     data = _object(data, "event")
     kind = _KIND_OF.get(_field(data, "kind", str, "event"))
     if kind is None:
@@ -205,7 +251,7 @@ def event_from_json(data: object) -> Event:
         seat=_seat_or_null(data.get("seat")),
         cards=_cards(data.get("cards", []), "cards"),
         count=_int(data.get("count", 0), "count"),
-        other=_seat_or_null(data.get("other")),
+        other=_seat_or_null(data.get("other"), "other"),
         seats=tuple(_int(seat, "seats") for seat in seats),
         suit=_suit_or_null(data.get("suit"), "suit"),
     )
@@ -275,6 +321,124 @@ def observation_from_json(
     >>> again == view
     True
     """
+    if not isinstance(history, History):
+        history = _history_of(tuple(history))
+    fast = _observation_fast(data, rules, history, legal_moves)
+    return fast if fast is not None else _observation_checked(data, rules, history, legal_moves)
+
+
+def _observation_fast(
+    o: object, rules: Rules, history: History, legal_moves: Sequence[object]
+) -> Observation | None:
+    """The observation of a ``go`` as this module writes it, checked in one go; None at
+    the first doubt (another spelling, a wrong type), for :func:`_observation_checked`
+    to read field by field and name what is wrong."""
+    if type(o) is not dict:
+        return None
+    get = o.get
+    players = rules.players
+    seat, phase, to_move, dealer = get("seat"), get("phase"), get("to_move"), get("dealer")
+    trump, upcard, core = get("trump"), get("upcard"), get("core_view")
+    stock_size, stock_slots = get("stock_size"), get("stock_slots")
+    hidden_slots, moves_played = get("hidden_slots"), get("moves_played")
+    hidden_holder, slough_winner = get("hidden_holder"), get("slough_winner")
+    if not (
+        type(seat) is int
+        and type(dealer) is int
+        and type(stock_size) is int
+        and type(stock_slots) is int
+        and type(hidden_slots) is int
+        and type(moves_played) is int
+        and (to_move is None or type(to_move) is int)
+        and (hidden_holder is None or type(hidden_holder) is int)
+        and (slough_winner is None or type(slough_winner) is int)
+        and type(phase) is str
+        and phase in _PHASE_OF
+        and (trump is None or (type(trump) is str and trump in _SUIT_OF_TEXT))
+        and (upcard is None or (type(upcard) is str and upcard in _CARD_OF_TEXT))
+        and type(core) is str
+    ):
+        return None
+    hand, collection = _card_mask(get("hand")), _card_mask(get("collection"))
+    out_of_play, unknown = _card_mask(get("out_of_play")), _card_mask(get("unknown"))
+    chosen = get("slough_chosen", _MISSING)
+    chosen = 0 if chosen is _MISSING else _card_mask(chosen)
+    hand_sizes = _int_tuple(get("hand_sizes"), players)
+    collection_sizes = _int_tuple(get("collection_sizes"), players)
+    unknown_slots = _int_tuple(get("unknown_slots"), players)
+    finished = _int_tuple(get("finished"), None)
+    known_texts, table_data = get("known"), get("table")
+    if (
+        hand is None
+        or collection is None
+        or out_of_play is None
+        or unknown is None
+        or chosen is None
+        or hand_sizes is None
+        or collection_sizes is None
+        or unknown_slots is None
+        or finished is None
+        or type(known_texts) is not list
+        or len(known_texts) != players
+        or type(table_data) is not list
+    ):
+        return None
+    known = []
+    for texts in known_texts:
+        mask = _card_mask(texts)
+        if mask is None:
+            return None
+        known.append(_new_set(mask))
+    table = []
+    for play in table_data:
+        if type(play) is not dict:
+            return None
+        by, mask = play.get("seat"), _card_mask(play.get("cards"))
+        if type(by) is not int or mask is None:
+            return None
+        table.append(TablePlay(by, _new_set(mask)))
+    try:
+        view = base64.b64decode(core, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    moves = tuple(map(_move, legal_moves))  # its errors are the checked path's own
+    try:
+        return Observation(
+            seat=seat,
+            rules=rules,
+            phase=_PHASE_OF[phase],
+            to_move=to_move,
+            dealer=dealer,
+            trump=None if trump is None else _SUIT_OF_TEXT[trump],
+            hand=_new_set(hand),
+            collection=_new_set(collection),
+            table=tuple(table),
+            hand_sizes=hand_sizes,
+            collection_sizes=collection_sizes,
+            stock_size=stock_size,
+            out_of_play=_new_set(out_of_play),
+            hidden_holder=hidden_holder,
+            known=tuple(known),
+            unknown=_new_set(unknown),
+            unknown_slots=unknown_slots,
+            stock_slots=stock_slots,
+            hidden_slots=hidden_slots,
+            finished=finished,
+            moves_played=moves_played,
+            legal_moves=moves,
+            upcard=None if upcard is None else _CARD_OF_TEXT[upcard],
+            slough_winner=slough_winner,
+            history=history,
+            core_view=view,
+            slough_chosen=_new_set(chosen),
+        )
+    except (ValueError, TypeError) as error:  # the attrs validators: core_view
+        raise ProtocolError(f"bad observation: {error}", "observation") from None
+
+
+def _observation_checked(
+    data: object, rules: Rules, history: History, legal_moves: Sequence[object]
+) -> Observation:
     o = _object(data, "observation")
     players = rules.players
     try:
@@ -307,10 +471,12 @@ def observation_from_json(
             legal_moves=tuple(_move(move) for move in legal_moves),
             upcard=None if o.get("upcard") is None else _card(o["upcard"], "upcard"),
             slough_winner=_seat_or_null(o.get("slough_winner"), "slough_winner"),
-            history=_history_of(tuple(history)),
+            history=history,
             core_view=view,
             slough_chosen=_cards(o.get("slough_chosen", []), "slough_chosen"),
         )
+    except ProtocolError:  # a field's own error, naming it
+        raise
     except (ValueError, TypeError) as error:  # the attrs validators: core_view
         raise ProtocolError(f"bad observation: {error}", "observation") from None
 
@@ -435,7 +601,78 @@ def encode(message: Mapping[str, Any]) -> bytes:
     >>> protocol.encode({"type": "isready", "seq": 1})
     b'{"type":"isready","seq":1}\\n'
     """
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
+
+
+# -- lines straight from the objects (the referee's share of every decision) -------------
+
+
+def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
+    """The line ``encode(go(seq, view, clock))``, byte for byte, written straight from
+    ``view`` by the C binding rather than through a dict and :mod:`json`: what
+    :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> view = sg.Game.new(seed=2).observation(0)
+    >>> line = protocol.encode_go(7, view, protocol.Clock(move_time=1.0))
+    >>> line == protocol.encode(protocol.go(7, view, protocol.Clock(move_time=1.0)))
+    True
+    >>> line[line.index(b'"legal_moves"') :].split(b',"clock"')[0]
+    b'"legal_moves":["4H","6H","JH","flip"]'
+    """
+    return _engine.protocol_go_line(seq, view, _moves_text(view.legal_moves), _clock_text(clock))
+
+
+def encode_events(seen: Iterable[Event]) -> bytes:
+    """The line ``encode(events(seen))``, byte for byte, written straight from the
+    events (see :func:`encode_go`).
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe import protocol
+    >>> history = sg.Game.new(seed=2).observation(1).history
+    >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
+    True
+    """
+    return _engine.protocol_events_line(seen, _KIND_TEXTS)
+
+
+# Each event kind's JSON string by its number (the kinds are numbered 0, 1, 2 ...).
+_KIND_TEXTS: Final = tuple(f'"{EventKind(i).name.lower()}"'.encode() for i in range(len(EventKind)))
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_DECODER: Final = json.JSONDecoder()
+
+
+# The moves' texts as JSON strings by move code, as they come (bounded like the moves).
+_MOVE_TEXT: Final[dict[int, str]] = {}
+
+
+def _moves_text(moves: Iterable[Move]) -> str:
+    texts = []
+    for move in moves:
+        text = _MOVE_TEXT.get(move.code)
+        if text is None:
+            text = f'"{move_text(move)}"'
+            if len(_MOVE_TEXT) < _MOVE_CACHE_LIMIT:
+                _MOVE_TEXT[move.code] = text
+        texts.append(text)
+    return ",".join(texts)
+
+
+def _number_text(value: float | None) -> str:
+    if value is None:
+        return "null"
+    if type(value) is float and value - value == 0.0:  # finite: json writes its repr
+        return float.__repr__(value)
+    return _ENCODER.encode(value)
+
+
+def _clock_text(clock: Clock) -> str:
+    return (
+        f'{{"move_time":{_number_text(clock.move_time)},'
+        f'"remaining":{_number_text(clock.remaining)},'
+        f'"increment":{_number_text(clock.increment)}}}'
+    )
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
@@ -451,7 +688,10 @@ def decode(line: bytes | str) -> dict[str, Any]:
     skitgubbe.protocol.ProtocolError: not JSON: b'bestmove e2e4'
     """
     try:
-        message = json.loads(line)
+        if type(line) is bytes and line[:2] == b'{"':  # UTF-8, as json.loads would see it
+            message = _DECODER.decode(line.decode("utf-8", "surrogatepass"))
+        else:
+            message = json.loads(line)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise ProtocolError(f"not JSON: {_clip(line)}") from None
     if not isinstance(message, dict):
@@ -526,7 +766,20 @@ def _card(value: object, field: str) -> Card:
         raise ProtocolError(f"{field}: {error}", field) from None
 
 
+def _int_tuple(value: object, length: int | None) -> tuple[int, ...] | None:
+    """A list of ints (of ``length`` items) as a tuple, else None."""
+    if type(value) is not list or (length is not None and len(value) != length):
+        return None
+    for item in value:
+        if type(item) is not int:
+            return None
+    return tuple(value)
+
+
 def _cards(value: object, field: str) -> CardSet:
+    mask = _card_mask(value)
+    if mask is not None:
+        return _new_set(mask)
     mask = 0
     for text in _list(value, field):
         mask |= _card(text, field).mask
@@ -545,9 +798,26 @@ def _table_play(value: object) -> TablePlay:
 
 
 def _move(value: object) -> Move:
+    move = _MOVE_OF_TEXT.get(value) if type(value) is str else None
+    if move is not None:
+        return move
     if not isinstance(value, str):
         raise ProtocolError(f"legal_moves holds {_clip(value)}, not move text", "legal_moves")
     try:
-        return Move.parse(value)
+        return _parse_move(value)
     except ValueError as error:
         raise ProtocolError(f"legal_moves: {error}", "legal_moves") from None
+
+
+def _parse_move(text: str) -> Move:
+    """``Move.parse(text)``, by way of a bounded cache of the texts read so far."""
+    move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
+    if move is None:
+        move = Move.parse(text)
+        if (
+            type(text) is str
+            and len(text) <= _MOVE_TEXT_LIMIT
+            and len(_MOVE_OF_TEXT) < _MOVE_CACHE_LIMIT
+        ):
+            _MOVE_OF_TEXT[text] = move
+    return move

@@ -58,6 +58,7 @@ from . import __version__, protocol
 from .bots import registry
 from .errors import ArgumentError, SkitgubbeError
 from .events import Event
+from .observation import History, _HistoryNode
 from .players import Player
 from .protocol import ProtocolError
 from .rules import Rules
@@ -170,12 +171,21 @@ def options_of(factory: Callable[..., object]) -> tuple[Option, ...]:
 
 @attrs.define
 class _Table:
-    """One game as the engine follows it."""
+    """One game as the engine follows it: the history grows by one shared node per
+    ``events`` message, so that each ``go``'s observation takes it as it stands."""
 
     seat: int
     rules: Rules
-    history: list[Event] = attrs.Factory(list)
+    node: _HistoryNode | None = None
     started: bool = False
+
+    @property
+    def history(self) -> History:
+        return History(self.node)
+
+    def extend(self, events: tuple[Event, ...]) -> None:
+        if events:
+            self.node = _HistoryNode(self.node, events)
 
 
 class _Engine:
@@ -245,7 +255,7 @@ class _Engine:
         seen = message.get("events")
         if not isinstance(seen, list):
             raise ProtocolError("events needs a list of events", "events")
-        table.history.extend(protocol.event_from_json(event) for event in seen)
+        table.extend(tuple([protocol.event_from_json(event) for event in seen]))
 
     def on_go(self, message: dict[str, Any]) -> None:
         table = self._table("go")
@@ -262,8 +272,12 @@ class _Engine:
             started = getattr(player, "game_started", None)
             if started is not None:
                 started(view)
-        move = player.choose(view)
-        self.send({"type": "move", "seq": message.get("seq"), "move": protocol.move_text(move)})
+        text, seq = protocol.move_text(player.choose(view)), message.get("seq")
+        if type(seq) is int:  # the line encode writes, without building it: ASCII move text
+            self.out.write(b'{"type":"move","seq":%d,"move":"%s"}\n' % (seq, text.encode()))
+            self.out.flush()
+        else:
+            self.send({"type": "move", "seq": seq, "move": text})
 
     def on_game_over(self, message: dict[str, Any]) -> None:
         table, self.table = self.table, None
