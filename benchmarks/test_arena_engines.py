@@ -14,7 +14,9 @@ seat arrangements = 60 games, in this process (no worker processes):
 Each round is a whole :func:`~skitgubbe.run_match`, the engines' start-up (one check
 before the match, one process per entrant for its games) included: what a user waits
 for. The games' count is the same on every side, so the ratio of games per second is
-the ratio of the two matches' times.
+the ratio of the two matches' times. Next to them, what one start costs: an
+:class:`~skitgubbe.engine.EnginePlayer` of ``skitgubbe engine greedy`` started (the
+interpreter, the import, the handshake) and closed.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from support import Figure, Figures, fastest_seconds, pedantic
 
 import skitgubbe as sg
 from skitgubbe import bots
+from skitgubbe.engine import EnginePlayer
 
-DEALS: Final = 10
+DEALS: Final = 30
 ROUNDS: Final = 3
 GREEDY_ENGINE: Final = "cmd:" + shlex.join([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
 
@@ -66,3 +69,19 @@ def test_arena_games_per_second(benchmark: BenchmarkFixture, figures: Figures, n
             Figure("games_per_s", label, len(result.games) / seconds, "games/s"),
             Figure("ms_per_game", label, seconds / len(result.games) * 1e3, "ms"),
         )
+
+
+@pytest.mark.benchmark(group="arena: bots out of process")
+def test_engine_start(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    command = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
+
+    def start() -> str:
+        with EnginePlayer(command) as engine:
+            assert engine.id is not None
+            return engine.id.name
+
+    assert pedantic(benchmark, start, rounds=ROUNDS) == "greedy"
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        label = "EnginePlayer start + handshake + close (skitgubbe engine greedy)"
+        figures.add("engine-start", benchmark, Figure("ms", label, seconds * 1e3, "ms"))
