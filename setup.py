@@ -26,7 +26,7 @@ extension = Extension(
     include_dirs=["src/_core"],
     extra_compile_args=compile_args,
     libraries=[] if sys.platform == "win32" else ["m"],
-    depends=sorted(glob("src/_core/*.h")),
+    depends=sorted(glob("src/_core/*.h") + glob("src/skitgubbe/include/*.h")),
 )
 
 setup(

@@ -120,4 +120,7 @@ int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
                    const sg_public_move *recent, int n_recent, const float *rules, int n_rules,
                    float *out);
 
+/* The rewards of a rollout that ended in `st` (as sg_rollout says). */
+void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
+
 #endif /* SKITGUBBE_INTERNAL_H */

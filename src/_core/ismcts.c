@@ -104,8 +104,8 @@ static int index_of(const sg_move *moves, int n, sg_move move)
 
 /* One iteration: select and expand in `world`, roll out, back up.
  * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
-static void iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
-                    sg_rng *rng)
+static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
+                   sg_search_policy *policy, sg_rng *rng)
 {
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
@@ -156,18 +156,30 @@ static void iterate(tree *t, sg_state *world, double exploration, const sg_ismct
         current = best;
     }
     double reward[SG_MAX_PLAYERS];
-    sg_rollout(world, p->policy, p->rollout_cap, rng, reward);
+    if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_OK)
+        return 0;
     for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
         node *nd = &t->nodes[id];
         nd->visits++;
         if (id != 0)
             nd->reward += reward[nd->player];
     }
+    return 1;
 }
 
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
 {
+    return sg_ismcts_with(view, params, NULL, stats, moves, visits, n_moves);
+}
+
+sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
+                       sg_search_policy *policy, sg_ismcts_stats *stats,
+                       sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
+{
+    sg_search_policy builtin = {params->policy, SG_POLICY_OK, NULL, NULL, NULL, NULL, 0};
+    if (policy == NULL)
+        policy = &builtin;
     sg_move legal[SG_MAX_MOVES];
     const int n = sg_legal_moves(view, legal);
     if (n_moves)
@@ -199,7 +211,10 @@ sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismct
                 break;
             sg_state world;
             sg_sample_world(view, &rng, &world);
-            iterate(&t, &world, exploration, params, &rng);
+            if (!iterate(&t, &world, exploration, params, policy, &rng)) {
+                free(t.nodes);
+                return 0; /* the policy failed: policy->error says how */
+            }
             done++;
         }
         seconds = now_seconds() - start;

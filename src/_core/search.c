@@ -431,6 +431,11 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
         }
         sg_apply_unchecked(st, move, NULL);
     }
+    sg_rollout_rewards(st, reward);
+}
+
+void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS])
+{
     for (int p = 0; p < SG_MAX_PLAYERS; p++)
         reward[p] = 1.0;
     if (st->phase == SG_PHASE_OVER) {
@@ -450,6 +455,14 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
 int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES])
 {
+    sg_search_policy builtin = {policy, SG_POLICY_OK, NULL, NULL, NULL, NULL, 0};
+    return sg_pimc_with(view, worlds, rollouts, &builtin, cap, seed, moves, scores);
+}
+
+int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
+                 uint32_t cap, uint64_t seed, sg_move moves[SG_MAX_MOVES],
+                 double scores[SG_MAX_MOVES])
+{
     const int n = sg_legal_moves(view, moves);
     const uint8_t seat = view->to_move;
     sg_rng rng;
@@ -467,7 +480,8 @@ int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t
             for (int r = 0; r < rollouts; r++) {
                 sg_state play = after;
                 double reward[SG_MAX_PLAYERS];
-                sg_rollout(&play, policy, cap, &rng, reward);
+                if (sg_rollout_with(&play, policy, cap, &rng, reward) != SG_POLICY_OK)
+                    return -1;
                 scores[i] += reward[seat];
             }
         }

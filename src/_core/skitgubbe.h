@@ -27,6 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The API of rollout policies (shipped with the Python package: skitgubbe.get_include()). */
+#include "../skitgubbe/include/skitgubbe_policy.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -688,6 +691,35 @@ sg_move sg_greedy_move(const sg_state *st);
 
 enum sg_policy { SG_POLICY_RANDOM = 0, SG_POLICY_GREEDY = 1, SG_POLICY_MIXED = 2 };
 
+/* ---- policies and evaluations of the caller's own (skitgubbe_policy.h) ---- */
+
+/* What a search rolls out with: the built-in policy `builtin` (enum sg_policy),
+ * or `choose` when it is not NULL; and, when `evaluate` is not NULL, that
+ * evaluation before each rollout move (skitgubbe_policy.h says what both
+ * return).  The search writes `error` (enum sg_policy_error) and `detail`
+ * (the value returned) when one of them fails, and stops at once. */
+typedef struct sg_search_policy {
+    int32_t builtin;
+    int32_t error;
+    sg_policy_fn choose;
+    void *choose_ctx;
+    sg_evaluate_fn evaluate;
+    void *evaluate_ctx;
+    int64_t detail;
+} sg_search_policy;
+
+enum sg_policy_error {
+    SG_POLICY_OK = 0,
+    SG_POLICY_FAILED = 1,         /* the policy returned a negative number */
+    SG_POLICY_OUT_OF_RANGE = 2,   /* the policy returned an index >= the number of moves */
+    SG_POLICY_EVAL_FAILED = 3,    /* the evaluation returned a negative number */
+    SG_POLICY_EVAL_RETURN = 4,    /* the evaluation returned something but 0, 1 or < 0 */
+    SG_POLICY_EVAL_VALUE = 5      /* a value not in [0, 1] (detail: the seat) */
+};
+
+/* The table of accessors a policy reads its position through. */
+const sg_policy_api *sg_policy_api_table(void);
+
 /* Plays `st` on with `policy` (MIXED: greedy, a random move one time in
  * four) for at most `cap` moves (0: to the end) and writes each seat's
  * reward: 1 for a seat that is not the skitgubbe, 0 for the skitgubbe; when
@@ -695,6 +727,11 @@ enum sg_policy { SG_POLICY_RANDOM = 0, SG_POLICY_GREEDY = 1, SG_POLICY_MIXED = 2
  * cards and 1 for the others. */
 void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
                 double reward[SG_MAX_PLAYERS]);
+
+/* sg_rollout with `policy` (sg_search_policy); returns SG_POLICY_OK, or the
+ * error it also writes into policy->error (the rewards are then all 0). */
+int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
+                    double reward[SG_MAX_PLAYERS]);
 
 /* Perfect-information Monte Carlo: for each legal move of the player to move
  * in `view`, the mean reward of that player over `worlds` sampled worlds and
@@ -704,6 +741,12 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
  * an enum sg_policy value plays random rollouts. */
 int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
+
+/* sg_pimc rolling out with `policy`; returns -1 when the policy or the
+ * evaluation failed (policy->error says how). */
+int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
+                 uint32_t cap, uint64_t seed, sg_move moves[SG_MAX_MOVES],
+                 double scores[SG_MAX_MOVES]);
 
 typedef struct sg_ismcts_params {
     double seconds;       /* stop after this many seconds of wall time (0: no limit) */
@@ -749,6 +792,13 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * goes on with rollouts from its leaves. */
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
+
+/* sg_ismcts rolling out with `policy` instead of params->policy (NULL: that
+ * one).  When the policy or the evaluation fails the search stops at once and
+ * returns 0, with policy->error saying how. */
+sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
+                       sg_search_policy *policy, sg_ismcts_stats *stats,
+                       sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 
 /* ---- integer actions ---------------------------------------------------------- */
 

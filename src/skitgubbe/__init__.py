@@ -42,6 +42,7 @@ from .errors import (
     PlayerDisconnectedError,
     PlayerError,
     PlayerTimeoutError,
+    PolicyError,
     RecordError,
     RulesError,
     SkitgubbeError,
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from . import aio as aio
     from . import arena as arena
     from . import engine as engine
+    from . import policy as policy
     from . import session as session
     from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
     from .arena import (
@@ -84,6 +86,7 @@ if TYPE_CHECKING:
         wilson_interval,
     )
     from .engine import AsyncEnginePlayer, EnginePlayer, Limits
+    from .policy import get_include
     from .session import (
         SESSION_FORMAT,
         SESSION_VERSION,
@@ -98,6 +101,7 @@ __version__ = "0.1.0"
 _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
     **dict.fromkeys(("AsyncEnginePlayer", "EnginePlayer", "Limits"), "engine"),
+    "get_include": "policy",
     **dict.fromkeys(
         (
             "MATCH_FORMAT",
@@ -189,6 +193,7 @@ __all__ = [
     "PlayerDisconnectedError",
     "PlayerError",
     "PlayerTimeoutError",
+    "PolicyError",
     "Rank",
     "RecordError",
     "Referee",
@@ -210,6 +215,7 @@ __all__ = [
     "actions",
     "arrangements",
     "bots",
+    "get_include",
     "play_game",
     "play_game_async",
     "run_match",

@@ -1,5 +1,5 @@
 # Declarations of the C core's public header (src/_core/skitgubbe.h).
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
 cdef extern from "skitgubbe.h" nogil:
@@ -276,6 +276,54 @@ cdef extern from "skitgubbe.h" nogil:
                 uint64_t seed, sg_move *moves, double *scores)
     sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params,
                       sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits, int *n_moves)
+
+    # The accessors take the position as const void * here (Cython's forward
+    # references); the C compiler sees skitgubbe_policy.h's own prototypes.
+    ctypedef struct sg_policy_api:
+        uint32_t abi
+        uint32_t size
+        int32_t (*players)(const void *pos) noexcept nogil
+        int32_t (*to_move)(const void *pos) noexcept nogil
+        int32_t (*phase)(const void *pos) noexcept nogil
+        int32_t (*trump)(const void *pos) noexcept nogil
+        uint64_t (*hand)(const void *pos, int32_t seat) noexcept nogil
+        uint64_t (*collection)(const void *pos, int32_t seat) noexcept nogil
+        int32_t (*stock_size)(const void *pos) noexcept nogil
+        uint64_t (*table)(const void *pos) noexcept nogil
+        uint64_t (*top_play)(const void *pos) noexcept nogil
+        int32_t (*top_seat)(const void *pos) noexcept nogil
+        uint64_t (*out_of_play)(const void *pos) noexcept nogil
+        int32_t (*out)(const void *pos, int32_t seat) noexcept nogil
+        int32_t (*n_moves)(const void *pos) noexcept nogil
+        int32_t (*move_kind)(const void *pos, int32_t i) noexcept nogil
+        uint64_t (*move_cards)(const void *pos, int32_t i) noexcept nogil
+        int32_t (*greedy)(const void *pos) noexcept nogil
+
+    ctypedef struct sg_position:
+        const sg_policy_api *api
+        const void *impl
+
+    enum:
+        SG_POLICY_ABI
+
+    ctypedef int32_t (*sg_policy_fn)(const sg_position *pos, void *ctx) noexcept nogil
+    ctypedef int32_t (*sg_evaluate_fn)(const sg_position *pos, void *ctx,
+                                       double *value) noexcept nogil
+
+    ctypedef struct sg_search_policy:
+        int32_t builtin
+        int32_t error
+        sg_policy_fn choose
+        void *choose_ctx
+        sg_evaluate_fn evaluate
+        void *evaluate_ctx
+        int64_t detail
+
+    int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
+                     uint32_t cap, uint64_t seed, sg_move *moves, double *scores) nogil
+    sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
+                           sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
+                           uint32_t *visits, int *n_moves) nogil
 
 
 cdef enum:

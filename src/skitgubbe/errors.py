@@ -35,6 +35,7 @@ __all__ = [
     "PlayerDisconnectedError",
     "PlayerError",
     "PlayerTimeoutError",
+    "PolicyError",
     "RecordError",
     "RulesError",
     "SkitgubbeError",
@@ -393,3 +394,24 @@ class RecordError(SkitgubbeError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.args[0], self.move_index), self.__dict__)
+
+
+class PolicyError(SkitgubbeError):
+    """A rollout policy or evaluation of the search's (:mod:`skitgubbe.policy`) that failed:
+    a C source that does not compile (the message holds the compiler's), one compiled for
+    another version of ``skitgubbe_policy.h``, or one that answered out of range or raised
+    during a search, which then stopped. ``policy`` names it.
+
+    >>> error = PolicyError("policy 'low.c:choose' returned move index 7 of 3", "low.c:choose")
+    >>> error.policy
+    'low.c:choose'
+    """
+
+    policy: str
+
+    def __init__(self, message: str, policy: str = "") -> None:
+        super().__init__(message)
+        self.policy = policy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.args[0], self.policy), self.__dict__)

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import _engine
 from ..errors import ArgumentError, ArgumentTypeError
 from ..moves import Move
 from ..observation import Observation
 from .registry import _check_turn
+
+if TYPE_CHECKING:
+    from ..policy import Rollout
+
+T = TypeVar("T")
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -24,14 +30,30 @@ _UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
 # raises, and an infinite budget never returns.
 
 
-def _policy(name: object) -> int:
-    allowed = ", ".join(_POLICIES)
-    if not isinstance(name, str):
-        raise ArgumentTypeError(f"rollout must be one of {allowed}, not {name!r}")
+def _policy(rollout: object, evaluation: object) -> Rollout:
+    """The rollout of a search bot (see :mod:`skitgubbe.policy`), checked now."""
+    from ..policy import resolve  # a C policy is compiled (or found in the cache) here
+
+    if isinstance(rollout, str) and rollout in _POLICIES:
+        return resolve(rollout, evaluation)
+    if rollout is None or isinstance(rollout, bool | int | float):
+        allowed = ", ".join(_POLICIES)
+        raise ArgumentTypeError(
+            f"rollout must be one of {allowed}, a C policy or a callable, not {rollout!r}"
+        )
+    return resolve(rollout, evaluation)
+
+
+def _search(
+    rollout: Rollout, run: Callable[..., T], before: tuple[Any, ...], after: tuple[Any, ...]
+) -> T:
+    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks; a policy that
+    failed is a :class:`~skitgubbe.PolicyError` naming it."""
+    builtin, choose, evaluate = rollout.arguments()
     try:
-        return _POLICIES[name]
-    except KeyError:
-        raise ArgumentError(f"rollout must be one of {allowed}, not {name!r}") from None
+        return run(*before, builtin, *after, choose=choose, evaluate=evaluate)
+    except _engine.SearchPolicyError as failure:
+        raise rollout.failure(failure) from failure.__cause__
 
 
 def _count(name: str, value: object, top: int) -> int:
@@ -95,24 +117,24 @@ class PIMCBot:
         rollout: str = "greedy",
         rollout_cap: int = 400,
         seed: int | None = None,
+        evaluation: Any = None,
     ) -> None:
         self.worlds = _count("worlds", worlds, _INT_MAX)
         self.rollouts = _count("rollouts", rollouts, _INT_MAX)
-        self._policy = _policy(rollout)
+        self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
+        self.evaluation = evaluation
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
 
     def scores(self, observation: Observation) -> dict[Move, float]:
         """Each legal move's mean reward (1 = not the skitgubbe) over the samples."""
-        pairs = _engine.pimc(
-            observation.core_view,
-            self.worlds,
-            self.rollouts,
-            self._policy,
-            self.rollout_cap,
-            self._rng.getrandbits(64),
+        pairs = _search(
+            self._rollout,
+            _engine.pimc,
+            (observation.core_view, self.worlds, self.rollouts),
+            (self.rollout_cap, self._rng.getrandbits(64)),
         )
         return {Move.from_code(code): score for code, score in pairs}
 
@@ -175,6 +197,7 @@ class ISMCTSBot:
         rollout: str = "mixed",
         rollout_cap: int = 200,
         seed: int | None = None,
+        evaluation: Any = None,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -185,8 +208,9 @@ class ISMCTSBot:
         self.iterations = iterations
         self.time = time
         self.exploration = _real("exploration", exploration, "a finite number >= 0", positive=False)
-        self._policy = _policy(rollout)
+        self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
+        self.evaluation = evaluation
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
@@ -195,14 +219,16 @@ class ISMCTSBot:
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
-        _best, root, iterations, nodes, seconds = _engine.ismcts(
-            observation.core_view,
-            self.iterations or 0,
-            float(self.time or 0.0),
-            self.exploration,
-            self._policy,
-            self.rollout_cap,
-            self._rng.getrandbits(64),
+        _best, root, iterations, nodes, seconds = _search(
+            self._rollout,
+            _engine.ismcts,
+            (
+                observation.core_view,
+                self.iterations or 0,
+                float(self.time or 0.0),
+                self.exploration,
+            ),
+            (self.rollout_cap, self._rng.getrandbits(64)),
         )
         self.last_search = (iterations, nodes, seconds)
         return {Move.from_code(code): count for code, count in root}
