@@ -111,7 +111,9 @@ INT = "an int from 1 to 2147483647"
 UINT32 = "an int from 1 to 4294967295"
 TIME = "None or a finite number of seconds > 0"
 EXPLORATION = "a finite number >= 0"
-POLICIES = "one of random, greedy, mixed"
+POLICIES = (
+    "one of random, greedy, mixed, a C policy, file.c[:function], module:function or a callable"
+)
 
 BAD_ISMCTS = [
     ({"exploration": -1}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -1"),

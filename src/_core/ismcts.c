@@ -156,7 +156,7 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
         current = best;
     }
     double reward[SG_MAX_PLAYERS];
-    if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_OK)
+    if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
         return 0;
     for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
         node *nd = &t->nodes[id];
@@ -177,7 +177,7 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                        sg_search_policy *policy, sg_ismcts_stats *stats,
                        sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
 {
-    sg_search_policy builtin = {params->policy, SG_POLICY_OK, NULL, NULL, NULL, NULL, 0};
+    sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0};
     if (policy == NULL)
         policy = &builtin;
     sg_move legal[SG_MAX_MOVES];

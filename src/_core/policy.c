@@ -142,7 +142,7 @@ int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng
 {
     if (policy->choose == NULL && policy->evaluate == NULL) {
         sg_rollout(st, policy->builtin, cap, rng, reward);
-        return SG_POLICY_OK;
+        return SG_POLICY_ERROR_NONE;
     }
     position_impl impl;
     impl.st = st;
@@ -155,26 +155,26 @@ int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng
             double value[SG_MAX_PLAYERS] = {0.0, 0.0, 0.0, 0.0};
             const int32_t said = policy->evaluate(&pos, policy->evaluate_ctx, value);
             if (said < 0)
-                return fail(policy, SG_POLICY_EVAL_FAILED, said, reward);
+                return fail(policy, SG_POLICY_ERROR_EVAL_FAILED, said, reward);
             if (said > 1)
-                return fail(policy, SG_POLICY_EVAL_RETURN, said, reward);
+                return fail(policy, SG_POLICY_ERROR_EVAL_RETURN, said, reward);
             if (said == 1) {
                 for (int p = 0; p < SG_MAX_PLAYERS; p++) {
                     const double v = p < st->rules.players ? value[p] : 1.0;
                     if (!(v >= 0.0 && v <= 1.0)) /* NaN too */
-                        return fail(policy, SG_POLICY_EVAL_VALUE, p, reward);
+                        return fail(policy, SG_POLICY_ERROR_EVAL_VALUE, p, reward);
                     reward[p] = v;
                 }
-                return SG_POLICY_OK;
+                return SG_POLICY_ERROR_NONE;
             }
         }
         sg_move move;
         if (policy->choose != NULL) {
             const int32_t i = policy->choose(&pos, policy->choose_ctx);
             if (i < 0)
-                return fail(policy, SG_POLICY_FAILED, i, reward);
+                return fail(policy, SG_POLICY_ERROR_FAILED, i, reward);
             if (i >= impl.n)
-                return fail(policy, SG_POLICY_OUT_OF_RANGE, i, reward);
+                return fail(policy, SG_POLICY_ERROR_OUT_OF_RANGE, i, reward);
             move = impl.moves[i];
         } else if (policy->builtin == SG_POLICY_GREEDY ||
                    (policy->builtin == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
@@ -185,5 +185,5 @@ int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng
         sg_apply_unchecked(st, move, NULL);
     }
     sg_rollout_rewards(st, reward);
-    return SG_POLICY_OK;
+    return SG_POLICY_ERROR_NONE;
 }

@@ -455,7 +455,7 @@ void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS])
 int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES])
 {
-    sg_search_policy builtin = {policy, SG_POLICY_OK, NULL, NULL, NULL, NULL, 0};
+    sg_search_policy builtin = {policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0};
     return sg_pimc_with(view, worlds, rollouts, &builtin, cap, seed, moves, scores);
 }
 
@@ -480,7 +480,7 @@ int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_polic
             for (int r = 0; r < rollouts; r++) {
                 sg_state play = after;
                 double reward[SG_MAX_PLAYERS];
-                if (sg_rollout_with(&play, policy, cap, &rng, reward) != SG_POLICY_OK)
+                if (sg_rollout_with(&play, policy, cap, &rng, reward) != SG_POLICY_ERROR_NONE)
                     return -1;
                 scores[i] += reward[seat];
             }

@@ -709,12 +709,12 @@ typedef struct sg_search_policy {
 } sg_search_policy;
 
 enum sg_policy_error {
-    SG_POLICY_OK = 0,
-    SG_POLICY_FAILED = 1,         /* the policy returned a negative number */
-    SG_POLICY_OUT_OF_RANGE = 2,   /* the policy returned an index >= the number of moves */
-    SG_POLICY_EVAL_FAILED = 3,    /* the evaluation returned a negative number */
-    SG_POLICY_EVAL_RETURN = 4,    /* the evaluation returned something but 0, 1 or < 0 */
-    SG_POLICY_EVAL_VALUE = 5      /* a value not in [0, 1] (detail: the seat) */
+    SG_POLICY_ERROR_NONE = 0,
+    SG_POLICY_ERROR_FAILED = 1,         /* the policy returned a negative number */
+    SG_POLICY_ERROR_OUT_OF_RANGE = 2,   /* the policy returned an index >= the number of moves */
+    SG_POLICY_ERROR_EVAL_FAILED = 3,    /* the evaluation returned a negative number */
+    SG_POLICY_ERROR_EVAL_RETURN = 4,    /* the evaluation returned something but 0, 1 or < 0 */
+    SG_POLICY_ERROR_EVAL_VALUE = 5      /* a value not in [0, 1] (detail: the seat) */
 };
 
 /* The table of accessors a policy reads its position through. */
@@ -728,7 +728,7 @@ const sg_policy_api *sg_policy_api_table(void);
 void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
                 double reward[SG_MAX_PLAYERS]);
 
-/* sg_rollout with `policy` (sg_search_policy); returns SG_POLICY_OK, or the
+/* sg_rollout with `policy` (sg_search_policy); returns SG_POLICY_ERROR_NONE, or the
  * error it also writes into policy->error (the rewards are then all 0). */
 int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
                     double reward[SG_MAX_PLAYERS]);

@@ -1,0 +1,298 @@
+"""Rollout policies and evaluations of the user's own (skitgubbe.policy) in the C search:
+built-in names, C functions compiled with cffi, Python callables, and their failures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import skitgubbe as sg
+from skitgubbe import bots, policy
+from skitgubbe.policy import compile_c
+
+GREEDY_C = """
+int32_t greedy_again(const sg_position *pos, void *ctx)
+{
+    (void)ctx;
+    return sg_greedy(pos);
+}
+"""
+
+LOWEST_C = """
+/* The lowest card, sparing trumps; flip or pick up only when nothing else is legal. */
+int32_t lowest(const sg_position *pos, void *ctx)
+{
+    (void)ctx;
+    const int32_t trump = sg_trump(pos);
+    int32_t best = -1, best_key = 1 << 20;
+    for (int32_t i = 0; i < sg_n_moves(pos); i++) {
+        const uint64_t cards = sg_move_cards(pos, i);
+        if (sg_move_kind(pos, i) != SG_PLAY || !cards)
+            continue;
+        int32_t key = sg_lowest_rank(cards) * 8 - sg_count(cards);
+        if (trump >= 0 && (cards & SG_SUIT_CARDS(trump)))
+            key += 200;
+        if (key < best_key) {
+            best = i;
+            best_key = key;
+        }
+    }
+    return best >= 0 ? best : 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("policy-cache")
+
+
+@pytest.fixture(autouse=True)
+def _cache_env(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SKITGUBBE_CACHE", str(cache))
+
+
+def views(count: int = 6) -> list[sg.Observation]:
+    """Observations of the player to move at a few points of a few games."""
+    found = []
+    for seed in range(count):
+        game = sg.Game.new(sg.Rules.classic(3), seed=seed)
+        bot = sg.bots.GreedyBot()
+        for _ in range(seed * 7):
+            if game.result is not None:
+                break
+            game.play(bot.choose(game.observation(game.to_move)))  # type: ignore[arg-type]
+        if game.result is None:
+            found.append(game.observation(game.to_move))  # type: ignore[arg-type]
+    return found
+
+
+# -- the header ----------------------------------------------------------------------------
+
+
+def test_the_header_ships_with_the_package_and_its_abi_is_the_cores() -> None:
+    header = Path(sg.get_include()) / "skitgubbe_policy.h"
+    text = header.read_text(encoding="utf-8")
+    (abi,) = re.findall(r"#define SG_POLICY_ABI (\d+)", text)
+    assert int(abi) == policy.POLICY_ABI == sg.policy.POLICY_ABI
+    assert sg.get_include() == policy.get_include()
+
+
+# -- policies that play as the built-in greedy one ----------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["c", "python"])
+def test_a_policy_equal_to_greedy_searches_exactly_as_the_built_in_one(kind: str) -> None:
+    mine: Any = compile_c(GREEDY_C, "greedy_again") if kind == "c" else (lambda p: p.greedy)
+    for view in views():
+        for make in (
+            lambda r: sg.bots.ISMCTSBot(iterations=300, rollout=r, seed=5),
+            lambda r: sg.bots.PIMCBot(worlds=6, rollouts=1, rollout=r, seed=5),
+        ):
+            built_in, own = make("greedy"), make(mine)
+            if isinstance(built_in, sg.bots.ISMCTSBot):
+                assert built_in.visits(view) == own.visits(view)  # type: ignore[union-attr]
+            else:
+                assert built_in.scores(view) == own.scores(view)  # type: ignore[union-attr]
+
+
+def test_a_c_policy_from_a_file_in_a_spec_plays_in_the_arena(tmp_path: Path) -> None:
+    source = tmp_path / "lowest.c"
+    source.write_text(LOWEST_C, encoding="utf-8")
+    spec = f"ismcts:iterations=60,rollout={source}:lowest"
+    bot = bots.make(spec, seed=1)
+    assert isinstance(bot, sg.bots.ISMCTSBot)
+    result = sg.run_match([spec, "greedy"], deals=2, seed=3)
+    workers = sg.run_match([spec, "greedy"], deals=2, seed=3, jobs=2)
+    assert result.crashes == () and result == workers
+    default = tmp_path / "choose.c"
+    default.write_text(LOWEST_C.replace("lowest(", "choose("), encoding="utf-8")
+    assert bots.make(f"pimc:worlds=2,rollout={default}", seed=1) is not None  # choose
+
+
+def test_a_compiled_policy_is_cached_across_processes(cache: Path) -> None:
+    source = GREEDY_C.replace("greedy_again", "cached_one")
+    compile_c(source, "cached_one")
+    built = list(cache.glob("policies/_skitgubbe_policy_*"))
+    assert built
+    program = (
+        "import sys, skitgubbe.policy as p\n"
+        "import cffi\n"
+        "f = p.compile_c(sys.stdin.read(), 'cached_one')\n"
+        "print(f.address > 0)\n"
+    )
+    # A second process finds it: no build folder appears (the build would make one).
+    done = subprocess.run(
+        [sys.executable, "-c", program], input=source, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "True"
+    assert sorted(cache.glob("policies/_skitgubbe_policy_*")) == sorted(built)
+    assert not list(cache.glob("policies/build-*"))
+
+
+# -- evaluations ------------------------------------------------------------------------
+
+
+def test_an_evaluation_ends_every_rollout_with_its_values() -> None:
+    quarter = compile_c(
+        """
+        int32_t quarter(const sg_position *pos, void *ctx, double value[4])
+        {
+            (void)ctx;
+            for (int32_t seat = 0; seat < sg_players(pos); seat++)
+                value[seat] = 0.25;
+            return 1;
+        }
+        """,
+        "quarter",
+        kind="evaluation",
+    )
+    for evaluation in (quarter, lambda p: [0.25] * p.players):
+        bot = sg.bots.PIMCBot(worlds=3, rollouts=2, evaluation=evaluation, seed=2)
+        scores = bot.scores(views()[1])
+        assert set(scores.values()) == {0.25}
+    # None goes on: the rollouts play out, as without an evaluation.
+    view = views()[2]
+    plain = sg.bots.PIMCBot(worlds=4, rollouts=1, seed=3).scores(view)
+    assert (
+        sg.bots.PIMCBot(worlds=4, rollouts=1, seed=3, evaluation=lambda p: None).scores(view)
+        == plain
+    )
+
+
+# -- failures: an error naming the policy, never a crash or a substituted move --------------
+
+FAILING = [
+    (
+        "int32_t past(const sg_position *p, void *c) { (void)c; return sg_n_moves(p); }",
+        "past",
+        "policy",
+        r"policy 'past \(C\)' returned move index \d+, past the position's legal moves",
+    ),
+    (
+        "int32_t minus(const sg_position *p, void *c) { (void)p; (void)c; return -7; }",
+        "minus",
+        "policy",
+        r"policy 'minus \(C\)' returned -7, a failure",
+    ),
+    (
+        "int32_t two(const sg_position *p, void *c, double v[4]) "
+        "{ (void)p; (void)c; (void)v; return 2; }",
+        "two",
+        "evaluation",
+        r"evaluation 'two \(C\)' returned 2; an evaluation returns 1",
+    ),
+    (
+        "int32_t not_a_number(const sg_position *p, void *c, double v[4]) "
+        "{ (void)p; (void)c; v[0] = 0.0 / 0.0; return 1; }",
+        "not_a_number",
+        "evaluation",
+        r"evaluation 'not_a_number \(C\)' wrote a value for seat 0 that is not a chance",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "name", "kind", "message"), FAILING)
+def test_a_c_function_that_answers_wrong_stops_the_search_with_an_error_naming_it(
+    source: str, name: str, kind: str, message: str
+) -> None:
+    function = compile_c(source, name, kind=kind)  # type: ignore[arg-type]
+    options: dict[str, Any] = (
+        {"rollout": function} if kind == "policy" else {"evaluation": function}
+    )
+    view = views()[1]
+    for bot in (
+        sg.bots.ISMCTSBot(iterations=50, seed=1, **options),
+        sg.bots.PIMCBot(worlds=2, seed=1, **options),
+    ):
+        with pytest.raises(sg.PolicyError, match=message) as caught:
+            bot.choose(view)
+        assert caught.value.policy == f"'{name} (C)'"
+
+
+def raises(position: Any) -> int:
+    raise KeyError("no idea")
+
+
+@pytest.mark.parametrize(
+    ("rollout", "evaluation", "cause", "message"),
+    [
+        (raises, None, KeyError, r"policy 'raises' raised KeyError: 'no idea'"),
+        (lambda p: 1.0, None, TypeError, r"returns a move index \(an int\), not 1.0"),
+        (lambda p: p.n_moves, None, ValueError, r"returned move index \d+, but the position"),
+        ("greedy", lambda p: [0.5], ValueError, r"one value per seat \(3\)"),
+        ("greedy", lambda p: [2.0, 0, 0], ValueError, r"chances in \[0, 1\]"),
+    ],
+)
+def test_a_python_function_that_fails_stops_the_search_with_its_exception(
+    rollout: Any, evaluation: Any, cause: type[BaseException], message: str
+) -> None:
+    bot = sg.bots.ISMCTSBot(iterations=30, rollout=rollout, evaluation=evaluation, seed=1)
+    with pytest.raises(sg.PolicyError, match=message) as caught:
+        bot.choose(views()[1])
+    assert isinstance(caught.value.__cause__, cause)
+
+
+def test_a_source_that_does_not_compile_shows_the_compilers_message(tmp_path: Path) -> None:
+    with pytest.raises(sg.PolicyError, match="cannot compile policy 'broken'") as caught:
+        compile_c("int32_t broken(const sg_position *p, void *c) { return undeclared; }", "broken")
+    assert "undeclared" in str(caught.value) and "error" in str(caught.value)
+    with pytest.raises(sg.PolicyError, match="cannot read"):
+        compile_c(tmp_path / "missing.c", "choose")
+    with pytest.raises(sg.ArgumentError, match="an identifier"):
+        compile_c(GREEDY_C, "not a name")
+    with pytest.raises(sg.ArgumentError, match="'policy' or 'evaluation'"):
+        compile_c(GREEDY_C, "greedy_again", kind="score")  # type: ignore[arg-type]
+
+
+def test_a_build_for_another_abi_is_refused() -> None:
+    source = (
+        GREEDY_C.replace("greedy_again", "old_abi")
+        + "\n#undef SG_POLICY_ABI\n#define SG_POLICY_ABI 999\n"
+    )
+    with pytest.raises(sg.PolicyError, match=r"built for policy ABI 999, not 1"):
+        compile_c(source, "old_abi")
+
+
+def test_bad_rollout_options_are_refused_where_the_bot_is_made() -> None:
+    with pytest.raises(sg.ArgumentError, match="rollout must be one of random, greedy, mixed"):
+        sg.bots.ISMCTSBot(rollout="fast")
+    with pytest.raises(sg.ArgumentTypeError, match="rollout must be one of"):
+        sg.bots.PIMCBot(rollout=3)  # type: ignore[arg-type]
+    with pytest.raises(sg.ArgumentError, match="cannot import 'no_such_module'"):
+        sg.bots.PIMCBot(rollout="no_such_module:choose")
+    quarter = compile_c(
+        "int32_t q(const sg_position *p, void *c, double v[4])"
+        " { (void)p; (void)c; (void)v; return 0; }",
+        "q",
+        kind="evaluation",
+    )
+    with pytest.raises(sg.ArgumentError, match="compiled as a evaluation, not a policy"):
+        sg.bots.PIMCBot(rollout=quarter)
+
+
+# -- what a Python policy sees ----------------------------------------------------------------
+
+
+def test_a_python_policy_sees_sampled_worlds_and_only_during_its_call() -> None:
+    view = views()[3]
+    seen: list[tuple[int, ...]] = []
+    kept: list[Any] = []
+
+    def spy(position: Any) -> int:
+        kept.append(position)
+        if position.to_move == view.seat and len(seen) < 400:
+            seen.append(tuple(position.hand(s) for s in range(position.players)))
+        return position.greedy
+
+    sg.bots.ISMCTSBot(iterations=100, rollout=spy, seed=1).choose(view)
+    assert seen
+    others = {hands[(view.seat + 1) % 3] for hands in seen}
+    assert len(others) > 1, "the other hands are sampled, not the real ones"
+    with pytest.raises(ValueError, match="only during the call"):
+        kept[0].hand(0)
