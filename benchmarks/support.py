@@ -165,6 +165,19 @@ RATIOS: Final = (
         for name in ("one-engine", "isolated")
     ),
     Ratio(
+        key="ismcts_c_policy_over_built_in",
+        label="ISMCTS with a C policy / the built-in greedy (iterations/s)",
+        numerator=("ismcts-policy-c", "iterations_per_s"),
+        denominator=("ismcts-policy-built-in", "iterations_per_s"),
+        target=Target(">=", 0.8),
+    ),
+    Ratio(
+        key="ismcts_python_policy_over_built_in",
+        label="ISMCTS with a Python policy / the built-in greedy (iterations/s)",
+        numerator=("ismcts-policy-python", "iterations_per_s"),
+        denominator=("ismcts-policy-built-in", "iterations_per_s"),
+    ),
+    Ratio(
         key="python_skitgubbe_over_actions",
         label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
         numerator=("python-skitgubbe-decisions", "decisions_per_s"),
