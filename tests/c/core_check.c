@@ -734,6 +734,109 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
 
 /* Rules with every field of the table drawn at random among its allowed
  * values (the one refused combination excepted), and a short move cap. */
+/* ---- policies of the caller's own (skitgubbe_policy.h) ---------------------- */
+
+/* Reads every accessor (out-of-range arguments too), checks what it reads, then
+ * answers the greedy move; *ctx counts the calls. */
+static int32_t reading_policy(const sg_position *pos, void *ctx)
+{
+    int *calls = (int *)ctx;
+    ++*calls;
+    const int32_t players = sg_players(pos), n = sg_n_moves(pos);
+    uint64_t seen = sg_table(pos) | sg_out_of_play(pos);
+    for (int32_t seat = -1; seat <= players; seat++) {
+        const int inside = seat >= 0 && seat < players;
+        const uint64_t hand = sg_hand(pos, seat), coll = sg_collection(pos, seat);
+        if (!inside && (hand || coll))
+            return -100; /* a seat out of range must read as no cards */
+        if ((hand & seen) || (coll & seen) || (hand & coll))
+            return -101; /* a card in two places */
+        seen |= hand | coll;
+        (void)sg_is_out(pos, seat);
+    }
+    if ((sg_top_play(pos) & ~sg_table(pos)) || n < 1 || sg_to_move(pos) < 0)
+        return -102;
+    for (int32_t i = -1; i <= n; i++) {
+        const int32_t kind = sg_move_kind(pos, i);
+        if ((i < 0 || i >= n) != (kind == -1) || ((i < 0 || i >= n) && sg_move_cards(pos, i)))
+            return -103;
+    }
+    (void)sg_trump(pos);
+    (void)sg_phase(pos);
+    (void)sg_stock_size(pos);
+    (void)sg_top_seat(pos);
+    return sg_greedy(pos);
+}
+
+static int32_t past_the_end(const sg_position *pos, void *ctx)
+{
+    (void)ctx;
+    return sg_n_moves(pos);
+}
+
+static int32_t halves(const sg_position *pos, void *ctx, double value[4])
+{
+    int *calls = (int *)ctx;
+    if (++*calls % 3)
+        return 0;
+    for (int32_t seat = 0; seat < sg_players(pos); seat++)
+        value[seat] = 0.5;
+    return 1;
+}
+
+static int check_policies(void)
+{
+    sg_rules rules;
+    sg_rules_classic(&rules, 3);
+    for (uint64_t g = 0; g < 20; g++) {
+        sg_state st, view;
+        uint8_t deck[SG_NCARDS];
+        sg_rng rng;
+        sg_rng_seed(&rng, g + 500);
+        sg_shuffle(&rng, deck);
+        sg_new(&st, &rules, deck, 0, NULL);
+        for (uint64_t k = 0; k < g * 5 && st.phase != SG_PHASE_OVER; k++)
+            sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
+        if (st.phase == SG_PHASE_OVER)
+            continue;
+        sg_view(&st, st.to_move, &view);
+        int calls = 0, evals = 0;
+        sg_search_policy mine = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0};
+        sg_search_policy builtin = {SG_POLICY_GREEDY, 0, NULL, NULL, NULL, NULL, 0};
+        sg_move a[SG_MAX_MOVES], b[SG_MAX_MOVES];
+        double sa[SG_MAX_MOVES], sb[SG_MAX_MOVES];
+        const int na = sg_pimc_with(&view, 3, 2, &mine, 300, g, a, sa);
+        const int nb = sg_pimc_with(&view, 3, 2, &builtin, 300, g, b, sb);
+        if (mine.error || na != nb || memcmp(sa, sb, sizeof(double) * (size_t)na) != 0) {
+            fprintf(stderr, "core_check: a policy answering greedy scored otherwise (%d, %lld)\n",
+                    mine.error, (long long)mine.detail);
+            return 1;
+        }
+        if (na > 1 && calls == 0) {
+            fprintf(stderr, "core_check: the policy was never called\n");
+            return 1;
+        }
+        sg_search_policy bad = {SG_POLICY_GREEDY, 0, past_the_end, NULL, NULL, NULL, 0};
+        sg_ismcts_params params;
+        memset(&params, 0, sizeof params);
+        params.iterations = 50;
+        params.exploration = 0.7;
+        params.rollout_cap = 200;
+        params.seed = g;
+        if (na > 1 && (sg_ismcts_with(&view, &params, &bad, NULL, NULL, NULL, NULL) != 0 ||
+                       bad.error != SG_POLICY_ERROR_OUT_OF_RANGE)) {
+            fprintf(stderr, "core_check: a policy past the end was not refused\n");
+            return 1;
+        }
+        sg_search_policy cut = {SG_POLICY_GREEDY, 0, NULL, NULL, halves, &evals, 0};
+        if (sg_pimc_with(&view, 2, 2, &cut, 300, g, a, sa) != na || cut.error) {
+            fprintf(stderr, "core_check: an evaluation failed the search\n");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void random_rules(sg_rng *rng, sg_rules *r)
 {
     int count;
@@ -1163,6 +1266,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (check_policies())
+        return 1;
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;
 }
