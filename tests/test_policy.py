@@ -296,3 +296,56 @@ def test_a_python_policy_sees_sampled_worlds_and_only_during_its_call() -> None:
     assert len(others) > 1, "the other hands are sampled, not the real ones"
     with pytest.raises(ValueError, match="only during the call"):
         kept[0].hand(0)
+
+
+# -- the vector environment's opponents -------------------------------------------------------
+
+
+def test_vector_opponents_play_a_policy_of_your_own_from_their_own_view() -> None:
+    numpy = pytest.importorskip("numpy")
+    from skitgubbe.vector import VectorEnv
+
+    greedy_c = compile_c(GREEDY_C, "greedy_again")
+    plain = VectorEnv(16, sg.Rules.classic(3), opponents="greedy", seed=2)
+    mine = VectorEnv(16, sg.Rules.classic(3), opponents=[greedy_c, lambda p: p.greedy], seed=2)
+    (a, info), (b, _) = plain.reset(), mine.reset()
+    assert numpy.array_equal(a, b)
+    rng = numpy.random.default_rng(0)
+    for _ in range(150):  # greedy from a sampled world is greedy: the same games
+        noise = rng.random(info["action_mask"].shape)
+        actions = numpy.argmax(numpy.where(info["action_mask"], noise, -1.0), axis=1)
+        one, two = plain.step(actions), mine.step(actions)
+        assert all(numpy.array_equal(x, y) for x, y in zip(one[:4], two[:4], strict=True))
+    # What the policy sees is a world sampled from its seat's view: the next seat's hand
+    # there is not the real one (the game in slot 0 is Game.new from game_seed(seed, 0)).
+    from skitgubbe import _engine
+
+    seen: list[int] = []
+
+    def peek(position: Any) -> int:
+        seen.append(position.hand(2))
+        return position.greedy
+
+    spy = VectorEnv(1, sg.Rules.classic(3), opponents=[peek, "greedy"], seed=5)
+    _, info = spy.reset()
+    game = sg.Game.new(sg.Rules.classic(3), seed=_engine.game_seed(5, 0))
+    action = int(numpy.argmax(info["action_mask"][0]))
+    game.play_action(action)
+    assert game.to_move == 1  # seat 1, the policy, moves next: inside this step
+    spy.step(numpy.array([action], dtype=numpy.int32))
+    assert seen and seen[0] != game.hands[2].mask
+    assert bin(seen[0]).count("1") == len(game.hands[2])  # as many cards, other ones
+
+
+def test_a_vector_opponent_that_fails_raises_and_the_step_changes_nothing() -> None:
+    numpy = pytest.importorskip("numpy")
+    from skitgubbe.vector import VectorEnv
+
+    env = VectorEnv(4, sg.Rules.classic(3), opponents=lambda p: 99, seed=1)
+    _, info = env.reset()
+    before = [env._core.state(i) for i in range(4)]
+    with pytest.raises(sg.PolicyError, match=r"seat 1: policy '.*<lambda>' raised ValueError"):
+        env.step(numpy.argmax(info["action_mask"], axis=1))
+    assert [env._core.state(i) for i in range(4)] == before
+    with pytest.raises(sg.ArgumentError, match="opponents are 'random', 'greedy' or a policy"):
+        VectorEnv(2, sg.Rules.classic(3), opponents="clever")

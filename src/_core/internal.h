@@ -123,4 +123,8 @@ int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
 /* The rewards of a rollout that ended in `st` (as sg_rollout says). */
 void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
 
+/* The move `policy->choose` picks in `world`: SG_POLICY_ERROR_NONE and *move,
+ * or the error it also writes into `policy` (with no legal move: *move = 0). */
+int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *move);
+
 #endif /* SKITGUBBE_INTERNAL_H */

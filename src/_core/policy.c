@@ -137,6 +137,25 @@ static int fail(sg_search_policy *policy, int error, int64_t detail,
     return error;
 }
 
+int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *move)
+{
+    position_impl impl;
+    impl.st = world;
+    impl.n = sg_legal_moves(world, impl.moves);
+    *move = 0;
+    if (impl.n == 0)
+        return SG_POLICY_ERROR_NONE;
+    const sg_position pos = {&API, &impl};
+    const int32_t i = policy->choose(&pos, policy->choose_ctx);
+    double unused[SG_MAX_PLAYERS];
+    if (i < 0)
+        return fail(policy, SG_POLICY_ERROR_FAILED, i, unused);
+    if (i >= impl.n)
+        return fail(policy, SG_POLICY_ERROR_OUT_OF_RANGE, i, unused);
+    *move = impl.moves[i];
+    return SG_POLICY_ERROR_NONE;
+}
+
 int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
                     double reward[SG_MAX_PLAYERS])
 {

@@ -446,7 +446,8 @@ enum sg_error {
     SG_ERROR_ILLEGAL = -4,   /* move not legal here */
     SG_ERROR_OVER = -5,      /* the game is over */
     SG_ERROR_POSITION = -6,  /* a phase-2 position that cannot be played */
-    SG_ERROR_NOT_OVER = -7   /* sg_game_result: the game is not over */
+    SG_ERROR_NOT_OVER = -7,  /* sg_game_result: the game is not over */
+    SG_ERROR_POLICY = -8     /* a policy of the caller's own failed (sg_vec_set_policy) */
 };
 
 /* Deals a new game from a deck (deck[0] = top) with the given dealer. */
@@ -966,14 +967,27 @@ sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
 void sg_vec_free(sg_vec *env);
 int32_t sg_vec_games(const sg_vec *env);
 
+/* Makes the built-in player of `seat` play with `policy->choose` (a policy
+ * of skitgubbe_policy.h; NULL: its built-in policy again).  The policy is
+ * given a world sampled from that seat's own view (sg_view, then
+ * sg_sample_world with the game's generator), never the real state, and its
+ * move is played in the game.  The caller keeps `policy` alive and does not
+ * share it between threads.  SG_ERROR_SEAT for a learner's seat or one out of
+ * range, else SG_ERROR_NONE. */
+int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy);
+
 /* Deals every game afresh (episode 0) and writes the outputs (rewards and
- * flags zero). */
-void sg_vec_reset(sg_vec *env, const sg_vec_out *out);
+ * flags zero).  SG_ERROR_POLICY when a policy of the caller's own failed
+ * (its sg_search_policy says how; reset again before stepping), else
+ * SG_ERROR_NONE. */
+int sg_vec_reset(sg_vec *env, const sg_vec_out *out);
 
 /* Takes actions[i] in game i for its learner to move, lets the built-in
  * players move, deals finished games again, and writes the outputs.  If an
  * action is illegal nothing changes: returns SG_ERROR_ILLEGAL and *bad = the
- * first such game; else SG_ERROR_NONE. */
+ * first such game.  If a policy of the caller's own fails, nothing changes
+ * either: returns SG_ERROR_POLICY and *bad = that game (its sg_search_policy
+ * says how); else SG_ERROR_NONE. */
 int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad);
 
 /* Game i's state and (if pending is not NULL) its slough being chosen; NULL

@@ -22,6 +22,8 @@ struct sg_vec {
     int32_t policies[SG_MAX_PLAYERS];
     uint64_t seed;
     sg_vec_game *games;
+    sg_vec_game *backup;                    /* a step's games before it, with custom policies */
+    sg_search_policy *custom[SG_MAX_PLAYERS]; /* the caller's policies, or NULL */
     int32_t n_rule_floats;
     int32_t tensor_size;
     float rule_floats[SG_TENSOR_MAX_RULE_FLOATS];
@@ -63,6 +65,7 @@ void sg_vec_free(sg_vec *env)
 {
     if (env) {
         free(env->games);
+        free(env->backup);
         free(env);
     }
 }
@@ -110,12 +113,23 @@ static void deal(const sg_vec *env, sg_vec_game *g, int32_t slot)
     memset(g->recent, 0, sizeof g->recent);
 }
 
-/* The built-in players move until a learner is to move or the game is over. */
-static void others(const sg_vec *env, sg_vec_game *g)
+/* The built-in players move until a learner is to move or the game is over;
+ * SG_ERROR_POLICY when a policy of the caller's own failed. */
+static int others(const sg_vec *env, sg_vec_game *g)
 {
     while (g->st.phase != SG_PHASE_OVER && env->policies[g->st.to_move] != SG_VEC_LEARNER) {
         sg_move move;
-        if (env->policies[g->st.to_move] == SG_POLICY_GREEDY) {
+        sg_search_policy *custom = env->custom[g->st.to_move];
+        if (custom != NULL) {
+            /* The policy plays from what its seat knows: a world sampled from its view. */
+            sg_state view, world;
+            sg_view(&g->st, g->st.to_move, &view);
+            sg_sample_world(&view, &g->rng, &world);
+            if (sg_policy_move(custom, &world, &move) != SG_POLICY_ERROR_NONE)
+                return SG_ERROR_POLICY;
+            if (move == 0 || sg_why_illegal(&g->st, move, NULL) != SG_ERROR_NONE)
+                move = sg_greedy_move(&g->st); /* cannot happen: the mover's moves are known */
+        } else if (env->policies[g->st.to_move] == SG_POLICY_GREEDY) {
             move = sg_greedy_move(&g->st);
         } else {
             sg_move moves[SG_MAX_MOVES];
@@ -124,6 +138,7 @@ static void others(const sg_vec *env, sg_vec_game *g)
         }
         play(g, move);
     }
+    return SG_ERROR_NONE;
 }
 
 static void rewards(const sg_state *st, float out[SG_MAX_PLAYERS])
@@ -138,12 +153,14 @@ static void rewards(const sg_state *st, float out[SG_MAX_PLAYERS])
 
 /* A new game in `slot` with the built-in players' first moves made; a game
  * over before any learner moves is dealt again. */
-static void start(const sg_vec *env, sg_vec_game *g, int32_t slot)
+static int start(const sg_vec *env, sg_vec_game *g, int32_t slot)
 {
     do {
         deal(env, g, slot);
-        others(env, g);
+        if (others(env, g) != SG_ERROR_NONE)
+            return SG_ERROR_POLICY;
     } while (g->st.phase == SG_PHASE_OVER);
+    return SG_ERROR_NONE;
 }
 
 static void report(const sg_vec *env, const sg_vec_game *g, int32_t i, const sg_vec_out *out)
@@ -160,12 +177,34 @@ static void report(const sg_vec *env, const sg_vec_game *g, int32_t i, const sg_
         sg_action_mask(&g->st, g->pending, out->masks + (size_t)i * SG_NUM_ACTIONS);
 }
 
-void sg_vec_reset(sg_vec *env, const sg_vec_out *out)
+int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
+{
+    if (seat < 0 || seat >= env->rules.players || env->policies[seat] == SG_VEC_LEARNER)
+        return SG_ERROR_SEAT;
+    if (policy != NULL && env->backup == NULL) {
+        env->backup = calloc((size_t)env->n_games, sizeof *env->backup);
+        if (env->backup == NULL)
+            return SG_ERROR_POSITION; /* no memory: nothing changed */
+    }
+    env->custom[seat] = policy;
+    return SG_ERROR_NONE;
+}
+
+static int has_custom(const sg_vec *env)
+{
+    for (int p = 0; p < SG_MAX_PLAYERS; p++)
+        if (env->custom[p] != NULL)
+            return 1;
+    return 0;
+}
+
+int sg_vec_reset(sg_vec *env, const sg_vec_out *out)
 {
     for (int32_t i = 0; i < env->n_games; i++) {
         sg_vec_game *g = &env->games[i];
         g->episode = 0;
-        start(env, g, i);
+        if (start(env, g, i) != SG_ERROR_NONE)
+            return SG_ERROR_POLICY;
         if (out->rewards)
             memset(out->rewards + (size_t)i * SG_MAX_PLAYERS, 0, SG_MAX_PLAYERS * sizeof(float));
         if (out->terminated)
@@ -174,7 +213,10 @@ void sg_vec_reset(sg_vec *env, const sg_vec_out *out)
             out->truncated[i] = 0;
         report(env, g, i, out);
     }
+    return SG_ERROR_NONE;
 }
+
+static int finish(const sg_vec *env, sg_vec_game *g, int32_t i, const sg_vec_out *out);
 
 int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad)
 {
@@ -188,32 +230,61 @@ int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int3
             return SG_ERROR_ILLEGAL;
         }
     }
+    /* A policy of the caller's own may fail in any game: the games are kept until the
+     * step has gone through, and put back if it does not (the outputs are written
+     * only after every game has stepped, for the same reason). */
+    const int custom = has_custom(env);
+    if (custom)
+        memcpy(env->backup, env->games, (size_t)env->n_games * sizeof *env->games);
     for (int32_t i = 0; i < env->n_games; i++) {
         sg_vec_game *g = &env->games[i];
-        float *reward = out->rewards ? out->rewards + (size_t)i * SG_MAX_PLAYERS : NULL;
         const uint32_t moves = g->st.moves;
         sg_event buf[SG_MAX_EVENTS];
         sg_events ev = {buf, SG_MAX_EVENTS, 0};
         sg_apply_action(&g->st, &g->pending, actions[i], &ev);
         if (g->st.moves != moves) {
             remember_events(g, &ev);
-            others(env, g);
+            if (others(env, g) != SG_ERROR_NONE) {
+                memcpy(env->games, env->backup, (size_t)env->n_games * sizeof *env->games);
+                if (bad)
+                    *bad = i;
+                return SG_ERROR_POLICY;
+            }
         }
-        const int over = g->st.phase == SG_PHASE_OVER;
-        if (reward) {
-            if (over)
-                rewards(&g->st, reward);
-            else
-                memset(reward, 0, SG_MAX_PLAYERS * sizeof *reward);
-        }
-        if (out->terminated)
-            out->terminated[i] = (uint8_t)(over && !g->st.truncated);
-        if (out->truncated)
-            out->truncated[i] = (uint8_t)(over && g->st.truncated);
-        if (over)
-            start(env, g, i);
-        report(env, g, i, out);
+        if (!custom)
+            finish(env, g, i, out);
     }
+    if (custom) {
+        for (int32_t i = 0; i < env->n_games; i++) {
+            if (finish(env, &env->games[i], i, out) != SG_ERROR_NONE) {
+                memcpy(env->games, env->backup, (size_t)env->n_games * sizeof *env->games);
+                if (bad)
+                    *bad = i;
+                return SG_ERROR_POLICY;
+            }
+        }
+    }
+    return SG_ERROR_NONE;
+}
+
+/* A stepped game's outputs; a finished game is dealt again (its policies may fail). */
+static int finish(const sg_vec *env, sg_vec_game *g, int32_t i, const sg_vec_out *out)
+{
+    float *reward = out->rewards ? out->rewards + (size_t)i * SG_MAX_PLAYERS : NULL;
+    const int over = g->st.phase == SG_PHASE_OVER;
+    if (reward) {
+        if (over)
+            rewards(&g->st, reward);
+        else
+            memset(reward, 0, SG_MAX_PLAYERS * sizeof *reward);
+    }
+    if (out->terminated)
+        out->terminated[i] = (uint8_t)(over && !g->st.truncated);
+    if (out->truncated)
+        out->truncated[i] = (uint8_t)(over && g->st.truncated);
+    if (over && start(env, g, i) != SG_ERROR_NONE)
+        return SG_ERROR_POLICY;
+    report(env, g, i, out);
     return SG_ERROR_NONE;
 }
 

@@ -26,6 +26,7 @@ cdef extern from "skitgubbe.h" nogil:
         SG_ERROR_OVER
         SG_ERROR_POSITION
         SG_ERROR_NOT_OVER
+        SG_ERROR_POLICY
         SG_RULES_ERROR_NONE
         SG_RULES_ERROR_BAD_VALUE
         SG_RULES_ERROR_CONFLICT
@@ -185,7 +186,7 @@ cdef extern from "skitgubbe.h" nogil:
     sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
                        const int32_t *policies)
     void sg_vec_free(sg_vec *env)
-    void sg_vec_reset(sg_vec *env, const sg_vec_out *out)
+    int sg_vec_reset(sg_vec *env, const sg_vec_out *out)
     int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad)
     const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending)
 
@@ -324,6 +325,7 @@ cdef extern from "skitgubbe.h" nogil:
     sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                            sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
                            uint32_t *visits, int *n_moves) nogil
+    int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
 
 
 cdef enum:

@@ -319,6 +319,8 @@ cdef class VecCore:
     cdef sg_vec *env
     cdef readonly int n_games
     cdef readonly int players
+    cdef sg_search_policy custom[4]
+    cdef list custom_hooks
     cdef float[:, ::1] obs
     cdef uint8_t[:, ::1] masks
     cdef float[:, ::1] rewards
@@ -364,19 +366,61 @@ cdef class VecCore:
     def __dealloc__(self):
         sg_vec_free(self.env)
 
+    def set_policy(self, int seat, choose):
+        """Seat `seat`'s built-in player plays with `choose` (a C policy's address or a
+        Python callable, as in set_policy; None: its built-in policy again)."""
+        if self.custom_hooks is None:
+            self.custom_hooks = [(), (), (), ()]
+        if not 0 <= seat < self.players:
+            raise CoreError(SG_ERROR_SEAT, f"no seat {seat}")
+        if choose is None:
+            result = sg_vec_set_policy(self.env, seat, NULL)
+            hooks = ()
+        else:
+            hooks = set_policy(&self.custom[seat], 1, choose, None)  # builtin: unused
+            result = sg_vec_set_policy(self.env, seat, &self.custom[seat])
+        if result != SG_ERROR_NONE:
+            raise CoreError(result, f"seat {seat} is a learner's, or no memory")
+        self.custom_hooks[seat] = hooks
+
+    cdef int policy_failed(self) except -1:
+        cdef int seat
+        for seat in range(self.players):
+            if self.custom[seat].error:
+                try:
+                    raise_policy(&self.custom[seat], self.custom_hooks[seat])
+                except SearchPolicyError as failure:
+                    failure.seat = seat
+                    raise
+        raise CoreError(SG_ERROR_POLICY, "a policy failed")
+
+    cdef void clear_errors(self):
+        cdef int seat
+        for seat in range(4):
+            self.custom[seat].error = 0
+            self.custom[seat].detail = 0
+
     def reset(self):
+        cdef int result
+        self.clear_errors()
         with nogil:
-            sg_vec_reset(self.env, &self.out)
+            result = sg_vec_reset(self.env, &self.out)
+        if result == SG_ERROR_POLICY:
+            self.policy_failed()
 
     def step(self, int32_t[::1] actions):
         """Steps every game; returns -1, or the index of the first game whose
-        action is illegal (then nothing changed)."""
+        action is illegal (then nothing changed). SearchPolicyError when a seat's policy
+        of the caller's own failed (nothing changed either)."""
         cdef int32_t bad = -1
         cdef int result
         if actions.shape[0] != self.n_games:
             raise CoreError(SG_ERROR_POSITION, f"{self.n_games} actions expected")
+        self.clear_errors()
         with nogil:
             result = sg_vec_step(self.env, &actions[0], &self.out, &bad)
+        if result == SG_ERROR_POLICY:
+            self.policy_failed()
         return -1 if result == SG_ERROR_NONE else bad
 
     def state(self, int i):

@@ -29,8 +29,8 @@ seed=seeds[i])`` deals them, so any game can be replayed with the Python API.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from . import _engine
 from ._text import brief
@@ -38,6 +38,11 @@ from .actions import NUM_ACTIONS, describe
 from .errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from .rules import Rules
 from .tensors import TENSOR_SIZE, _numpy
+
+if TYPE_CHECKING:
+    from .policy import Rollout
+
+T = TypeVar("T")
 
 __all__ = ["VectorEnv"]
 
@@ -49,7 +54,12 @@ class VectorEnv:
 
     ``learners`` are the seats that act through :meth:`step` (default: seat
     0), or ``"all"`` for self-play; every other seat is played by
-    ``opponents``: ``"random"``, ``"greedy"``, or one of those per seat. ``seed``
+    ``opponents``: ``"random"``, ``"greedy"``, a rollout policy of your own
+    (:mod:`skitgubbe.policy`: a C function, ``"file.c[:function]"``,
+    ``"module:function"`` or a callable), or one of those per seat. A policy
+    of your own plays from what its seat knows: a world sampled from the
+    seat's view, never the real game; one that fails raises
+    :class:`~skitgubbe.PolicyError` and the step changes nothing. ``seed``
     fixes every deal and every built-in player's choice.
 
     >>> import skitgubbe as sg
@@ -64,7 +74,7 @@ class VectorEnv:
         n_games: int,
         rules: Rules | str | None = None,
         *,
-        opponents: str | Sequence[str] = "random",
+        opponents: object = "random",
         learners: Sequence[int] | str = (0,),
         seed: int = 0,
     ) -> None:
@@ -83,7 +93,7 @@ class VectorEnv:
             raise ArgumentError(f"seed must be an int 0 <= seed < 2**64, not {brief(seed)}")
         players = rules.players
         seats = _learners(learners, players)
-        policies = _policies(opponents, seats, players)
+        policies, custom = _policies(opponents, seats, players)
         self._rules = rules
         self._learners = seats
         n = n_games
@@ -108,11 +118,25 @@ class VectorEnv:
             self._seat,
             self._seeds,
         )
+        self._custom = custom
+        for seat, rollout in custom.items():
+            self._core.set_policy(seat, rollout.arguments()[1])
         self._info = {
             "action_mask": self._masks.view(numpy.bool_),
             "seat": self._seat,
             "seed": self._seeds,
         }
+
+    def _policy_call(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)``; a seat's policy of the caller's own that failed is a
+        :class:`~skitgubbe.PolicyError` naming it."""
+        try:
+            return call(*args)
+        except _engine.SearchPolicyError as failure:
+            rollout = self._custom[failure.seat]
+            error = rollout.failure(failure)
+            text = str(error).replace("the search stopped", "the step changed nothing")
+            raise type(error)(f"seat {failure.seat}: {text}", error.policy) from failure.__cause__
 
     @property
     def n_games(self) -> int:
@@ -145,7 +169,7 @@ class VectorEnv:
         >>> bool(info["action_mask"].any(axis=1).all())
         True
         """
-        self._core.reset()
+        self._policy_call(self._core.reset)
         return self._obs, self._info
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
@@ -178,7 +202,7 @@ class VectorEnv:
                 f"game {bad}: {int(given[bad])} is no action id (0 <= action < {NUM_ACTIONS})"
             )
         self._actions[:] = given
-        bad = self._core.step(self._actions)
+        bad = self._policy_call(self._core.step, self._actions)
         if bad >= 0:
             action = int(self._actions[bad])
             legal = tuple(int(a) for a in numpy.flatnonzero(self._masks[bad]))
@@ -214,15 +238,29 @@ def _learners(learners: Sequence[int] | str, players: int) -> tuple[int, ...]:
 
 
 def _policies(
-    opponents: str | Sequence[str], learners: tuple[int, ...], players: int
-) -> tuple[int, ...]:
+    opponents: object, learners: tuple[int, ...], players: int
+) -> tuple[tuple[int, ...], dict[int, Rollout]]:
+    """The core's policy of every seat, and the seats played by a policy of the caller's."""
+    from .policy import resolve
+
     others = [s for s in range(players) if s not in learners]
-    names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        names: list[object] = [opponents] * len(others)
+    else:
+        names = list(opponents)
     if len(names) != len(others):
         raise ArgumentError(f"{len(others)} opponents expected (one per seat), not {len(names)}")
     policy = dict.fromkeys(learners, _engine.VEC_LEARNER)
+    custom: dict[int, Rollout] = {}
     for seat, name in zip(others, names, strict=True):
-        if name not in _POLICIES:
-            raise ArgumentError(f"opponents are 'random' or 'greedy', not {brief(name)}")
-        policy[seat] = _POLICIES[name]
-    return tuple(policy[s] for s in range(players))
+        if isinstance(name, str) and name in _POLICIES:
+            policy[seat] = _POLICIES[name]
+            continue
+        if isinstance(name, str) and not (name.endswith(".c") or ":" in name):
+            raise ArgumentError(
+                "opponents are 'random', 'greedy' or a policy of your own "
+                f"(skitgubbe.policy), not {brief(name)}"
+            )
+        custom[seat] = resolve(name)
+        policy[seat] = _POLICIES["greedy"]  # the core's placeholder: the policy plays
+    return tuple(policy[s] for s in range(players)), custom

@@ -784,6 +784,71 @@ static int32_t halves(const sg_position *pos, void *ctx, double value[4])
     return 1;
 }
 
+/* Fails its third call, then plays greedy. */
+static int32_t third_fails(const sg_position *pos, void *ctx)
+{
+    int *calls = (int *)ctx;
+    return ++*calls == 3 ? -1 : sg_greedy(pos);
+}
+
+/* A vector environment whose opponents play policies of the caller's own: they read
+ * sampled worlds, and a failing one leaves every game as it was. */
+static int check_vec_policies(void)
+{
+    enum { GAMES = 4 };
+    sg_rules rules;
+    sg_rules_classic(&rules, 3);
+    const int32_t policies[SG_MAX_PLAYERS] = {SG_VEC_LEARNER, SG_POLICY_GREEDY,
+                                              SG_POLICY_GREEDY, SG_VEC_LEARNER};
+    sg_vec *env = sg_vec_new(&rules, GAMES, 77, policies);
+    int calls = 0, fails = 0;
+    sg_search_policy reading = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0};
+    sg_search_policy failing = {SG_POLICY_GREEDY, 0, third_fails, &fails, NULL, NULL, 0};
+    if (!env || sg_vec_set_policy(env, 0, &reading) != SG_ERROR_SEAT ||
+        sg_vec_set_policy(env, 1, &reading) != SG_ERROR_NONE ||
+        sg_vec_set_policy(env, 2, &failing) != SG_ERROR_NONE) {
+        fprintf(stderr, "core_check: sg_vec_set_policy answered badly\n");
+        return 1;
+    }
+    uint8_t masks[GAMES * SG_NUM_ACTIONS];
+    int32_t actions[GAMES], bad = -1;
+    sg_vec_out out = {NULL, masks, NULL, NULL, NULL, NULL, NULL};
+    int result = sg_vec_reset(env, &out), refused = 0;
+    for (int step = 0; step < 200 && result == SG_ERROR_NONE; step++) {
+        for (int i = 0; i < GAMES; i++) {
+            int a = 0;
+            while (!masks[i * SG_NUM_ACTIONS + a])
+                a++;
+            actions[i] = a;
+        }
+        sg_state before[GAMES];
+        for (int i = 0; i < GAMES; i++)
+            before[i] = *sg_vec_state(env, i, NULL);
+        result = sg_vec_step(env, actions, &out, &bad);
+        if (result == SG_ERROR_POLICY) {
+            refused = 1;
+            for (int i = 0; i < GAMES; i++)
+                if (memcmp(&before[i], sg_vec_state(env, i, NULL), sizeof before[i]) != 0) {
+                    fprintf(stderr, "core_check: a failed policy changed game %d\n", i);
+                    return 1;
+                }
+            if (failing.error != SG_POLICY_ERROR_FAILED || reading.error) {
+                fprintf(stderr, "core_check: the failing policy was not named\n");
+                return 1;
+            }
+            failing.error = 0;
+            result = sg_vec_step(env, actions, &out, &bad); /* its later calls play */
+        }
+    }
+    sg_vec_free(env);
+    if (result != SG_ERROR_NONE || !refused || calls == 0) {
+        fprintf(stderr, "core_check: vector policies: %d, refused %d, calls %d\n", result,
+                refused, calls);
+        return 1;
+    }
+    return 0;
+}
+
 static int check_policies(void)
 {
     sg_rules rules;
@@ -1266,7 +1331,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (check_policies())
+    if (check_policies() || check_vec_policies())
         return 1;
     printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
     return 0;
