@@ -23,28 +23,8 @@ int32_t greedy_again(const sg_position *pos, void *ctx)
 }
 """
 
-LOWEST_C = """
-/* The lowest card, sparing trumps; flip or pick up only when nothing else is legal. */
-int32_t lowest(const sg_position *pos, void *ctx)
-{
-    (void)ctx;
-    const int32_t trump = sg_trump(pos);
-    int32_t best = -1, best_key = 1 << 20;
-    for (int32_t i = 0; i < sg_n_moves(pos); i++) {
-        const uint64_t cards = sg_move_cards(pos, i);
-        if (sg_move_kind(pos, i) != SG_PLAY || !cards)
-            continue;
-        int32_t key = sg_lowest_rank(cards) * 8 - sg_count(cards);
-        if (trump >= 0 && (cards & SG_SUIT_CARDS(trump)))
-            key += 200;
-        if (key < best_key) {
-            best = i;
-            best_key = key;
-        }
-    }
-    return best >= 0 ? best : 0;
-}
-"""
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "policies" / "lowest.c"
+LOWEST_C = EXAMPLE.read_text(encoding="utf-8")  # the tutorial's heuristic
 
 
 @pytest.fixture(scope="module")
@@ -349,3 +329,16 @@ def test_a_vector_opponent_that_fails_raises_and_the_step_changes_nothing() -> N
     assert [env._core.state(i) for i in range(4)] == before
     with pytest.raises(sg.ArgumentError, match="opponents are 'random', 'greedy' or a policy"):
         VectorEnv(2, sg.Rules.classic(3), opponents="clever")
+
+
+def test_the_tutorials_heuristic_in_python_searches_as_its_c_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(EXAMPLE.parent.parent.parent))
+    from examples.policies.lowest import lowest
+
+    in_c = compile_c(EXAMPLE, "lowest")
+    for view in views(4):
+        assert sg.bots.ISMCTSBot(iterations=120, rollout=in_c, seed=9).visits(
+            view
+        ) == sg.bots.ISMCTSBot(iterations=120, rollout=lowest, seed=9).visits(view)
