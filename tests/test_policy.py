@@ -342,3 +342,11 @@ def test_the_tutorials_heuristic_in_python_searches_as_its_c_version(
         assert sg.bots.ISMCTSBot(iterations=120, rollout=in_c, seed=9).visits(
             view
         ) == sg.bots.ISMCTSBot(iterations=120, rollout=lowest, seed=9).visits(view)
+
+
+def test_a_cache_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    source = GREEDY_C.replace("greedy_again", "nowhere")
+    with pytest.raises(sg.PolicyError, match=r"cannot write the policy cache .* SKITGUBBE_CACHE"):
+        compile_c(source, "nowhere", cache_dir=blocked / "policies")

@@ -172,8 +172,15 @@ def _build(module_name: str, source: str, name: str, kind: Kind, folder: Path) -
     )
     flags = [] if sys.platform == "win32" else ["-std=c99", "-O2"]
     ffi.set_source(module_name, text, include_dirs=[get_include()], extra_compile_args=flags)
-    folder.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    except OSError as error:
+        raise PolicyError(
+            f"cannot write the policy cache {folder}: {error.strerror or error} "
+            "(set SKITGUBBE_CACHE to a folder you can write)",
+            name,
+        ) from None
     try:
         with _captured_output() as output:
             try:
