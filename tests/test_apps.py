@@ -62,7 +62,10 @@ def test_an_app_imports_no_private_name(module: str) -> None:
         f"{source}.{name}"
         for source, name in _imported_names(APPS / module)
         # The seed derivation (game_seed) exists only in the binding so far.
-        if name.startswith("_") and (source, name) != ("..", "_engine")
+        # Dunder names (__version__) are public.
+        if name.startswith("_")
+        and not name.startswith("__")
+        and (source, name) != ("..", "_engine")
     ]
     assert not private
 
@@ -115,3 +118,21 @@ def test_every_kind_narrates_as_its_sentence() -> None:
             line.replace("[red]", "").replace("[default]", "").replace("[/]", "") for line in lines
         ]
         assert plain == [render.capital(mine), render.capital(theirs)]
+
+
+def test_the_version_is_defined_once_and_shown_by_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import importlib.metadata
+
+    import skitgubbe
+    from skitgubbe.apps.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"skitgubbe {skitgubbe.__version__}"
+    assert importlib.metadata.version("skitgubbe") == skitgubbe.__version__
+    pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8")
+    project = pyproject.split("\n[project]\n")[1].split("\n[")[0]
+    assert 'dynamic = ["version"]' in project and "\nversion = " not in project

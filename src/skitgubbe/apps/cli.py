@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from .. import _engine
+from .. import __version__, _engine
 from .._files import load_json_object
 from ..bots import BotPool, EngineSpec, RandomBot, is_engine_spec, make
 from ..errors import ArgumentError, RulesError, SkitgubbeError
@@ -503,6 +503,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skitgubbe", description="The Swedish card game Skitgubbe: engine and bots."
     )
+    parser.add_argument("--version", action="version", version=f"skitgubbe {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo_cmd = commands.add_parser("demo", help="watch one game between random bots")
     demo_cmd.add_argument("--players", type=int, choices=(2, 3, 4))
