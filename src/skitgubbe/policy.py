@@ -86,6 +86,12 @@ _SIGNATURES: Final[dict[str, str]] = {
     "policy": "int32_t {name}(const sg_position *pos, void *ctx);",
     "evaluation": "int32_t {name}(const sg_position *pos, void *ctx, double value[4]);",
 }
+_ALLOWED: Final = {
+    "policy": "rollout must be one of random, greedy, mixed, a C policy, file.c[:function], "
+    "module:function or a callable",
+    "evaluation": "evaluation must be a C evaluation, file.c[:function], module:function "
+    "or a callable",
+}
 _ERRORS: Final = {
     1: "returned {detail}, a failure",
     2: "returned move index {detail}, past the position's legal moves",
@@ -347,19 +353,14 @@ def _function(given: object, kind: Kind) -> CFunction | Callable[..., Any]:
         path, _, name = given.partition(".c:")
         if given.endswith(".c") or name:
             file = given if given.endswith(".c") else path + ".c"
-            return compile_c(
-                Path(file), name or ("choose" if kind == "policy" else "evaluate"), kind=kind
-            )
+            default = "choose" if kind == "policy" else "evaluate"
+            return compile_c(Path(file), name or default, kind=kind)
         if ":" in given:
             return _python(given)
-        raise ArgumentError(
-            f"a {kind} is "
-            + ("one of random, greedy, mixed, " if kind == "policy" else "")
-            + f"a .c file (file.c or file.c:function) or module:function, not {given!r}"
-        )
+        raise ArgumentError(f"{_ALLOWED[kind]}, not {given!r}")
     if callable(given):
         return given
-    raise ArgumentTypeError(f"a {kind} is a name, a C function or a callable, not {given!r}")
+    raise ArgumentTypeError(f"{_ALLOWED[kind]}, not {given!r}")
 
 
 def resolve(rollout: object = "greedy", evaluation: object = None) -> Rollout:
@@ -375,7 +376,7 @@ def resolve(rollout: object = "greedy", evaluation: object = None) -> Rollout:
     >>> resolve("fast")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.ArgumentError: a policy is one of random, greedy, mixed, a .c file ... 'fast'
+    skitgubbe.errors.ArgumentError: rollout must be one of random, greedy, mixed, ... not 'fast'
     """
     evaluate = None if evaluation is None else _function(evaluation, "evaluation")
     if isinstance(rollout, str) and rollout in BUILTIN:

@@ -7,6 +7,8 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
+from typing import Final
+
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
 from .random import RandomBot
@@ -30,8 +32,14 @@ __all__ = [
     "register",
 ]
 
-register("random", RandomBot)
-register("greedy", GreedyBot)
-register("pimc", PIMCBot)
-register("ismcts", ISMCTSBot)
+_BUILTIN: Final[dict[str, BotFactory]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "pimc": PIMCBot,
+    "ismcts": ISMCTSBot,
+}
+"""The bots skitgubbe registers, by name: any process knows them by these names."""
+
+for _name, _factory in _BUILTIN.items():
+    register(_name, _factory)
 register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own

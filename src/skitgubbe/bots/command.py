@@ -226,7 +226,9 @@ class EngineSpec:
         factory = registry.factory(name)
         path = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
         env = {**os.environ, "PYTHONPATH": path}
-        if factory is _builtin().get(name):  # the child's registry has it too
+        from . import _BUILTIN
+
+        if factory is _BUILTIN.get(name):  # the child's registry has it too
             return cls((sys.executable, "-m", "skitgubbe", "engine", spec.strip()), env=env)
         where = _importable(factory, spec)
         return cls((sys.executable, "-m", "skitgubbe", "engine", where), dict(options), env=env)
@@ -258,13 +260,6 @@ class EngineSpec:
             player.close()
             raise
         return player
-
-
-def _builtin() -> dict[str, object]:
-    """The bots skitgubbe registers, by name (any process knows them by these names)."""
-    from . import GreedyBot, ISMCTSBot, PIMCBot, RandomBot
-
-    return {"random": RandomBot, "greedy": GreedyBot, "pimc": PIMCBot, "ismcts": ISMCTSBot}
 
 
 def _importable(factory: object, spec: str) -> str:

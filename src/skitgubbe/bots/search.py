@@ -20,7 +20,6 @@ T = TypeVar("T")
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
-_POLICIES: Final = {"random": 0, "greedy": 1, "mixed": 2}
 _INT_MAX: Final = 2**31 - 1  # the C core's int: worlds, rollouts
 _UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
 
@@ -30,20 +29,10 @@ _UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
 # raises, and an infinite budget never returns.
 
 
-_ROLLOUTS: Final = (
-    "one of random, greedy, mixed, a C policy, file.c[:function], module:function or a callable"
-)
-
-
 def _policy(rollout: object, evaluation: object) -> Rollout:
     """The rollout of a search bot (see :mod:`skitgubbe.policy`), checked now."""
-    from ..policy import CFunction, resolve  # a C file is compiled (or found cached) here
+    from ..policy import resolve  # a C file is compiled (or found cached) here
 
-    if isinstance(rollout, str):
-        if rollout not in _POLICIES and not (rollout.endswith(".c") or ":" in rollout):
-            raise ArgumentError(f"rollout must be {_ROLLOUTS}, not {rollout!r}")
-    elif not isinstance(rollout, CFunction) and not callable(rollout):
-        raise ArgumentTypeError(f"rollout must be {_ROLLOUTS}, not {rollout!r}")
     return resolve(rollout, evaluation)
 
 
