@@ -98,21 +98,22 @@ def test_a_c_policy_from_a_file_in_a_spec_plays_in_the_arena(tmp_path: Path) -> 
 def test_a_compiled_policy_is_cached_across_processes(cache: Path) -> None:
     source = GREEDY_C.replace("greedy_again", "cached_one")
     compile_c(source, "cached_one")
-    built = list(cache.glob("policies/_skitgubbe_policy_*"))
+    built = sorted(cache.glob("policies/_skitgubbe_policy_*"))
     assert built
+    files = [(path, path.stat().st_ino, path.stat().st_mtime_ns) for path in built]
     program = (
         "import sys, skitgubbe.policy as p\n"
-        "import cffi\n"
         "f = p.compile_c(sys.stdin.read(), 'cached_one')\n"
         "print(f.address > 0)\n"
     )
-    # A second process finds it: no build folder appears (the build would make one).
+    # A second process loads the cached build: a build of its own would have replaced
+    # the file (a new inode) in the same place.
     done = subprocess.run(
         [sys.executable, "-c", program], input=source, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "True"
-    assert sorted(cache.glob("policies/_skitgubbe_policy_*")) == sorted(built)
-    assert not list(cache.glob("policies/build-*"))
+    assert sorted(cache.glob("policies/_skitgubbe_policy_*")) == built
+    assert [(path, path.stat().st_ino, path.stat().st_mtime_ns) for path in built] == files
 
 
 # -- evaluations ------------------------------------------------------------------------
