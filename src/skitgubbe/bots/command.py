@@ -199,9 +199,8 @@ class EngineSpec:
         settings = {key: value for key, value in given.items() if key in REFEREE_KEYS}
         if "memory" in settings:
             settings["memory"] = _bytes(settings["memory"], spec)
-        for key in ("name", "user", "group"):
-            if key in settings and (key == "name" or isinstance(settings[key], float)):
-                settings[key] = str(settings[key])
+        if "name" in settings:  # user and group stay as read: a name or a number
+            settings["name"] = str(settings["name"])
         limits = {key: settings.pop(key) for key in _LIMIT_KEYS if key in settings}
         if limits:
             from ..engine import Limits  # loads subprocess machinery: only when asked
