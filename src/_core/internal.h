@@ -8,39 +8,7 @@
 
 /* ---- bits ------------------------------------------------------------------- */
 
-#if defined(__GNUC__) || defined(__clang__)
-static inline int sg_popcount(uint64_t x) { return __builtin_popcountll(x); }
-static inline int sg_lowest(uint64_t x) { return __builtin_ctzll(x); }
-static inline int sg_highest(uint64_t x) { return 63 - __builtin_clzll(x); }
-#else
-static inline int sg_popcount(uint64_t x)
-{
-    int n = 0;
-    while (x) {
-        x &= x - 1;
-        n++;
-    }
-    return n;
-}
-static inline int sg_lowest(uint64_t x)
-{
-    int n = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-static inline int sg_highest(uint64_t x)
-{
-    int n = -1;
-    while (x) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-#endif
+#include "bits.h"
 
 /* Every card of the ranks set in the 13-bit `ranks`, in all four suits. */
 #define SG_RANK_CARDS(ranks) ((uint64_t)(ranks) * UINT64_C(0x0001000100010001))

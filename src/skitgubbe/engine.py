@@ -541,6 +541,10 @@ class EnginePlayer:
     process of the referee's own user could read the referee's memory
     (``/proc``, ``ptrace``), one of another user cannot.
 
+    Engines need POSIX (Linux, macOS, BSD): on Windows, where process groups
+    and pollable pipes are missing, this raises :class:`~skitgubbe.ArgumentError`
+    (the rest of the library works there; run a referee under WSL).
+
     >>> import sys
     >>> import skitgubbe as sg
     >>> from skitgubbe.engine import EnginePlayer
@@ -587,6 +591,11 @@ class EnginePlayer:
             )
         if not argv:
             raise ArgumentError("an engine command cannot be empty")
+        if not hasattr(os, "killpg"):  # pragma: no cover - Windows
+            raise ArgumentError(
+                "engines need POSIX processes (process groups, pollable pipes); "
+                f"on {sys.platform} run the referee under WSL or in a container"
+            )
         self._argv: tuple[str, ...] = tuple(argv)
         self._options = dict(options or {})
         for key in self._options:
