@@ -16,7 +16,9 @@ import skitgubbe as sg
 from skitgubbe.apps import render
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ROOT / "src" / "skitgubbe" / "apps"
+# The package imported (the installed wheel's, when the release pipeline runs the suite).
+PACKAGE = Path(sg.__file__).resolve().parent
+APPS = PACKAGE / "apps"
 
 
 def run_python(code: str) -> str:
@@ -76,7 +78,7 @@ def test_the_console_script_and_python_dash_m_reach_main() -> None:
     assert script
     module, _, name = script[1].partition(":")
     assert getattr(import_module(module), name) is import_module("skitgubbe.apps.cli").main
-    main_py = (ROOT / "src" / "skitgubbe" / "__main__.py").read_text(encoding="utf-8")
+    main_py = (PACKAGE / "__main__.py").read_text(encoding="utf-8")
     assert "from .apps.cli import main" in main_py
     done = subprocess.run(
         [sys.executable, "-m", "skitgubbe", "--help"],
@@ -136,3 +138,22 @@ def test_the_version_is_defined_once_and_shown_by_the_command_line(
     pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8")
     project = pyproject.split("\n[project]\n")[1].split("\n[")[0]
     assert 'dynamic = ["version"]' in project and "\nversion = " not in project
+
+
+def test_the_changelog_keeps_its_entries_per_version_and_has_this_one() -> None:
+    import skitgubbe
+
+    changelog = (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", changelog, flags=re.M)
+    assert headings, "no version heading"
+    versions = []
+    for heading in headings:
+        # "1.2.3 — 2027-01-31", or "— unreleased" for the version in the making.
+        match = re.fullmatch(r"(\d+\.\d+\.\d+) — (\d{4}-\d{2}-\d{2}|unreleased)", heading)
+        assert match, f"changelog heading {heading!r} is not 'X.Y.Z — date'"
+        versions.append(tuple(int(part) for part in match[1].split(".")))
+    assert versions == sorted(versions, reverse=True), "newest version first"
+    assert len(set(versions)) == len(versions)
+    assert headings[0].split(" ")[0] == skitgubbe.__version__
+    # Only the newest can be unreleased.
+    assert not [heading for heading in headings[1:] if heading.endswith("unreleased")]
