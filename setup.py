@@ -14,11 +14,13 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 core_sources = sorted(glob("src/_core/*.c"))
+# MSVC (Windows) takes setuptools' own flags (/O2 /W3 ...): the core is the C99 it
+# supports, and these flags are GCC's and Clang's.
 compile_args: list[str] = []
 if sys.platform != "win32":
     compile_args = ["-std=c99", "-O3", "-Wall", "-Wextra"]
-if os.environ.get("SKITGUBBE_NATIVE"):
-    compile_args.append("-march=native")
+    if os.environ.get("SKITGUBBE_NATIVE"):  # for this machine's processor only
+        compile_args.append("-march=native")
 
 extension = Extension(
     "skitgubbe._engine",
