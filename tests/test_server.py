@@ -9,11 +9,7 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +18,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
+from server_support import free_port, start_server  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
 from skitgubbe.server import MAX_BAD_FRAMES, SQLiteStore, create_app, hash_token  # noqa: E402
@@ -339,35 +336,8 @@ def test_a_flood_of_bad_frames_closes_that_socket_and_disturbs_no_other_table() 
 # -- restarts ---------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
-        except OSError:
-            if server.poll() is not None:
-                raise AssertionError(
-                    server.stderr.read().decode() if server.stderr else ""
-                ) from None
-            time.sleep(0.05)
-    server.kill()
-    raise AssertionError("the server did not start")
-
-
 def test_a_server_killed_mid_game_resumes_the_same_position_and_finishes(tmp_path: Path) -> None:
-    db, port = tmp_path / "server.db", _free_port()
+    db, port = tmp_path / "server.db", free_port()
     url = f"http://127.0.0.1:{port}"
 
     async def first_half() -> tuple[str, str, dict[str, Any]]:
@@ -401,13 +371,13 @@ def test_a_server_killed_mid_game_resumes_the_same_position_and_finishes(tmp_pat
                 await ws.send_json({"type": "move", "n": welcome["n"], "move": welcome["legal"][0]})
             return welcome, await play_out(ws)
 
-    server = _start_server(db, port)
+    server = start_server(db, port)
     try:
         table, token, prompt = asyncio.run(first_half())
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait(10)
-    server = _start_server(db, port)
+    server = start_server(db, port)
     try:
         welcome, frames = asyncio.run(second_half(table, token))
     finally:

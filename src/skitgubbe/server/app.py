@@ -290,4 +290,5 @@ def run(
     >>> [p.default for p in inspect.signature(run).parameters.values()]
     ['127.0.0.1', 8080, 'skitgubbe-server.db']
     """
-    web.run_app(create_app(store), host=host, port=port)
+    # Open sockets do not hold a shutdown up: the store already has every move.
+    web.run_app(create_app(store), host=host, port=port, shutdown_timeout=2)

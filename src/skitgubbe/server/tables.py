@@ -555,6 +555,7 @@ class Table:
         if asked and self._deadline is not None:
             remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
         return {
+            "names": self.names(),
             "view": _view_json(view),
             "n": view.moves_played,
             "legal": [protocol.move_text(m) for m in view.legal_moves] if asked else [],
@@ -586,6 +587,7 @@ class Table:
         if self._spectators:
             message = {
                 **base,
+                "names": self.names(),
                 "events": public_events,
                 "public": _public_json(self.game.observation(0)),
                 "result": None if self.game.result is None else self.game.result.to_dict(),

@@ -62,7 +62,8 @@ document.getElementById("create").addEventListener("submit", async event => {
   for (let i = 1; i < players; i++) seats.push(others === "open" ? null : others);
   try {
     const table = await api("/api/tables", {
-      seats, rules: form.get("rules"), move_time: Number(form.get("move_time")), bot_delay: 0.6,
+      seats, rules: form.get("rules"), move_time: Number(form.get("move_time")),
+      bot_delay: Number(form.get("bot_delay")),
     });
     await sit(table.id, 0);
   } catch (error) {

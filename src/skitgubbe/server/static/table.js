@@ -17,10 +17,22 @@ function nameOf(seat) {
   return seat === state.seat ? "you" : (state.names[seat] || "seat " + seat);
 }
 
+// What each kind of event says (the seat's name first): a short sentence for the log.
+const VERBS = {
+  deal: ["is dealt", "are dealt"], play: ["plays", "play"], flip: ["flips", "flip"],
+  draw: ["draws", "draw"], draw_hidden: ["draws the hidden card", "draw the hidden card"],
+  tie: ["ties", "tie"], bounce: ["bounces", "bounce"], trick_won: ["wins the trick", "win the trick"],
+  take_back: ["takes back", "take back"], reveal: ["reveals", "reveal"], trump: ["sets trump", "set trump"],
+  shedding: ["starts the shedding phase", "start the shedding phase"], pick_up: ["picks up", "pick up"],
+  discard: ["discards", "discard"], out: ["is out", "are out"], game_over: ["ends the game", "end the game"],
+};
+
 function describe(event) {
-  const who = nameOf(event.seat);
+  const who = event.seat === null || event.seat === undefined ? "" : nameOf(event.seat);
+  const verbs = VERBS[event.kind] || [event.kind.replace("_", " "), event.kind.replace("_", " ")];
+  const verb = who === "you" ? verbs[1] : verbs[0];
   const cards = event.cards.length ? event.cards.map(cardText).join(" ") : (event.count ? event.count + " card" + (event.count > 1 ? "s" : "") : "");
-  return [who, event.kind.replace("_", " "), cards, event.suit ? SUITS[event.suit] : ""].filter(Boolean).join(" ");
+  return [who, verb, cards, event.suit ? SUITS[event.suit] : ""].filter(Boolean).join(" ");
 }
 
 function log(lines) {
@@ -95,6 +107,7 @@ function send(move) {
 }
 
 function take(message) {
+  if (message.names) state.names = message.names;
   if (message.view) state.view = message.view;
   if (message.public) state.pub = message.public;
   if ("n" in message) state.n = message.n;
