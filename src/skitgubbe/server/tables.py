@@ -278,6 +278,7 @@ class Table:
         ]
         self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
         self._spectators: set[Connection] = set()
+        self._public_seen = 0  # seat 0's history events the spectators have been sent
         self._answer: asyncio.Future[Move] | None = None
         self._waiting: int | None = None  # the seat whose answer _answer awaits
         self._deadline: float | None = None  # loop time at which that seat's move is due
@@ -409,6 +410,7 @@ class Table:
         """Add a spectator: public state only, ``spectator_delay`` seconds late."""
         self._spectators.add(connection)
         view = self.game.observation(0)
+        self._public_seen = len(view.history)
         message = {
             "type": "welcome",
             "table": self.id,
@@ -571,13 +573,19 @@ class Table:
         self.game.play(move)
         base = {"type": "move", "seat": seat, "move": str(move), "stand_in": stand_in}
         public_events: list[dict[str, Any]] = []
+        # Only the views someone will be sent are made: a seat's count of events seen is
+        # set again when it connects, the spectators' when one arrives.
+        if self._spectators:
+            history = self.game.observation(0).history
+            public_events = [
+                protocol.event_json(e.redacted()) for e in history[self._public_seen :]
+            ]
+            self._public_seen = len(history)
         for viewer, state in enumerate(self._seats):
-            view = self.game.observation(viewer)
-            new: Sequence[Event] = view.history[state.seen :]
-            state.seen = len(view.history)
-            if viewer == 0:
-                public_events = [protocol.event_json(e.redacted()) for e in new]
             if state.connection is not None:
+                view = self.game.observation(viewer)
+                new: Sequence[Event] = view.history[state.seen :]
+                state.seen = len(view.history)
                 message = {
                     **base,
                     "events": [protocol.event_json(e) for e in new],
