@@ -26,6 +26,7 @@ PAGES = (
     "embedding.md",
     "learning.md",
     "openspiel.md",
+    "server.md",
 )
 
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)

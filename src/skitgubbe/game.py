@@ -886,6 +886,13 @@ class Game(_engine.GameCore):
             )
         return game
 
+    def _repr_svg_(self) -> str:
+        """The referee's view (every hand) as an SVG drawing, for Jupyter
+        (:func:`skitgubbe.svg.game`)."""
+        from . import svg
+
+        return svg.game(self)
+
     def __repr__(self) -> str:
         return (
             f"<Game {self._rules.players} players, {self.phase.name.lower()}, "

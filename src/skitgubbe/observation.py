@@ -419,6 +419,12 @@ class Observation:
         hidden = 1 if self.hidden_holder == seat else 0
         return self.hand_sizes[seat] + self.collection_sizes[seat] + hidden
 
+    def _repr_svg_(self) -> str:
+        """This seat's table as an SVG drawing, for Jupyter (:func:`skitgubbe.svg.observation`)."""
+        from . import svg
+
+        return svg.observation(self)
+
     def __repr__(self) -> str:
         return (
             f"<Observation seat={self.seat} phase={self.phase.name} to_move={self.to_move} "

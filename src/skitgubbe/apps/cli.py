@@ -663,6 +663,19 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument(
         "--all", action="store_true", help="print the whole game at once (no stepping)"
     )
+    serve_cmd = commands.add_parser(
+        "serve",
+        help="run the multiplayer server and its browser table (extra: server)",
+        description="Serve the lobby, the websockets and the browser table (docs/server.md). "
+        "Every move is stored in the SQLite file before anyone is told of it; started again "
+        "on the same file, the server resumes every game. Needs the 'server' extra "
+        "(pip install 'skitgubbe[server]').",
+    )
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    serve_cmd.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve_cmd.add_argument(
+        "--db", default="skitgubbe-server.db", help="the SQLite file (default skitgubbe-server.db)"
+    )
     return parser
 
 
@@ -688,6 +701,18 @@ def run_replay(args: argparse.Namespace) -> int:
         replay.print_all(console)
         return 0
     return replay.step(console)
+
+
+def run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves until stopped
+    """Serve the multiplayer server until interrupted."""
+    try:
+        from ..server import run
+    except ModuleNotFoundError as error:
+        raise ArgumentError(
+            f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
+        ) from None
+    run(args.host, args.port, args.db)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -737,6 +762,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             from ..serve import serve_spec
 
             return serve_spec(args.spec)
+        if args.command == "serve":
+            return run_server(args)
     except SkitgubbeError as exc:
         parser.exit(2, f"skitgubbe: error: {exc}\n")
     parser.print_help()

@@ -1,0 +1,35 @@
+"""A multiplayer skitgubbe server: a lobby, a websocket per seat, bots, spectators and a
+browser table, with every move stored before anyone is told of it.
+
+Install the extra (``pip install "skitgubbe[server]"``, which brings aiohttp) and run
+``skitgubbe serve``, or mount :func:`create_app` in your own aiohttp application.
+See ``docs/server.md`` for the HTTP and websocket API.
+
+>>> from skitgubbe.server import Lobby, SQLiteStore, TableConfig
+>>> TableConfig.from_json({"seats": [None, "greedy"]}).rules.players
+2
+"""
+
+from __future__ import annotations
+
+from .app import MAX_BAD_FRAMES, MAX_FRAME, MAX_REQUEST, create_app, run
+from .store import SQLiteStore, Store, StoredSeat, StoredTable
+from .tables import Connection, Lobby, Table, TableConfig, TableError, hash_token
+
+__all__ = [
+    "MAX_BAD_FRAMES",
+    "MAX_FRAME",
+    "MAX_REQUEST",
+    "Connection",
+    "Lobby",
+    "SQLiteStore",
+    "Store",
+    "StoredSeat",
+    "StoredTable",
+    "Table",
+    "TableConfig",
+    "TableError",
+    "create_app",
+    "hash_token",
+    "run",
+]

@@ -1,0 +1,294 @@
+"""The HTTP lobby, the websockets and the browser table, as one aiohttp application.
+
+:func:`create_app` returns an :class:`aiohttp.web.Application` that another
+aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
+:func:`run` serves it (``skitgubbe serve``). The API:
+
+* ``GET /api/tables``: the tables, public (no token, no card);
+* ``POST /api/tables`` (JSON: ``seats``, ``rules``, ``move_time``,
+  ``spectator_delay``, ``bot_delay``): a new table, ``201`` with its summary;
+* ``GET /api/tables/{id}``: one table's summary;
+* ``POST /api/tables/{id}/claim`` (``{"seat": 0, "name": "Ann"}``): a seat's
+  secret ``token``, shown once (the server keeps only its hash);
+* ``POST /api/tables/{id}/leave`` (``{"token": ...}``): give a seat back before
+  the start;
+* ``GET /api/tables/{id}/record``: a finished game's record, for
+  ``skitgubbe replay``;
+* ``GET /ws``: a websocket. Its first frame is ``{"type": "join", "table": id,
+  "token": token}`` for a seat (the token never travels in a URL) or
+  ``{"type": "watch", "table": id}`` for a spectator; then the server sends
+  ``welcome``, ``your_turn``, ``move`` and ``error`` frames, and a seat sends
+  ``{"type": "move", "n": moves_played, "move": "7H"}``;
+* ``/``, ``/table``, ``/static/...``: the browser table; ``/cards/{card}.svg``:
+  card pictures from :mod:`skitgubbe.svg`.
+
+Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
+socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from importlib import resources
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from .. import svg
+from ..cards import Card
+from ..errors import SkitgubbeError
+from .store import SQLiteStore, Store
+from .tables import Lobby, Table, TableError
+
+__all__ = ["MAX_BAD_FRAMES", "MAX_FRAME", "MAX_REQUEST", "create_app", "run"]
+
+MAX_REQUEST: Final = 16 * 1024
+"""The largest HTTP request body, in bytes."""
+MAX_FRAME: Final = 4 * 1024
+"""The largest websocket frame a client may send, in bytes."""
+MAX_BAD_FRAMES: Final = 20
+"""Bad frames a socket may send before it is closed."""
+JOIN_TIME: Final = 10.0
+"""Seconds a new socket has to send its first frame."""
+
+LOBBY: Final = web.AppKey("lobby", Lobby)
+
+
+class _Socket:
+    """A websocket as a table's :class:`~skitgubbe.server.tables.Connection`."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        if self.ws.closed:
+            raise ConnectionError("the socket is closed")
+        await self.ws.send_str(json.dumps(message, separators=(",", ":")))
+
+    async def close(self, reason: str) -> None:
+        await self.ws.close(message=reason.encode("utf-8")[:120])
+
+
+def _error(error: TableError) -> web.Response:
+    return web.json_response({"error": str(error)}, status=error.status)
+
+
+async def _body(request: web.Request) -> Any:
+    try:
+        return await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise TableError("the request body must be JSON") from None
+
+
+async def _list_tables(request: web.Request) -> web.Response:
+    lobby = request.app[LOBBY]
+    return web.json_response([table.summary() for table in lobby.tables.values()])
+
+
+async def _create_table(request: web.Request) -> web.Response:
+    try:
+        table = request.app[LOBBY].create(await _body(request))
+    except TableError as error:
+        return _error(error)
+    return web.json_response(table.summary(), status=201)
+
+
+async def _get_table(request: web.Request) -> web.Response:
+    try:
+        return web.json_response(request.app[LOBBY].get(request.match_info["id"]).summary())
+    except TableError as error:
+        return _error(error)
+
+
+async def _claim_seat(request: web.Request) -> web.Response:
+    try:
+        table = request.app[LOBBY].get(request.match_info["id"])
+        data = await _body(request)
+        if not isinstance(data, dict):
+            raise TableError('send {"seat": number, "name": string}')
+        token = table.claim(data.get("seat"), data.get("name"))
+        seat = table.seat_of(token)
+        if table.ready():
+            table.start()
+    except TableError as error:
+        return _error(error)
+    return web.json_response({"table": table.id, "seat": seat, "token": token}, status=201)
+
+
+async def _leave_seat(request: web.Request) -> web.Response:
+    try:
+        table = request.app[LOBBY].get(request.match_info["id"])
+        data = await _body(request)
+        table.leave(data.get("token") if isinstance(data, dict) else None)
+    except TableError as error:
+        return _error(error)
+    return web.json_response(table.summary())
+
+
+async def _get_record(request: web.Request) -> web.Response:
+    try:
+        return web.json_response(request.app[LOBBY].record(request.match_info["id"]))
+    except TableError as error:
+        return _error(error)
+
+
+async def _card_picture(request: web.Request) -> web.Response:
+    name = request.match_info["card"]
+    try:
+        picture = svg.card(None if name == "back" else Card.parse(name))
+    except SkitgubbeError:
+        raise web.HTTPNotFound() from None
+    return web.Response(
+        text=picture,
+        content_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
+def _static(name: str) -> str:
+    return (resources.files("skitgubbe.server") / "static" / name).read_text("utf-8")
+
+
+_TYPES: Final = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+
+
+def _page(name: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+    async def handler(request: web.Request) -> web.Response:
+        suffix = name[name.rindex(".") :]
+        return web.Response(text=_static(name), content_type=_TYPES[suffix])
+
+    return handler
+
+
+async def _static_file(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in ("table.js", "lobby.js", "style.css", "common.js"):
+        raise web.HTTPNotFound()
+    return await _page(name)(request)
+
+
+async def _websocket(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30)
+    await ws.prepare(request)
+    lobby = request.app[LOBBY]
+    socket = _Socket(ws)
+    table: Table | None = None
+    seat: int | None = None
+    bad = 0
+
+    async def refuse(message: str) -> None:
+        nonlocal bad
+        bad += 1
+        await socket.send({"type": "error", "error": message})
+        if bad >= MAX_BAD_FRAMES:
+            await socket.close("too many bad frames")
+
+    try:
+        first = await ws.receive(timeout=JOIN_TIME)
+    except asyncio.TimeoutError:
+        await socket.close("no join frame")
+        return ws
+    try:
+        if first.type != WSMsgType.TEXT:
+            raise TableError("the first frame is a JSON join or watch")
+        data = json.loads(first.data)
+        if not isinstance(data, dict):
+            raise TableError("the first frame is a JSON object")
+        table = lobby.get(data.get("table"))
+        if data.get("type") == "join":
+            seat = table.seat_of(data.get("token"))
+            await table.attach(seat, socket)
+        elif data.get("type") == "watch":
+            await table.watch(socket)
+        else:
+            raise TableError("the first frame's type is 'join' or 'watch'")
+    except (TableError, json.JSONDecodeError) as error:
+        await socket.send({"type": "error", "error": str(error)})
+        await socket.close("refused")
+        return ws
+    try:
+        async for frame in ws:
+            if frame.type != WSMsgType.TEXT:
+                await refuse("frames are JSON text")
+                continue
+            try:
+                data = json.loads(frame.data)
+            except json.JSONDecodeError:
+                await refuse("a frame is one JSON object")
+                continue
+            if not isinstance(data, dict) or data.get("type") != "move":
+                await refuse('a frame is {"type": "move", "n": ..., "move": ...}')
+                continue
+            if seat is None:
+                await refuse("spectators do not move")
+                continue
+            try:
+                table.submit(seat, data.get("n"), data.get("move"))
+            except TableError as error:
+                await refuse(str(error))
+    finally:
+        if seat is not None:
+            table.detach(seat, socket)
+        else:
+            table.unwatch(socket)
+    return ws
+
+
+def create_app(
+    store: Store | str = "skitgubbe-server.db", *, restore: bool = True
+) -> web.Application:
+    """The server as an aiohttp application: the lobby, the sockets and the pages.
+
+    ``store`` is a :class:`~skitgubbe.server.store.Store` or the path of an
+    SQLite file. On startup every open and running table stored there is
+    rebuilt and play resumes (``restore=False``: start empty, leaving them
+    stored); on cleanup the tables stop and the store closes.
+
+    >>> from skitgubbe.server import create_app
+    >>> app = create_app(":memory:")
+    >>> "/ws" in {route.resource.canonical for route in app.router.routes()}
+    True
+    """
+    app = web.Application(client_max_size=MAX_REQUEST)
+    the_store = SQLiteStore(store) if isinstance(store, str) else store
+    lobby = Lobby(the_store)
+    app[LOBBY] = lobby
+
+    async def startup(app: web.Application) -> None:
+        if restore:
+            lobby.restore()
+
+    async def cleanup(app: web.Application) -> None:
+        await lobby.close()
+        the_store.close()
+
+    app.on_startup.append(startup)
+    app.on_cleanup.append(cleanup)
+    app.router.add_get("/", _page("lobby.html"))
+    app.router.add_get("/table", _page("table.html"))
+    app.router.add_get("/static/{name}", _static_file)
+    app.router.add_get("/cards/{card}.svg", _card_picture)
+    app.router.add_get("/api/tables", _list_tables)
+    app.router.add_post("/api/tables", _create_table)
+    app.router.add_get("/api/tables/{id}", _get_table)
+    app.router.add_post("/api/tables/{id}/claim", _claim_seat)
+    app.router.add_post("/api/tables/{id}/leave", _leave_seat)
+    app.router.add_get("/api/tables/{id}/record", _get_record)
+    app.router.add_get("/ws", _websocket)
+    return app
+
+
+def run(
+    host: str = "127.0.0.1", port: int = 8080, store: str = "skitgubbe-server.db"
+) -> None:  # pragma: no cover - serves until interrupted
+    """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``).
+
+    >>> import inspect
+    >>> from skitgubbe.server import run
+    >>> [p.default for p in inspect.signature(run).parameters.values()]
+    ['127.0.0.1', 8080, 'skitgubbe-server.db']
+    """
+    # Open sockets do not hold a shutdown up: the store already has every move.
+    web.run_app(create_app(store), host=host, port=port, shutdown_timeout=2)

@@ -1,0 +1,75 @@
+// The lobby: list the tables, create one, claim a seat.
+"use strict";
+
+const errorBox = document.getElementById("error");
+
+async function sit(table, seat) {
+  const name = document.getElementById("name").value.trim() || "player";
+  const claimed = await api("/api/tables/" + table + "/claim", { seat, name });
+  tokens.set(table, claimed.token);
+  location.href = "/table?id=" + encodeURIComponent(table);
+}
+
+function describeSeat(seat) {
+  if (seat.kind === "bot") return "🤖 " + seat.name;
+  if (seat.kind === "open") return "(open)";
+  return "🙂 " + seat.name;
+}
+
+async function refresh() {
+  let tables;
+  try {
+    tables = await api("/api/tables");
+  } catch (error) {
+    errorBox.textContent = error.message;
+    return;
+  }
+  const body = document.getElementById("tables");
+  body.replaceChildren();
+  for (const table of tables) {
+    const row = element("tr");
+    row.dataset.table = table.id;
+    row.append(element("td", "", table.id), element("td", "", table.seats.map(describeSeat).join(" · ")),
+      element("td", "", table.status + (table.status === "running" ? " (move " + table.moves + ")" : "")));
+    const actions = element("td");
+    table.seats.forEach((seat, index) => {
+      if (seat.kind === "open" && table.status === "open") {
+        const button = element("button", "sit", "sit at seat " + index);
+        button.addEventListener("click", () => sit(table.id, index).catch(e => { errorBox.textContent = e.message; }));
+        actions.append(button);
+      }
+    });
+    if (tokens.get(table.id) && table.status !== "over") {
+      const back = element("a", "", "back to your seat");
+      back.href = "/table?id=" + encodeURIComponent(table.id);
+      actions.append(back);
+    } else if (table.status !== "open") {
+      const watch = element("a", "", "watch");
+      watch.href = "/table?id=" + encodeURIComponent(table.id) + "&watch=1";
+      actions.append(watch);
+    }
+    row.append(actions);
+    body.append(row);
+  }
+}
+
+document.getElementById("create").addEventListener("submit", async event => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const players = Number(form.get("players"));
+  const others = form.get("others");
+  const seats = [null];
+  for (let i = 1; i < players; i++) seats.push(others === "open" ? null : others);
+  try {
+    const table = await api("/api/tables", {
+      seats, rules: form.get("rules"), move_time: Number(form.get("move_time")),
+      bot_delay: Number(form.get("bot_delay")),
+    });
+    await sit(table.id, 0);
+  } catch (error) {
+    errorBox.textContent = error.message;
+  }
+});
+
+refresh();
+setInterval(refresh, 3000);

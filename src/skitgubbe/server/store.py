@@ -1,0 +1,265 @@
+"""Where the server keeps its tables: every move is written here before anyone hears of it.
+
+:class:`Store` is the interface (a handful of methods, each one small
+transaction); :class:`SQLiteStore` implements it on one SQLite file (the
+default; ``":memory:"`` for tests). Another database needs only these methods.
+A store holds for each table its configuration, its secret seed, its seats
+(the SHA-256 of each seat's token, never the token) and its moves; a finished
+table keeps its game record for :command:`skitgubbe replay`.
+
+>>> from skitgubbe.server.store import SQLiteStore, StoredTable
+>>> store = SQLiteStore(":memory:")
+>>> store.create(StoredTable("t1", {"players": 3}, seed=7, seats=[None, None, None]))
+>>> store.claim("t1", 0, "ab" * 32, "Ann")
+>>> store.start("t1")
+>>> store.append_move("t1", 0, "6♥", None)
+>>> [(t.id, t.status, t.moves) for t in store.load()]
+[('t1', 'running', ['6♥'])]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any, Final, Literal, Protocol, runtime_checkable
+
+import attrs
+
+__all__ = ["SQLiteStore", "Status", "Store", "StoredSeat", "StoredTable"]
+
+Status = Literal["open", "running", "over"]
+"""A table's state: seats still open, being played, or finished."""
+
+
+@attrs.define
+class StoredSeat:
+    """A claimed seat: the SHA-256 (hex) of its token and the person's name.
+
+    >>> from skitgubbe.server import StoredSeat, hash_token
+    >>> StoredSeat(hash_token("secret"), "Ann").name
+    'Ann'
+    """
+
+    token_hash: str
+    name: str
+
+
+@attrs.define
+class StoredTable:
+    """One table as the store keeps it.
+
+    ``config`` is the table's JSON configuration (rules, seats, clocks),
+    ``seed`` deals the game and stays secret until it ends, ``seats`` holds a
+    :class:`StoredSeat` per claimed seat (``None`` for a bot's or an open one),
+    ``moves`` the moves played (as move strings) and ``stand_ins`` the moves a
+    stand-in made for a seat (``"timeout"``) by their index. ``record`` is the
+    finished game's record.
+
+    >>> from skitgubbe.server import StoredTable
+    >>> StoredTable("t1", {"seats": [None, "greedy"]}, seed=5, seats=[None, None]).status
+    'open'
+    """
+
+    id: str
+    config: dict[str, Any]
+    seed: int
+    seats: list[StoredSeat | None]
+    status: Status = "open"
+    moves: list[str] = attrs.field(factory=list)
+    stand_ins: dict[int, str] = attrs.field(factory=dict)
+    created: float = attrs.field(factory=time.time)
+    record: dict[str, Any] | None = None
+
+
+@runtime_checkable
+class Store(Protocol):
+    """The server's persistence: each method is one transaction, done when it returns.
+
+    :class:`SQLiteStore` is one; another database needs these methods only.
+
+    >>> from skitgubbe.server import SQLiteStore, Store
+    >>> isinstance(SQLiteStore(":memory:"), Store)
+    True
+    """
+
+    def create(self, table: StoredTable) -> None:
+        """Add a new table (with its seats as given)."""
+
+    def claim(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
+        """Give an open seat to a person."""
+
+    def release(self, table_id: str, seat: int) -> None:
+        """Open a claimed seat again (before the game starts)."""
+
+    def start(self, table_id: str) -> None:
+        """Mark the table as being played."""
+
+    def append_move(self, table_id: str, index: int, move: str, stand_in: str | None) -> None:
+        """Add move number ``index`` (0-based); the store refuses a gap or a repeat."""
+
+    def finish(self, table_id: str, record: dict[str, Any]) -> None:
+        """Mark the table over and keep its game record."""
+
+    def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
+        """The tables in these states, with their seats and moves, oldest first."""
+
+    def record(self, table_id: str) -> dict[str, Any] | None:
+        """A finished table's game record, or ``None``."""
+
+    def close(self) -> None:
+        """Release the database."""
+
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    stand_in TEXT,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+class SQLiteStore:
+    """A :class:`Store` in one SQLite file (created if missing).
+
+    The journal is a write-ahead log with ``synchronous=NORMAL``: a committed
+    move survives the server's process being killed (the operating system holds
+    it), at a fraction of a millisecond per move; ``durable=True`` syncs every
+    commit to the disk too (``synchronous=FULL``), for power losses.
+
+    >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+    >>> store = SQLiteStore(":memory:")
+    >>> store.create(StoredTable("t", {}, seed=1, seats=[None, None]))
+    >>> store.append_move("t", 1, "7♣", None)
+    Traceback (most recent call last):
+        ...
+    ValueError: table 't' has 0 moves stored: move 1 would leave a gap
+    """
+
+    def __init__(self, path: str, *, durable: bool = False) -> None:
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        self._counts: dict[str, int] = {}
+
+    def _write(self, sql: str, args: Sequence[object]) -> None:
+        with self._db:  # one transaction: committed when the block ends
+            self._db.execute("BEGIN")
+            self._db.execute(sql, args)
+
+    def create(self, table: StoredTable) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO tables (id, config, seed, status, created) VALUES (?, ?, ?, ?, ?)",
+                (table.id, json.dumps(table.config), str(table.seed), table.status, table.created),
+            )
+            for seat, claimed in enumerate(table.seats):
+                if claimed is not None:
+                    self._db.execute(
+                        "INSERT INTO seats VALUES (?, ?, ?, ?)",
+                        (table.id, seat, claimed.token_hash, claimed.name),
+                    )
+        self._counts[table.id] = 0
+
+    def claim(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
+        self._write("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, token_hash, name))
+
+    def release(self, table_id: str, seat: int) -> None:
+        self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+
+    def start(self, table_id: str) -> None:
+        self._write("UPDATE tables SET status = 'running' WHERE id = ?", (table_id,))
+
+    def append_move(self, table_id: str, index: int, move: str, stand_in: str | None) -> None:
+        count = self._counts.get(table_id)
+        if count is None:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            count = int(row[0])
+        if index != count:
+            raise ValueError(
+                f"table {table_id!r} has {count} moves stored: move {index} would "
+                + ("leave a gap" if index > count else "repeat one")
+            )
+        self._write("INSERT INTO moves VALUES (?, ?, ?, ?)", (table_id, index, move, stand_in))
+        self._counts[table_id] = count + 1
+
+    def finish(self, table_id: str, record: dict[str, Any]) -> None:
+        self._write(
+            "UPDATE tables SET status = 'over', record = ? WHERE id = ?",
+            (json.dumps(record), table_id),
+        )
+        self._counts.pop(table_id, None)
+
+    def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
+        marks = ", ".join("?" * len(status))
+        rows = self._db.execute(
+            f"SELECT id, config, seed, status, created, record FROM tables "
+            f"WHERE status IN ({marks}) ORDER BY created, id",
+            tuple(status),
+        ).fetchall()
+        tables = []
+        for table_id, config, seed, state, created, record in rows:
+            parsed = json.loads(config)
+            players = len(parsed.get("seats", ())) or int(parsed.get("players", 0))
+            seats: list[StoredSeat | None] = [None] * players
+            for seat, token_hash, name in self._db.execute(
+                "SELECT seat, token_hash, name FROM seats WHERE table_id = ?", (table_id,)
+            ):
+                seats[seat] = StoredSeat(token_hash, name)
+            moves: list[str] = []
+            stand_ins: dict[int, str] = {}
+            for n, move, stand_in in self._db.execute(
+                "SELECT n, move, stand_in FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
+            ):
+                moves.append(move)
+                if stand_in is not None:
+                    stand_ins[n] = stand_in
+            self._counts[table_id] = len(moves)
+            tables.append(
+                StoredTable(
+                    table_id,
+                    parsed,
+                    int(seed),
+                    seats,
+                    state,
+                    moves,
+                    stand_ins,
+                    created,
+                    None if record is None else json.loads(record),
+                )
+            )
+        return tables
+
+    def record(self, table_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+
+    def close(self) -> None:
+        self._db.close()

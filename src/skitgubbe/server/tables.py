@@ -1,0 +1,706 @@
+"""Tables: a game, its seats and its watchers, played in the event loop.
+
+A :class:`Table` knows nothing of HTTP: it is given :class:`Connection` objects
+(anything with ``async send(message)``) for seats and spectators, and moves
+through :meth:`Table.submit`. Every move is written to the :class:`Store`
+before any connection hears of it; :meth:`Lobby.restore` rebuilds every table
+from the store after a restart, and play goes on.
+
+Messages to a seat carry only what the seat's :class:`~skitgubbe.Observation`
+allows (its JSON, as in the engine protocol, without the raw ``core_view``);
+spectators get the public part of the table and events with every dealt or
+drawn card hidden, after ``spectator_delay`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Protocol
+
+import attrs
+
+from .. import bots, protocol
+from ..errors import ArgumentError, SkitgubbeError
+from ..events import Event
+from ..game import Game
+from ..moves import Move
+from ..observation import Observation
+from ..players import Player
+from ..rules import Rules
+from .store import Store, StoredSeat, StoredTable
+
+__all__ = ["Connection", "Lobby", "Table", "TableConfig", "TableError", "hash_token"]
+
+MAX_NAME: Final = 40
+"""The longest name a person may give, in characters."""
+MAX_PLAYERS: Final = 7
+_CHEAP_BOTS: Final = frozenset({"random", "greedy"})
+
+
+class TableError(SkitgubbeError):
+    """A request the table refuses: a bad seat, token, move or configuration.
+
+    ``status`` is the HTTP status that fits (400, 403, 404 or 409).
+
+    >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
+    >>> try:
+    ...     Lobby(SQLiteStore(":memory:")).get("nope")
+    ... except TableError as error:
+    ...     print(error.status, error)
+    404 no table 'nope'
+    """
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Connection(Protocol):
+    """One viewer's socket, as a table sees it.
+
+    >>> class Recorder:
+    ...     def __init__(self) -> None:
+    ...         self.sent: list = []
+    ...     async def send(self, message) -> None:
+    ...         self.sent.append(dict(message))
+    ...     async def close(self, reason: str) -> None:
+    ...         pass
+    >>> import asyncio
+    >>> from skitgubbe.server import Lobby, SQLiteStore
+    >>> async def main() -> list:
+    ...     lobby = Lobby(SQLiteStore(":memory:"))
+    ...     table = lobby.create({"seats": [None, "greedy"]})
+    ...     token = table.claim(0, "Ann")
+    ...     recorder = Recorder()
+    ...     await table.attach(table.seat_of(token), recorder)
+    ...     return [message["type"] for message in recorder.sent]
+    >>> asyncio.run(main())
+    ['welcome']
+    """
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        """Send one JSON message (raise ``ConnectionError`` when gone)."""
+
+    async def close(self, reason: str) -> None:
+        """Close the connection, saying why."""
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token, as the store keeps it.
+
+    >>> len(hash_token("secret")), hash_token("secret") == hash_token("secret")
+    (64, True)
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _number(value: object, name: str, low: float, high: float, default: float | None) -> Any:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise TableError(f"{name} must be a number {low:g} … {high:g}, not {value!r}")
+    return value
+
+
+@attrs.define(frozen=True)
+class TableConfig:
+    """How a table plays: its rules, who sits where, its clocks.
+
+    ``seats`` has one entry per seat: ``None`` for a person (claimed in the
+    lobby), or a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
+    ``"ismcts:iterations=500"``). ``move_time`` bounds a person's answer in
+    seconds (``None``: no limit); a person who runs out of it gets a stand-in
+    (``stand_in``, a bot spec) for that move, as with
+    :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
+    the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
+    before they move, so that people can follow.
+
+    >>> from skitgubbe.server.tables import TableConfig
+    >>> config = TableConfig.from_json({"seats": [None, "greedy", "random"]})
+    >>> config.rules.players, config.move_time
+    (3, 30.0)
+    >>> TableConfig.from_json({"seats": [None, "nobot"]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.server.tables.TableError: seat 1: no bot named 'nobot'; known bots: ...
+    """
+
+    rules: Rules
+    seats: tuple[str | None, ...]
+    move_time: float | None = 30.0
+    spectator_delay: float = 0.0
+    bot_delay: float = 0.0
+    stand_in: str = "greedy"
+
+    @classmethod
+    def from_json(cls, data: object) -> TableConfig:
+        """A configuration from JSON (a lobby request, or the store), checked field by field."""
+        if not isinstance(data, Mapping):
+            raise TableError("a table's configuration is a JSON object")
+        seats = data.get("seats")
+        if seats is None:
+            players = data.get("players", 3)
+            if type(players) is not int:
+                raise TableError(f"players must be an int, not {players!r}")
+            seats = [None] + ["greedy"] * (players - 1)
+        if not isinstance(seats, list) or not 2 <= len(seats) <= MAX_PLAYERS:
+            raise TableError(f"seats must be a list of 2 … {MAX_PLAYERS} entries")
+        for seat, spec in enumerate(seats):
+            if spec is None:
+                continue
+            if not isinstance(spec, str) or len(spec) > 200:
+                raise TableError(f"seat {seat} must be null (a person) or a bot spec string")
+            if bots.is_engine_spec(spec):
+                raise TableError(f"seat {seat}: engines are not started from the lobby")
+            try:
+                bots.make(spec, seed=0)
+            except SkitgubbeError as error:
+                raise TableError(f"seat {seat}: {error}") from None
+        rules_data = data.get("rules", "classic")
+        try:
+            if isinstance(rules_data, str):
+                rules = Rules.preset(rules_data, players=len(seats))
+            elif isinstance(rules_data, Mapping):
+                rules = Rules.from_dict({**rules_data, "players": len(seats)})
+            else:
+                raise TableError("rules must be a preset name or a JSON object of rules")
+        except SkitgubbeError as error:
+            if isinstance(error, TableError):
+                raise
+            raise TableError(f"rules: {error}") from None
+        stand_in = data.get("stand_in", "greedy")
+        if not isinstance(stand_in, str) or stand_in not in _CHEAP_BOTS:
+            raise TableError(f"stand_in must be one of {sorted(_CHEAP_BOTS)}, not {stand_in!r}")
+        return cls(
+            rules,
+            tuple(seats),
+            _number(data.get("move_time", 30.0), "move_time", 0.05, 3600, None),
+            _number(data.get("spectator_delay"), "spectator_delay", 0, 3600, 0.0),
+            _number(data.get("bot_delay"), "bot_delay", 0, 60, 0.0),
+            stand_in,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration as :meth:`from_json` reads it."""
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": list(self.seats),
+            "move_time": self.move_time,
+            "spectator_delay": self.spectator_delay,
+            "bot_delay": self.bot_delay,
+            "stand_in": self.stand_in,
+        }
+
+
+def _view_json(view: Observation) -> dict[str, Any]:
+    data = protocol.observation_json(view)
+    # The engine's raw view is of no use to a browser; the cards the seat cannot place
+    # follow from the rest, and a frame then names no card the seat may not see.
+    del data["core_view"], data["unknown"]
+    return data
+
+
+_PUBLIC_KEYS: Final = (
+    "phase",
+    "to_move",
+    "dealer",
+    "trump",
+    "table",
+    "hand_sizes",
+    "collection_sizes",
+    "stock_size",
+    "out_of_play",
+    "hidden_holder",
+    "finished",
+    "moves_played",
+    "upcard",
+    "slough_winner",
+)
+
+
+def _public_json(view: Observation) -> dict[str, Any]:
+    """What anyone at the rail sees: seat 0's view without anything only seat 0 knows."""
+    data = protocol.observation_json(view)
+    return {key: data[key] for key in _PUBLIC_KEYS}
+
+
+@attrs.define(eq=False)
+class _Seat:
+    claimed: StoredSeat | None
+    bot: Player | None
+    connection: Connection | None = None
+    seen: int = 0  # how many of the seat's history events it has been sent
+
+
+class Table:
+    """One game being played (or waiting for its people), in the event loop.
+
+    Made by a :class:`Lobby`; :meth:`start` begins play once every person's seat
+    is claimed.
+
+    >>> import asyncio
+    >>> from skitgubbe.server import Lobby, SQLiteStore
+    >>> async def main() -> tuple:
+    ...     lobby = Lobby(SQLiteStore(":memory:"))
+    ...     table = lobby.create({"seats": [None, "greedy"], "move_time": 0.05})
+    ...     table.claim(0, "Ann")
+    ...     table.start()  # nobody answers for Ann: a stand-in moves at each of her turns
+    ...     await asyncio.wait_for(table.done.wait(), 60)
+    ...     return table.status, table.moves_stored == table.game.moves_played
+    >>> asyncio.run(main())
+    ('over', True)
+    """
+
+    def __init__(self, stored: StoredTable, config: TableConfig, store: Store) -> None:
+        self.id = stored.id
+        self.config = config
+        self.store = store
+        self.status = stored.status
+        self.created = stored.created
+        self._seed = stored.seed
+        self.game = Game.new(config.rules, seed=stored.seed)
+        for index, text in enumerate(stored.moves):  # a restart: the game as stored
+            try:
+                self.game.play(text)
+            except SkitgubbeError as error:
+                raise TableError(
+                    f"table {self.id}: stored move {index} {text!r}: {error}"
+                ) from None
+        self._seats = [
+            _Seat(stored.seats[seat], None if spec is None else bots.make(spec, seed=seat))
+            for seat, spec in enumerate(config.seats)
+        ]
+        self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
+        self._spectators: set[Connection] = set()
+        self._public_seen = 0  # seat 0's history events the spectators have been sent
+        self._answer: asyncio.Future[Move] | None = None
+        self._waiting: int | None = None  # the seat whose answer _answer awaits
+        self._deadline: float | None = None  # loop time at which that seat's move is due
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.moves_stored = len(stored.moves)
+        self.done = asyncio.Event()
+        if self.status == "over":
+            self.done.set()
+
+    # -- the lobby's view -------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many seats."""
+        return len(self.config.seats)
+
+    def open_seats(self) -> list[int]:
+        """The seats for people that nobody has claimed."""
+        return [
+            seat
+            for seat, spec in enumerate(self.config.seats)
+            if spec is None and self._seats[seat].claimed is None
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby lists: public, with no token and no card."""
+        seats: list[dict[str, Any]] = []
+        for seat, spec in enumerate(self.config.seats):
+            claimed = self._seats[seat].claimed
+            if spec is not None:
+                seats.append({"kind": "bot", "name": spec})
+            elif claimed is None:
+                seats.append({"kind": "open", "name": None})
+            else:
+                seats.append(
+                    {
+                        "kind": "person",
+                        "name": claimed.name,
+                        "connected": self._seats[seat].connection is not None,
+                    }
+                )
+        return {
+            "id": self.id,
+            "status": self.status,
+            "players": self.players,
+            "seats": seats,
+            "rules": self.config.rules.to_dict(),
+            "move_time": self.config.move_time,
+            "spectator_delay": self.config.spectator_delay,
+            "moves": self.game.moves_played,
+            "result": None if self.game.result is None else self.game.result.to_dict(),
+            "created": self.created,
+        }
+
+    def names(self) -> list[str]:
+        """Each seat's name: the person's, or the bot's spec."""
+        return [
+            (spec if spec is not None else (s.claimed.name if s.claimed else f"seat {i}"))
+            for i, (spec, s) in enumerate(zip(self.config.seats, self._seats, strict=True))
+        ]
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def claim(self, seat: object, name: object) -> str:
+        """Give an open seat to a person; returns the seat's secret token (only its hash is
+        stored: lose it and the seat is lost)."""
+        if self.status != "open":
+            raise TableError(f"table {self.id} has started", 409)
+        if type(seat) is not int or seat not in self.open_seats():
+            raise TableError(f"seat {seat!r} is not open at table {self.id}", 409)
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+            raise TableError(f"a name is 1 … {MAX_NAME} characters")
+        token = secrets.token_urlsafe(32)
+        claimed = StoredSeat(hash_token(token), name.strip())
+        self.store.claim(self.id, seat, claimed.token_hash, claimed.name)
+        self._seats[seat].claimed = claimed
+        return token
+
+    def seat_of(self, token: object) -> int:
+        """The seat whose token this is; :class:`TableError` (403) for any other."""
+        if isinstance(token, str) and len(token) <= 100:
+            digest = hash_token(token)
+            for seat, state in enumerate(self._seats):
+                if state.claimed is not None and hmac.compare_digest(
+                    state.claimed.token_hash, digest
+                ):
+                    return seat
+        raise TableError("that token holds no seat at this table", 403)
+
+    def leave(self, token: object) -> None:
+        """Give a claimed seat back, before the game starts."""
+        seat = self.seat_of(token)
+        if self.status != "open":
+            raise TableError("the game has started: a seat can no longer be left", 409)
+        self.store.release(self.id, seat)
+        self._seats[seat].claimed = None
+
+    # -- connections ----------------------------------------------------------------------
+
+    async def attach(self, seat: int, connection: Connection) -> None:
+        """Connect a seat's socket (a reconnection replaces the old one) and send it the
+        whole state: the welcome, every event it has seen, and its prompt if it is to move."""
+        state = self._seats[seat]
+        old, state.connection = state.connection, connection
+        if old is not None:
+            await _quietly(old.close("the seat connected again elsewhere"))
+        view = self.game.observation(seat)
+        state.seen = len(view.history)
+        await connection.send(
+            {
+                "type": "welcome",
+                "table": self.id,
+                "seat": seat,
+                "names": self.names(),
+                "rules": self.config.rules.to_dict(),
+                "status": self.status,
+                "history": [protocol.event_json(e) for e in view.history],
+                **self._seat_state(seat, view),
+            }
+        )
+
+    def detach(self, seat: int, connection: Connection) -> None:
+        """A seat's socket closed (its seat stays; the clock runs on)."""
+        if self._seats[seat].connection is connection:
+            self._seats[seat].connection = None
+
+    async def watch(self, connection: Connection) -> None:
+        """Add a spectator: public state only, ``spectator_delay`` seconds late."""
+        self._spectators.add(connection)
+        view = self.game.observation(0)
+        self._public_seen = len(view.history)
+        message = {
+            "type": "welcome",
+            "table": self.id,
+            "seat": None,
+            "names": self.names(),
+            "rules": self.config.rules.to_dict(),
+            "status": self.status,
+            "history": [protocol.event_json(e.redacted()) for e in view.history],
+            "public": _public_json(view),
+            "result": None if self.game.result is None else self.game.result.to_dict(),
+        }
+        if self.config.spectator_delay and self.game.moves_played:
+            # What the table looked like spectator_delay ago is not kept: a late
+            # spectator sees the table as it is once the delay has passed.
+            self._later(self.config.spectator_delay, connection, message)
+        else:
+            await _quietly(connection.send(message))
+
+    def unwatch(self, connection: Connection) -> None:
+        """A spectator left."""
+        self._spectators.discard(connection)
+
+    # -- play -----------------------------------------------------------------------------
+
+    def ready(self) -> bool:
+        """Whether every person's seat is claimed."""
+        return not self.open_seats()
+
+    def start(self) -> None:
+        """Begin (or, after a restart, resume) play in a task of the running loop."""
+        if self._task is not None or self.status == "over":
+            return
+        if self.status == "open":
+            if not self.ready():
+                raise TableError(f"table {self.id} still has open seats", 409)
+            self.store.start(self.id)
+            self.status = "running"
+        self._task = asyncio.get_running_loop().create_task(self._play())
+
+    async def stop(self) -> None:
+        """Cancel play (a server shutting down); the stored game is untouched."""
+        for task in [self._task, *self._tasks]:
+            if task is not None:
+                task.cancel()
+        for task in [self._task, *self._tasks]:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._task = None
+
+    def submit(self, seat: int, number: object, text: object) -> None:
+        """A person's move: ``number`` is the move it answers (``moves_played`` when it was
+        asked), ``text`` the move. Anything else but the awaited answer is refused with
+        :class:`TableError` and changes nothing."""
+        if self._waiting != seat or self._answer is None or self._answer.done():
+            raise TableError("it is not your turn", 409)
+        if type(number) is not int or number != self.game.moves_played:
+            raise TableError(
+                f"stale move: it answers move {number!r}, the game is at move "
+                f"{self.game.moves_played}",
+                409,
+            )
+        if not isinstance(text, str) or len(text) > 60:
+            raise TableError("a move is a string such as '7H', '5C 5S', 'pick up' or 'flip'")
+        try:
+            move = Move.parse(text)
+        except SkitgubbeError as error:
+            raise TableError(str(error)) from None
+        if not self.game.is_legal(move):
+            legal = ", ".join(str(m) for m in self.game.legal_moves)
+            raise TableError(f"{move} is not legal now; legal: {legal}")
+        self._answer.set_result(move)
+
+    async def _play(self) -> None:
+        game = self.game
+        try:
+            while game.result is None:
+                seat = game.to_move
+                assert seat is not None
+                stand_in: str | None = None
+                bot = self._seats[seat].bot
+                if bot is not None:
+                    if self.config.bot_delay:
+                        await asyncio.sleep(self.config.bot_delay)
+                    move = await self._bot_move(bot, seat)
+                else:
+                    answer = await self._person_move(seat)
+                    if answer is None:
+                        stand_in = "timeout"
+                        move = self._stand_in.choose(game.observation(seat))
+                    else:
+                        move = answer
+                await self._apply(seat, move, stand_in)
+            self.status = "over"
+            self.store.finish(self.id, game.record())
+            self.done.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bug, or the store failing: stop this table only
+            for state in self._seats:
+                if state.connection is not None:
+                    await _quietly(state.connection.send({"type": "error", "error": str(error)}))
+            raise
+
+    async def _bot_move(self, bot: Player, seat: int) -> Move:
+        view = self.game.observation(seat)
+        spec = self.config.seats[seat] or ""
+        if spec in _CHEAP_BOTS:
+            move = bot.choose(view)
+        else:  # a search: in a worker thread, so that the loop serves the other tables
+            move = await asyncio.to_thread(bot.choose, view)
+        if not isinstance(move, Move) or not self.game.is_legal(move):
+            move = self._stand_in.choose(view)  # a broken bot never stops a table
+        return move
+
+    async def _person_move(self, seat: int) -> Move | None:
+        """The person's answer, or ``None`` when its time ran out."""
+        loop = asyncio.get_running_loop()
+        self._answer = loop.create_future()
+        self._waiting = seat
+        limit = self.config.move_time
+        self._deadline = None if limit is None else loop.time() + limit
+        try:
+            state = self._seats[seat]
+            if state.connection is not None:
+                await _quietly(state.connection.send(self._prompt(seat)))
+            try:
+                return await asyncio.wait_for(asyncio.shield(self._answer), limit)
+            except asyncio.TimeoutError:
+                return None
+        finally:
+            self._answer = None
+            self._waiting = None
+            self._deadline = None
+
+    def _prompt(self, seat: int) -> dict[str, Any]:
+        return {"type": "your_turn", **self._seat_state(seat, self.game.observation(seat))}
+
+    def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
+        """The seat's view, and its legal moves only while the table awaits its answer
+        (a ``your_turn`` frame, or a ``welcome`` in the middle of its turn)."""
+        asked = self._waiting == seat
+        remaining = None
+        if asked and self._deadline is not None:
+            remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        return {
+            "names": self.names(),
+            "view": _view_json(view),
+            "n": view.moves_played,
+            "legal": [protocol.move_text(m) for m in view.legal_moves] if asked else [],
+            "time_left": remaining,
+            "result": None if self.game.result is None else self.game.result.to_dict(),
+        }
+
+    async def _apply(self, seat: int, move: Move, stand_in: str | None) -> None:
+        """Store the move, play it, then tell everyone what each may see."""
+        index = self.game.moves_played
+        self.store.append_move(self.id, index, str(move), stand_in)  # before anyone is told
+        self.moves_stored = index + 1
+        self.game.play(move)
+        base = {"type": "move", "seat": seat, "move": str(move), "stand_in": stand_in}
+        public_events: list[dict[str, Any]] = []
+        # Only the views someone will be sent are made: a seat's count of events seen is
+        # set again when it connects, the spectators' when one arrives.
+        if self._spectators:
+            history = self.game.observation(0).history
+            public_events = [
+                protocol.event_json(e.redacted()) for e in history[self._public_seen :]
+            ]
+            self._public_seen = len(history)
+        for viewer, state in enumerate(self._seats):
+            if state.connection is not None:
+                view = self.game.observation(viewer)
+                new: Sequence[Event] = view.history[state.seen :]
+                state.seen = len(view.history)
+                message = {
+                    **base,
+                    "events": [protocol.event_json(e) for e in new],
+                    **self._seat_state(viewer, view),
+                }
+                await _quietly(state.connection.send(message))
+        if self._spectators:
+            message = {
+                **base,
+                "names": self.names(),
+                "events": public_events,
+                "public": _public_json(self.game.observation(0)),
+                "result": None if self.game.result is None else self.game.result.to_dict(),
+            }
+            for connection in list(self._spectators):
+                if self.config.spectator_delay:
+                    self._later(self.config.spectator_delay, connection, message)
+                else:
+                    await _quietly(connection.send(message))
+
+    def _later(self, delay: float, connection: Connection, message: Mapping[str, Any]) -> None:
+        async def send() -> None:
+            await asyncio.sleep(delay)
+            if connection in self._spectators:
+                await _quietly(connection.send(message))
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def record(self) -> dict[str, Any]:
+        """The finished game's record (its seed included); :class:`TableError` before the end."""
+        if self.game.result is None:
+            raise TableError("the game is not over: its record would give the deal away", 409)
+        return self.game.record()
+
+
+async def _quietly(call: Any) -> None:
+    """Await a send or a close; a viewer that has gone is not the table's failure."""
+    with contextlib.suppress(ConnectionError, RuntimeError, asyncio.CancelledError):
+        await call
+
+
+class Lobby:
+    """All the tables of one server, and the store they live in.
+
+    >>> import asyncio
+    >>> from skitgubbe.server.store import SQLiteStore
+    >>> from skitgubbe.server.tables import Lobby
+    >>> async def main() -> dict:
+    ...     lobby = Lobby(SQLiteStore(":memory:"))
+    ...     table = lobby.create({"seats": ["greedy", "greedy", "random"]})
+    ...     await asyncio.wait_for(table.done.wait(), 10)
+    ...     return table.summary()["result"]
+    >>> sorted(asyncio.run(main()))
+    ['finish_order', 'loser', 'moves', 'truncated']
+    """
+
+    def __init__(self, store: Store, *, max_tables: int = 10_000) -> None:
+        self.store = store
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+
+    def create(self, data: object) -> Table:
+        """A new table from a JSON configuration; play starts at once if it has no person."""
+        if len(self.tables) >= self.max_tables:
+            raise TableError("the server has as many tables as it can hold", 409)
+        config = TableConfig.from_json(data)
+        stored = StoredTable(
+            secrets.token_hex(8),
+            config.to_json(),
+            secrets.randbits(64),
+            [None] * len(config.seats),
+            created=time.time(),
+        )
+        self.store.create(stored)
+        table = Table(stored, config, self.store)
+        self.tables[table.id] = table
+        if table.ready():
+            table.start()
+        return table
+
+    def get(self, table_id: object) -> Table:
+        """A table by id; :class:`TableError` (404) if there is none."""
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise TableError(f"no table {table_id!r}", 404)
+        return table
+
+    def restore(self) -> int:
+        """Rebuild every open and running table from the store and resume play; how many."""
+        count = 0
+        for stored in self.store.load(("open", "running")):
+            try:
+                config = TableConfig.from_json(stored.config)
+            except TableError as error:
+                raise ArgumentError(f"stored table {stored.id}: {error}") from None
+            table = Table(stored, config, self.store)
+            self.tables[table.id] = table
+            if table.status == "running":
+                table.start()
+            count += 1
+        return count
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """A finished game's record, from memory or the store."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.record()
+        record = self.store.record(table_id)
+        if record is None:
+            raise TableError(f"no finished table {table_id!r}", 404)
+        return record
+
+    async def close(self) -> None:
+        """Stop every table's play (the store keeps them for the next start)."""
+        for table in self.tables.values():
+            await table.stop()
