@@ -12,11 +12,12 @@ See ``docs/server.md`` for the HTTP and websocket API.
 
 from __future__ import annotations
 
-from .app import MAX_BAD_FRAMES, MAX_FRAME, MAX_REQUEST, create_app, run
+from .app import FULL_GC_SECONDS, MAX_BAD_FRAMES, MAX_FRAME, MAX_REQUEST, create_app, run, tune_gc
 from .store import SQLiteStore, Store, StoredSeat, StoredTable
 from .tables import Connection, Lobby, Table, TableConfig, TableError, hash_token
 
 __all__ = [
+    "FULL_GC_SECONDS",
     "MAX_BAD_FRAMES",
     "MAX_FRAME",
     "MAX_REQUEST",
@@ -32,4 +33,5 @@ __all__ = [
     "create_app",
     "hash_token",
     "run",
+    "tune_gc",
 ]

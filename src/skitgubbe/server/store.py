@@ -1,7 +1,10 @@
 """Where the server keeps its tables: every move is written here before anyone hears of it.
 
 :class:`Store` is the interface (a handful of methods, each one small
-transaction); :class:`SQLiteStore` implements it on one SQLite file (the
+transaction, but for moves, which are kept until :meth:`Store.flush` writes every
+move appended since in one transaction: the server flushes once per turn of its
+event loop, for all its tables, and tells nobody of a move before that);
+:class:`SQLiteStore` implements it on one SQLite file (the
 default; ``":memory:"`` for tests). Another database needs only these methods.
 A store holds for each table its configuration, its secret seed, its seats
 (the SHA-256 of each seat's token, never the token) and its moves; a finished
@@ -13,14 +16,17 @@ table keeps its game record for :command:`skitgubbe replay`.
 >>> store.claim("t1", 0, "ab" * 32, "Ann")
 >>> store.start("t1")
 >>> store.append_move("t1", 0, "6♥", None)
+>>> store.flush()  # now the move is stored
 >>> [(t.id, t.status, t.moves) for t in store.load()]
 [('t1', 'running', ['6♥'])]
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Final, Literal, Protocol, runtime_checkable
@@ -75,7 +81,8 @@ class StoredTable:
 
 @runtime_checkable
 class Store(Protocol):
-    """The server's persistence: each method is one transaction, done when it returns.
+    """The server's persistence: each method is one transaction, done when it returns,
+    except :meth:`append_move`, which :meth:`flush` (or the next other write) stores.
 
     :class:`SQLiteStore` is one; another database needs these methods only.
 
@@ -97,13 +104,63 @@ class Store(Protocol):
         """Mark the table as being played."""
 
     def append_move(self, table_id: str, index: int, move: str, stand_in: str | None) -> None:
-        """Add move number ``index`` (0-based); the store refuses a gap or a repeat."""
+        """Add move number ``index`` (0-based), stored by the next :meth:`flush` (or
+        other write); the store refuses a gap or a repeat at once."""
+
+    def flush(self) -> None:
+        """Store every move appended since the last flush, in one transaction."""
 
     def finish(self, table_id: str, record: dict[str, Any]) -> None:
         """Mark the table over and keep its game record."""
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
-        """The tables in these states, with their seats and moves, oldest first."""
+        self.flush()
+        marks = ", ".join("?" * len(status))
+        chosen = f"SELECT id FROM tables WHERE status IN ({marks})"
+        seats: dict[str, dict[int, StoredSeat]] = {}
+        for table_id, seat, token_hash, name in self._db.execute(
+            f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({chosen})",
+            tuple(status),
+        ):
+            seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
+        moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
+        for table_id, move in self._db.execute(
+            f"SELECT table_id, move FROM moves WHERE table_id IN ({chosen}) ORDER BY table_id, n",
+            tuple(status),
+        ):
+            moves[table_id].append(move)
+        stand_ins: dict[str, dict[int, str]] = {}
+        for table_id, n, stand_in in self._db.execute(
+            f"SELECT table_id, n, stand_in FROM moves WHERE stand_in IS NOT NULL "
+            f"AND table_id IN ({chosen})",
+            tuple(status),
+        ):
+            stand_ins.setdefault(table_id, {})[n] = stand_in
+        tables = []
+        for table_id, config, seed, state, created, record in self._db.execute(
+            f"SELECT id, config, seed, status, created, record FROM tables "
+            f"WHERE status IN ({marks}) ORDER BY created, id",
+            tuple(status),
+        ).fetchall():
+            parsed = json.loads(config)
+            players = len(parsed.get("seats", ())) or int(parsed.get("players", 0))
+            claimed = seats.get(table_id, {})
+            played = moves.get(table_id, [])
+            self._counts[table_id] = len(played)
+            tables.append(
+                StoredTable(
+                    table_id,
+                    parsed,
+                    int(seed),
+                    [claimed.get(seat) for seat in range(players)],
+                    state,
+                    played,
+                    stand_ins.get(table_id, {}),
+                    created,
+                    None if record is None else json.loads(record),
+                )
+            )
+        return tables
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """A finished table's game record, or ``None``."""
@@ -146,6 +203,11 @@ class SQLiteStore:
     it), at a fraction of a millisecond per move; ``durable=True`` syncs every
     commit to the disk too (``synchronous=FULL``), for power losses.
 
+    The log is copied into the database (a checkpoint, which waits for the disk)
+    by a thread of the store's own every ``checkpoint_every`` seconds, never by a
+    commit: a commit that did it would hold the whole server up, for a second at
+    times on a busy disk.
+
     >>> from skitgubbe.server.store import SQLiteStore, StoredTable
     >>> store = SQLiteStore(":memory:")
     >>> store.create(StoredTable("t", {}, seed=1, seats=[None, None]))
@@ -155,23 +217,43 @@ class SQLiteStore:
     ValueError: table 't' has 0 moves stored: move 1 would leave a gap
     """
 
-    def __init__(self, path: str, *, durable: bool = False) -> None:
+    def __init__(
+        self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0
+    ) -> None:
         self.path = path
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._checkpoints: _Checkpoints | None = None
+        if wal:  # a file (":memory:" has no log)
+            self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint
+            self._checkpoints = _Checkpoints(path, checkpoint_every)
         self._counts: dict[str, int] = {}
+        self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
 
-    def _write(self, sql: str, args: Sequence[object]) -> None:
-        with self._db:  # one transaction: committed when the block ends
+    def _write(self, sql: str = "", args: Sequence[object] = ()) -> None:
+        """One transaction: the moves appended so far, then ``sql`` (if any)."""
+        with self._db:  # committed when the block ends
             self._db.execute("BEGIN")
-            self._db.execute(sql, args)
+            self._flush_moves()
+            if sql:
+                self._db.execute(sql, args)
+
+    def _flush_moves(self) -> None:
+        if self._moves:
+            self._db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?)", self._moves)
+            self._moves.clear()
+
+    def flush(self) -> None:
+        if self._moves:
+            self._write()
 
     def create(self, table: StoredTable) -> None:
         with self._db:
             self._db.execute("BEGIN")
+            self._flush_moves()
             self._db.execute(
                 "INSERT INTO tables (id, config, seed, status, created) VALUES (?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), str(table.seed), table.status, table.created),
@@ -205,7 +287,7 @@ class SQLiteStore:
                 f"table {table_id!r} has {count} moves stored: move {index} would "
                 + ("leave a gap" if index > count else "repeat one")
             )
-        self._write("INSERT INTO moves VALUES (?, ?, ?, ?)", (table_id, index, move, stand_in))
+        self._moves.append((table_id, index, move, stand_in))
         self._counts[table_id] = count + 1
 
     def finish(self, table_id: str, record: dict[str, Any]) -> None:
@@ -216,6 +298,7 @@ class SQLiteStore:
         self._counts.pop(table_id, None)
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
+        self.flush()
         marks = ", ".join("?" * len(status))
         rows = self._db.execute(
             f"SELECT id, config, seed, status, created, record FROM tables "
@@ -262,4 +345,34 @@ class SQLiteStore:
         return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
+        self.flush()
+        if self._checkpoints is not None:
+            self._checkpoints.stop()
         self._db.close()
+
+
+class _Checkpoints(threading.Thread):
+    """Copies a database's write-ahead log into it every ``every`` seconds, on a connection
+    of its own: the waits for the disk fall on this thread, not on the committing one."""
+
+    def __init__(self, path: str, every: float) -> None:
+        super().__init__(name=f"skitgubbe-checkpoints {path}", daemon=True)
+        self._path = path
+        self._every = every
+        self._stopping = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stopping.wait(self._every):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks the writer
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log's space back, at the end
+        except sqlite3.Error:  # pragma: no cover - the next start checkpoints anyway
+            pass
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join()

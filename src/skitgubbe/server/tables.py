@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import gc
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -41,6 +44,9 @@ MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
 MAX_PLAYERS: Final = 7
 _CHEAP_BOTS: Final = frozenset({"random", "greedy"})
+
+# Stored moves are parsed again on every restart, and a few hundred texts cover them all.
+_parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
 
 
 class TableError(SkitgubbeError):
@@ -167,7 +173,12 @@ class TableConfig:
             if isinstance(rules_data, str):
                 rules = Rules.preset(rules_data, players=len(seats))
             elif isinstance(rules_data, Mapping):
-                rules = Rules.from_dict({**rules_data, "players": len(seats)})
+                fields = {k: v for k, v in rules_data.items() if k not in ("preset", "players")}
+                preset = rules_data.get("preset", "classic")
+                if not isinstance(preset, str):
+                    raise TableError(f"rules.preset must be a preset name, not {preset!r}")
+                base = Rules.preset(preset, len(seats)).to_dict()
+                rules = Rules.from_dict({**base, **fields})
             else:
                 raise TableError("rules must be a preset name or a JSON object of rules")
         except SkitgubbeError as error:
@@ -230,6 +241,39 @@ def _public_json(view: Observation) -> dict[str, Any]:
     return {key: data[key] for key in _PUBLIC_KEYS}
 
 
+class _GroupCommit:
+    """One :meth:`Store.flush` for every table that asks in the same turn of the loop.
+
+    A table that has moves to tell awaits :meth:`wait`; the first to ask schedules
+    the flush for the loop's next turn, and every table that asks before then is
+    answered by that one commit (a group commit: under load, one transaction
+    carries the moves of many tables).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._due: asyncio.Future[None] | None = None
+
+    async def wait(self) -> None:
+        if self._due is None:
+            loop = asyncio.get_running_loop()
+            self._due = loop.create_future()
+            loop.call_soon(self._commit)
+        # Shielded: a table cancelled while waiting does not cancel the others' commit.
+        await asyncio.shield(self._due)
+
+    def _commit(self) -> None:
+        due, self._due = self._due, None
+        assert due is not None
+        try:
+            self.store.flush()
+        except Exception as error:  # every waiting table fails with the store
+            due.set_exception(error)
+            due.exception()  # retrieved: a table that was cancelled meanwhile is not told
+        else:
+            due.set_result(None)
+
+
 @attrs.define(eq=False)
 class _Seat:
     claimed: StoredSeat | None
@@ -257,17 +301,26 @@ class Table:
     ('over', True)
     """
 
-    def __init__(self, stored: StoredTable, config: TableConfig, store: Store) -> None:
+    def __init__(
+        self,
+        stored: StoredTable,
+        config: TableConfig,
+        store: Store,
+        *,
+        commits: _GroupCommit | None = None,
+    ) -> None:
         self.id = stored.id
         self.config = config
         self.store = store
+        self._commits = commits or _GroupCommit(store)
+        self._pending: list[dict[str, Any]] = []  # moves played, not yet told
         self.status = stored.status
         self.created = stored.created
         self._seed = stored.seed
         self.game = Game.new(config.rules, seed=stored.seed)
         for index, text in enumerate(stored.moves):  # a restart: the game as stored
             try:
-                self.game.play(text)
+                self.game.play(_parse_move(text))
             except SkitgubbeError as error:
                 raise TableError(
                     f"table {self.id}: stored move {index} {text!r}: {error}"
@@ -382,6 +435,8 @@ class Table:
     async def attach(self, seat: int, connection: Connection) -> None:
         """Connect a seat's socket (a reconnection replaces the old one) and send it the
         whole state: the welcome, every event it has seen, and its prompt if it is to move."""
+        if self._pending:  # a move not stored yet is not shown either
+            await self._commits.wait()
         state = self._seats[seat]
         old, state.connection = state.connection, connection
         if old is not None:
@@ -408,9 +463,12 @@ class Table:
 
     async def watch(self, connection: Connection) -> None:
         """Add a spectator: public state only, ``spectator_delay`` seconds late."""
-        self._spectators.add(connection)
+        if self._pending:  # a move not stored yet is not shown either
+            await self._commits.wait()
         view = self.game.observation(0)
-        self._public_seen = len(view.history)
+        if not self._spectators:  # the others' count stays: they have not seen the rest
+            self._public_seen = len(view.history)
+        self._spectators.add(connection)
         message = {
             "type": "welcome",
             "table": self.id,
@@ -494,7 +552,10 @@ class Table:
                 bot = self._seats[seat].bot
                 if bot is not None:
                     if self.config.bot_delay:
+                        await self._flush()  # people see each bot's move on its own
                         await asyncio.sleep(self.config.bot_delay)
+                    elif len(self._pending) >= self.players:
+                        await self._flush()  # a round of bots: let the other tables play
                     move = await self._bot_move(bot, seat)
                 else:
                     answer = await self._person_move(seat)
@@ -503,7 +564,8 @@ class Table:
                         move = self._stand_in.choose(game.observation(seat))
                     else:
                         move = answer
-                await self._apply(seat, move, stand_in)
+                self._record(seat, move, stand_in)
+            await self._flush()
             self.status = "over"
             self.store.finish(self.id, game.record())
             self.done.set()
@@ -521,6 +583,7 @@ class Table:
         if spec in _CHEAP_BOTS:
             move = bot.choose(view)
         else:  # a search: in a worker thread, so that the loop serves the other tables
+            await self._flush()
             move = await asyncio.to_thread(bot.choose, view)
         if not isinstance(move, Move) or not self.game.is_legal(move):
             move = self._stand_in.choose(view)  # a broken bot never stops a table
@@ -534,9 +597,7 @@ class Table:
         limit = self.config.move_time
         self._deadline = None if limit is None else loop.time() + limit
         try:
-            state = self._seats[seat]
-            if state.connection is not None:
-                await _quietly(state.connection.send(self._prompt(seat)))
+            await self._flush()  # the moves since the last update, and the prompt
             try:
                 return await asyncio.wait_for(asyncio.shield(self._answer), limit)
             except asyncio.TimeoutError:
@@ -546,12 +607,8 @@ class Table:
             self._waiting = None
             self._deadline = None
 
-    def _prompt(self, seat: int) -> dict[str, Any]:
-        return {"type": "your_turn", **self._seat_state(seat, self.game.observation(seat))}
-
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
-        """The seat's view, and its legal moves only while the table awaits its answer
-        (a ``your_turn`` frame, or a ``welcome`` in the middle of its turn)."""
+        """The seat's view, and its legal moves only while the table awaits its answer."""
         asked = self._waiting == seat
         remaining = None
         if asked and self._deadline is not None:
@@ -565,41 +622,51 @@ class Table:
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
 
-    async def _apply(self, seat: int, move: Move, stand_in: str | None) -> None:
-        """Store the move, play it, then tell everyone what each may see."""
+    def _record(self, seat: int, move: Move, stand_in: str | None) -> None:
+        """Play a move and hand it to the store; it is told at the next :meth:`_flush`."""
         index = self.game.moves_played
-        self.store.append_move(self.id, index, str(move), stand_in)  # before anyone is told
+        text = str(move)
+        self.store.append_move(self.id, index, text, stand_in)
         self.moves_stored = index + 1
         self.game.play(move)
-        base = {"type": "move", "seat": seat, "move": str(move), "stand_in": stand_in}
-        public_events: list[dict[str, Any]] = []
-        # Only the views someone will be sent are made: a seat's count of events seen is
-        # set again when it connects, the spectators' when one arrives.
-        if self._spectators:
-            history = self.game.observation(0).history
-            public_events = [
-                protocol.event_json(e.redacted()) for e in history[self._public_seen :]
-            ]
-            self._public_seen = len(history)
+        self._pending.append({"seat": seat, "move": text, "stand_in": stand_in})
+
+    async def _flush(self) -> None:
+        """Tell everyone of the moves since the last flush, once they are stored: each seat
+        what its view allows (and its prompt, when it is the seat asked), the spectators
+        the public part. One ``update`` frame a viewer, however many moves it holds."""
+        pending = self._pending
+        if pending:
+            await self._commits.wait()  # every move is stored before anyone is told
+        self._pending = []
+        result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
-            if state.connection is not None:
-                view = self.game.observation(viewer)
-                new: Sequence[Event] = view.history[state.seen :]
-                state.seen = len(view.history)
-                message = {
-                    **base,
-                    "events": [protocol.event_json(e) for e in new],
-                    **self._seat_state(viewer, view),
-                }
-                await _quietly(state.connection.send(message))
-        if self._spectators:
+            if state.connection is None or not (pending or self._waiting == viewer):
+                continue
+            view = self.game.observation(viewer)
+            new: Sequence[Event] = view.history[state.seen :]
+            state.seen = len(view.history)
             message = {
-                **base,
-                "names": self.names(),
-                "events": public_events,
-                "public": _public_json(self.game.observation(0)),
-                "result": None if self.game.result is None else self.game.result.to_dict(),
+                "type": "update",
+                "moves": pending,
+                "events": [protocol.event_json(e) for e in new],
+                **self._seat_state(viewer, view),
             }
+            await _quietly(state.connection.send(message))
+        if self._spectators and pending:
+            public = self.game.observation(0)
+            history = public.history
+            message = {
+                "type": "update",
+                "moves": pending,
+                "names": self.names(),
+                "events": [
+                    protocol.event_json(e.redacted()) for e in history[self._public_seen :]
+                ],
+                "public": _public_json(public),
+                "result": result,
+            }
+            self._public_seen = len(history)
             for connection in list(self._spectators):
                 if self.config.spectator_delay:
                     self._later(self.config.spectator_delay, connection, message)
@@ -648,6 +715,7 @@ class Lobby:
         self.store = store
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
+        self._commits = _GroupCommit(store)
 
     def create(self, data: object) -> Table:
         """A new table from a JSON configuration; play starts at once if it has no person."""
@@ -662,7 +730,7 @@ class Lobby:
             created=time.time(),
         )
         self.store.create(stored)
-        table = Table(stored, config, self.store)
+        table = Table(stored, config, self.store, commits=self._commits)
         self.tables[table.id] = table
         if table.ready():
             table.start()
@@ -677,18 +745,27 @@ class Lobby:
 
     def restore(self) -> int:
         """Rebuild every open and running table from the store and resume play; how many."""
-        count = 0
-        for stored in self.store.load(("open", "running")):
-            try:
-                config = TableConfig.from_json(stored.config)
-            except TableError as error:
-                raise ArgumentError(f"stored table {stored.id}: {error}") from None
-            table = Table(stored, config, self.store)
-            self.tables[table.id] = table
-            if table.status == "running":
-                table.start()
-            count += 1
-        return count
+        configs: dict[str, TableConfig] = {}  # most tables share a configuration
+        collecting = gc.isenabled()
+        gc.disable()  # a restore only adds objects: no collection would find garbage
+        try:
+            stored_tables = self.store.load(("open", "running"))
+            for stored in stored_tables:
+                key = json.dumps(stored.config, sort_keys=True)
+                config = configs.get(key)
+                if config is None:
+                    try:
+                        config = configs[key] = TableConfig.from_json(stored.config)
+                    except TableError as error:
+                        raise ArgumentError(f"stored table {stored.id}: {error}") from None
+                table = Table(stored, config, self.store, commits=self._commits)
+                self.tables[table.id] = table
+                if table.status == "running":
+                    table.start()
+        finally:
+            if collecting:
+                gc.enable()
+        return len(stored_tables)
 
     def record(self, table_id: str) -> dict[str, Any]:
         """A finished game's record, from memory or the store."""
