@@ -6,10 +6,14 @@ Servers listen on 127.0.0.1 only; every loop is bounded in count and in time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import os
+import shutil
 import signal
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,10 +25,20 @@ from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 from server_support import free_port, start_server  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
-from skitgubbe.server import MAX_BAD_FRAMES, SQLiteStore, create_app, hash_token  # noqa: E402
+import skitgubbe.server  # noqa: E402
+from skitgubbe.server import (  # noqa: E402
+    MAX_BAD_FRAMES,
+    SQLiteStore,
+    StoredTable,
+    create_app,
+    hash_token,
+)
 from skitgubbe.server import app as server_app  # noqa: E402
 
 BOTS2 = ["greedy", "greedy"]
+# Games played out here end within this many moves: playing the first legal move, as these
+# tests do, can go round in circles until the rules' limit (10,000 moves by default).
+SHORT = {"max_moves": 600}
 
 
 def serve(test: Callable[[TestClient], Awaitable[None]], store: Any = ":memory:") -> None:
@@ -37,6 +51,7 @@ def serve(test: Callable[[TestClient], Awaitable[None]], store: Any = ":memory:"
 
 async def new_table(client: TestClient, **config: Any) -> dict[str, Any]:
     config.setdefault("seats", [None, *BOTS2])
+    config.setdefault("rules", SHORT)
     response = await client.post("/api/tables", json=config)
     assert response.status == 201, await response.text()
     return dict(await response.json())
@@ -80,7 +95,7 @@ async def play_out(ws: Any, limit: int = 2000) -> list[dict[str, Any]]:
         if frame.get("result"):
             return frames
         if frame.get("legal"):
-            assert frame["type"] in ("your_turn", "welcome"), frame  # only prompts ask
+            assert frame["type"] in ("update", "welcome"), frame
             await ws.send_json({"type": "move", "n": frame["n"], "move": frame["legal"][0]})
     raise AssertionError("the game did not end")
 
@@ -121,6 +136,9 @@ def test_a_table_is_created_listed_and_claimed_and_its_token_is_stored_only_hash
         ({"seats": [None, "nobot"]}, "no bot named 'nobot'"),
         ({"seats": [None, "cmd:./evil"]}, "engines are not started"),
         ({"seats": [None, "greedy"], "rules": "nonsense"}, "unknown rules preset"),
+        ({"seats": [None, "greedy"], "rules": {"preset": 3}}, "rules.preset must be"),
+        ({"seats": [None, "greedy"], "rules": {"bogus": 1}}, "unknown Rules field 'bogus'"),
+        ({"seats": [None, "greedy"], "rules": {"max_moves": "many"}}, "Rules.max_moves"),
         ({"seats": [None, "greedy"], "move_time": -1}, "move_time must be a number"),
         ({"seats": [None, "greedy"], "move_time": "fast"}, "move_time must be a number"),
         ({"seats": [None, "greedy"], "stand_in": "ismcts"}, "stand_in must be one of"),
@@ -265,8 +283,12 @@ def test_a_stale_or_illegal_move_is_refused_and_changes_nothing() -> None:
         summary = await (await client.get(f"/api/tables/{table['id']}")).json()
         assert summary["moves"] == n  # nothing was played
         await ws.send_json({"type": "move", "n": n, "move": prompt["legal"][0]})
-        moved = await frames_until(ws, lambda f: f["type"] == "move" and f["seat"] == 0)
-        assert moved[-1]["move"] == sg.Move.parse(prompt["legal"][0]).__str__()
+        moved = await frames_until(ws, lambda f: f["type"] == "update" and bool(f["moves"]))
+        assert moved[-1]["moves"][0] == {
+            "seat": 0,
+            "move": str(sg.Move.parse(prompt["legal"][0])),
+            "stand_in": None,
+        }
 
     serve(test)
 
@@ -276,8 +298,11 @@ def test_a_person_who_runs_out_of_time_gets_a_stand_in() -> None:
         table = await new_table(client, move_time=0.1)
         token = await claim(client, table["id"])
         ws = await join(client, table["id"], token)
-        frames = await frames_until(ws, lambda f: f.get("stand_in") == "timeout")
-        assert frames[-1]["seat"] == 0 and frames[-1]["stand_in"] == "timeout"
+        frames = await frames_until(
+            ws, lambda f: any(m["stand_in"] == "timeout" for m in f.get("moves", []))
+        )
+        stood_in = [m for m in frames[-1]["moves"] if m["stand_in"] == "timeout"]
+        assert [m["seat"] for m in stood_in] == [0]
 
     serve(test)
 
@@ -343,7 +368,7 @@ def test_a_server_killed_mid_game_resumes_the_same_position_and_finishes(tmp_pat
     async def first_half() -> tuple[str, str, dict[str, Any]]:
         async with aiohttp.ClientSession(url) as http:
             created = await http.post(
-                "/api/tables", json={"seats": [None, *BOTS2], "move_time": 60}
+                "/api/tables", json={"seats": [None, *BOTS2], "move_time": 60, "rules": SHORT}
             )
             table = (await created.json())["id"]
             claimed = await http.post(f"/api/tables/{table}/claim", json={"seat": 0, "name": "A"})
@@ -411,3 +436,109 @@ def test_a_restarted_app_rebuilds_every_table_from_its_store(tmp_path: Path) -> 
     serve(before, db)
     serve(after, db)
     assert os.path.getsize(db) > 0
+
+
+# -- how moves are told -----------------------------------------------------------------
+
+
+def test_every_move_is_told_once_and_a_prompt_carries_the_moves_before_it() -> None:
+    async def test(client: TestClient) -> None:
+        table = await new_table(client, move_time=30)
+        ws = await join(client, table["id"], await claim(client, table["id"]))
+        frames = await play_out(ws)
+        record = await (await client.get(f"/api/tables/{table['id']}/record")).json()
+        updates = [f for f in frames if f["type"] == "update"]
+        told = [m["move"] for f in updates for m in f["moves"]]
+        game = sg.Game.from_record(record)
+        assert told == [str(m) for m in game.moves]  # each once, in order
+        prompts = [f for f in updates if f["legal"]]
+        assert len(updates) < len(told) and len(prompts) > 10  # bots' moves ride with prompts
+        for frame in updates:
+            # Seat 0's own move opens the frame that follows it: the bots' answers come
+            # with it, and the prompt too when seat 0 is to move again.
+            assert all(m["seat"] != 0 for m in frame["moves"][1:]), frame["moves"]
+
+    serve(test)
+
+
+def test_bots_that_pause_are_told_move_by_move() -> None:
+    async def test(client: TestClient) -> None:
+        table = await new_table(client, move_time=30, bot_delay=0.005)
+        ws = await join(client, table["id"], await claim(client, table["id"]))
+        frames = await play_out(ws)
+        updates = [f for f in frames if f["type"] == "update"]
+        assert len(updates) > 20
+        assert all(len(f["moves"]) <= 1 for f in updates)
+
+    serve(test)
+
+
+def test_no_move_is_told_before_it_is_stored(tmp_path: Path) -> None:
+    path = str(tmp_path / "server.db")
+    store = SQLiteStore(path)
+    reader = sqlite3.connect(path)  # sees what is committed, nothing else
+    seen: list[tuple[int, int]] = []
+
+    class Person:
+        def __init__(self, table: Any) -> None:
+            self.table = table
+
+        async def send(self, message: Any) -> None:
+            sql = "SELECT COUNT(*) FROM moves WHERE table_id = ?"
+            seen.append((message["n"], reader.execute(sql, (self.table.id,)).fetchone()[0]))
+            if message.get("legal"):
+                answer = (0, message["n"], message["legal"][0])
+                asyncio.get_running_loop().call_soon(self.table.submit, *answer)
+
+        async def close(self, reason: str) -> None:
+            pass
+
+    async def main() -> None:
+        lobby = skitgubbe.server.Lobby(store)
+        tables = [lobby.create({"seats": [None, *BOTS2], "rules": SHORT}) for _ in range(3)]
+        for table in tables:
+            table.claim(0, "Ann")
+            await table.attach(0, Person(table))
+            table.start()
+        await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in tables)), 60)
+
+    asyncio.run(main())
+    reader.close()
+    store.close()
+    assert len(seen) > 60
+    assert all(stored >= n for n, stored in seen), [x for x in seen if x[1] < x[0]][:3]
+
+
+def test_the_serving_process_makes_no_full_collection_and_freezes_the_restored_tables() -> None:
+    thresholds = gc.get_threshold()
+    app = create_app(":memory:")
+    server_app.tune_gc(app, full_every=3600)
+
+    async def main() -> tuple[int, int]:
+        async with TestClient(TestServer(app)):
+            return gc.get_threshold()[2], gc.get_freeze_count()
+
+    full, frozen = asyncio.run(main())
+    assert full >= 1 << 30 and frozen > 1000
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
+
+
+def test_commits_do_not_checkpoint_the_log_the_store_thread_does(tmp_path: Path) -> None:
+    def main_file_moves(store: SQLiteStore) -> int:
+        copy = tmp_path / "copy.db"  # the database file alone, without its log
+        shutil.copyfile(store.path, copy)
+        with contextlib.closing(sqlite3.connect(copy)) as db:
+            try:
+                return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+            except sqlite3.OperationalError:  # not even the schema is in the file yet
+                return 0
+
+    for every, expected in [(3600.0, 0), (0.02, 1)]:
+        path = str(tmp_path / f"store-{every}.db")
+        store = SQLiteStore(path, checkpoint_every=every)
+        store.create(StoredTable("t", {"seats": [None, None]}, seed=1, seats=[None, None]))
+        store.append_move("t", 0, "7♣", None)
+        store.flush()
+        time.sleep(0.3)
+        assert main_file_moves(store) == expected, every
+        store.close()
