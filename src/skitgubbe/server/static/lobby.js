@@ -61,8 +61,10 @@ document.getElementById("create").addEventListener("submit", async event => {
   const seats = [null];
   for (let i = 1; i < players; i++) seats.push(others === "open" ? null : others);
   try {
+    const maxMoves = form.get("max_moves");
+    const rules = maxMoves ? { preset: form.get("rules"), max_moves: Number(maxMoves) } : form.get("rules");
     const table = await api("/api/tables", {
-      seats, rules: form.get("rules"), move_time: Number(form.get("move_time")),
+      seats, rules, move_time: Number(form.get("move_time")),
       bot_delay: Number(form.get("bot_delay")),
     });
     await sit(table.id, 0);

@@ -6,7 +6,7 @@ const tableId = params.get("id");
 const token = params.get("watch") ? null : tokens.get(tableId);
 const $ = id => document.getElementById(id);
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const state = { seat: null, names: [], view: null, pub: null, legal: [], n: 0, deadline: null, result: null };
+const state = { seat: null, names: [], view: null, pub: null, legal: [], asked: null, n: 0, deadline: null, result: null };
 let socket = null;
 let retry = 500;
 
@@ -95,13 +95,15 @@ function render() {
   }
   if (state.result) {
     const loser = state.result.loser;
-    $("result").textContent = loser === null ? "game over" : (loser === state.seat ? "you are the skitgubbe" : nameOf(loser) + " is the skitgubbe");
+    $("result").textContent = state.result.truncated ? "game over: the move limit ended it, nobody is the skitgubbe"
+      : loser === null ? "game over" : (loser === state.seat ? "you are the skitgubbe" : nameOf(loser) + " is the skitgubbe");
   }
 }
 
 function send(move) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   socket.send(JSON.stringify({ type: "move", n: state.n, move }));
+  state.asked = state.legal;  // given back if the server refuses the move
   state.legal = [];
   render();
 }
@@ -125,16 +127,21 @@ function connect() {
   });
   socket.addEventListener("message", event => {
     const message = JSON.parse(event.data);
-    if (message.type === "error") { $("error").textContent = message.error; return; }
+    if (message.type === "error") {
+      $("error").textContent = message.error;
+      if (!state.legal.length && state.asked) { state.legal = state.asked; render(); }  // try again
+      return;
+    }
     $("error").textContent = "";
+    state.asked = null;
     if (message.type === "welcome") {
       state.seat = message.seat;
       state.names = message.names;
       $("log").replaceChildren();
       log(message.history.map(describe));
-    } else if (message.type === "move") {
-      log([nameOf(message.seat) + ": " + moveText(message.move) + (message.stand_in ? " (stand-in: " + message.stand_in + ")" : "")]);
-      log(message.events.filter(e => e.kind !== "play").map(describe));
+    } else if (message.type === "update") {  // the moves since the last update, their events
+      log(message.events.map(describe));
+      log(message.moves.filter(m => m.stand_in).map(m => "(a stand-in moved for " + nameOf(m.seat) + ": " + m.stand_in + ")"));
     }
     take(message);
     render();
