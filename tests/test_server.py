@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import sqlite3
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -542,3 +543,77 @@ def test_commits_do_not_checkpoint_the_log_the_store_thread_does(tmp_path: Path)
         time.sleep(0.3)
         assert main_file_moves(store) == expected, every
         store.close()
+
+
+# -- bots that fail, engines the server names -------------------------------------------------
+
+
+class _Raises:
+    """A bot that fails at every move."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def choose(self, view: sg.Observation) -> sg.Move:
+        raise RuntimeError("this bot is broken")
+
+
+def test_a_bot_that_fails_gets_a_stand_in_and_the_table_plays_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from skitgubbe.bots import registry
+
+    monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
+    sg.bots.register("raises", _Raises)
+
+    async def test(client: TestClient) -> None:
+        table = await new_table(client, seats=[None, "raises", "greedy"], move_time=30)
+        frames = await play_out(await join(client, table["id"], await claim(client, table["id"])))
+        moves = [m for f in frames if f["type"] == "update" for m in f["moves"]]
+        assert frames[-1]["result"] is not None
+        assert {m["stand_in"] for m in moves if m["seat"] == 1} == {"error"}
+        assert {m["stand_in"] for m in moves if m["seat"] != 1} == {None}
+
+    serve(test)
+
+
+def _engine_processes() -> list[int]:
+    """This process's children that run a skitgubbe engine."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"engine" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the processes from /proc")
+def test_an_engine_the_server_names_sits_at_a_table_and_ends_with_its_game() -> None:
+    engines = {"low": f"cmd:{sys.executable} -m skitgubbe engine greedy"}
+
+    async def main() -> None:
+        async with TestClient(TestServer(create_app(":memory:", engines=engines))) as client:
+            assert await (await client.get("/api/engines")).json() == ["low"]
+            for spec, words in [("engine:other", "no engine named 'other'; engines: low")]:
+                refused = await client.post("/api/tables", json={"seats": [None, spec]})
+                assert refused.status == 400 and words in (await refused.json())["error"]
+            table = await new_table(client, seats=[None, "engine:low", "greedy"], move_time=30)
+            ws = await join(client, table["id"], await claim(client, table["id"]))
+            frames = await play_out(ws)
+            moves = [m for f in frames if f["type"] == "update" for m in f["moves"]]
+            assert any(m["seat"] == 1 for m in moves)
+            assert all(m["stand_in"] is None for m in moves)  # the engine answered every time
+            for _ in range(100):  # its process ends with the game
+                if not _engine_processes():
+                    break
+                await asyncio.sleep(0.05)
+            assert not _engine_processes()
+
+    asyncio.run(asyncio.wait_for(main(), 120))

@@ -676,6 +676,14 @@ def _parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument(
         "--db", default="skitgubbe-server.db", help="the SQLite file (default skitgubbe-server.db)"
     )
+    serve_cmd.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="let tables seat this engine as 'engine:NAME' (SPEC: an engine spec such as "
+        "'cmd:./mybot'; repeat for more)",
+    )
     return parser
 
 
@@ -711,7 +719,13 @@ def run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves un
         raise ArgumentError(
             f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
         ) from None
-    run(args.host, args.port, args.db)
+    engines: dict[str, str] = {}
+    for entry in args.engine:
+        name, equals, spec = entry.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ArgumentError(f"--engine takes NAME=SPEC (e.g. low=cmd:./lowbot), not {entry!r}")
+        engines[name.strip()] = spec.strip()
+    run(args.host, args.port, args.db, engines)
     return 0
 
 

@@ -5,6 +5,8 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
 :func:`run` serves it (``skitgubbe serve``). The API:
 
 * ``GET /api/tables``: the tables, public (no token, no card);
+* ``GET /api/engines``: the names of the engines a seat may be given
+  (``"engine:NAME"``);
 * ``POST /api/tables`` (JSON: ``seats``, ``rules``, ``move_time``,
   ``spectator_delay``, ``bot_delay``): a new table, ``201`` with its summary;
 * ``GET /api/tables/{id}``: one table's summary;
@@ -100,6 +102,10 @@ async def _body(request: web.Request) -> Any:
 async def _list_tables(request: web.Request) -> web.Response:
     lobby = request.app[LOBBY]
     return web.json_response([table.summary() for table in lobby.tables.values()])
+
+
+async def _list_engines(request: web.Request) -> web.Response:
+    return web.json_response(sorted(request.app[LOBBY].engines))
 
 
 async def _create_table(request: web.Request) -> web.Response:
@@ -252,14 +258,20 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
 
 
 def create_app(
-    store: Store | str = "skitgubbe-server.db", *, restore: bool = True
+    store: Store | str = "skitgubbe-server.db",
+    *,
+    restore: bool = True,
+    engines: Mapping[str, str] | None = None,
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
     ``store`` is a :class:`~skitgubbe.server.store.Store` or the path of an
     SQLite file. On startup every open and running table stored there is
     rebuilt and play resumes (``restore=False``: start empty, leaving them
-    stored); on cleanup the tables stop and the store closes.
+    stored); on cleanup the tables stop and the store closes. ``engines``
+    names the programs (engine specs, ``"cmd:./mybot"``) that a table may seat
+    as ``"engine:NAME"``: each such seat runs its own process of that program,
+    started at its first move; no request can start any other program.
 
     >>> from skitgubbe.server import create_app
     >>> app = create_app(":memory:")
@@ -268,7 +280,7 @@ def create_app(
     """
     app = web.Application(client_max_size=MAX_REQUEST)
     the_store = SQLiteStore(store) if isinstance(store, str) else store
-    lobby = Lobby(the_store)
+    lobby = Lobby(the_store, engines=engines)
     app[LOBBY] = lobby
 
     async def startup(app: web.Application) -> None:
@@ -286,6 +298,7 @@ def create_app(
     app.router.add_get("/static/{name}", _static_file)
     app.router.add_get("/cards/{card}.svg", _card_picture)
     app.router.add_get("/api/tables", _list_tables)
+    app.router.add_get("/api/engines", _list_engines)
     app.router.add_post("/api/tables", _create_table)
     app.router.add_get("/api/tables/{id}", _get_table)
     app.router.add_post("/api/tables/{id}/claim", _claim_seat)
@@ -338,7 +351,10 @@ def tune_gc(app: web.Application, *, full_every: float = FULL_GC_SECONDS) -> Non
 
 
 def run(
-    host: str = "127.0.0.1", port: int = 8080, store: str = "skitgubbe-server.db"
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    store: str = "skitgubbe-server.db",
+    engines: Mapping[str, str] | None = None,
 ) -> None:  # pragma: no cover - serves until interrupted
     """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
     with the collector tuned for many tables (:func:`tune_gc`).
@@ -346,9 +362,9 @@ def run(
     >>> import inspect
     >>> from skitgubbe.server import run
     >>> [p.default for p in inspect.signature(run).parameters.values()]
-    ['127.0.0.1', 8080, 'skitgubbe-server.db']
+    ['127.0.0.1', 8080, 'skitgubbe-server.db', None]
     """
-    app = create_app(store)
+    app = create_app(store, engines=engines)
     tune_gc(app)
     # Open sockets do not hold a shutdown up: the store already has every move.
     web.run_app(app, host=host, port=port, shutdown_timeout=2)

@@ -114,53 +114,8 @@ class Store(Protocol):
         """Mark the table over and keep its game record."""
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
-        self.flush()
-        marks = ", ".join("?" * len(status))
-        chosen = f"SELECT id FROM tables WHERE status IN ({marks})"
-        seats: dict[str, dict[int, StoredSeat]] = {}
-        for table_id, seat, token_hash, name in self._db.execute(
-            f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({chosen})",
-            tuple(status),
-        ):
-            seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
-        moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
-        for table_id, move in self._db.execute(
-            f"SELECT table_id, move FROM moves WHERE table_id IN ({chosen}) ORDER BY table_id, n",
-            tuple(status),
-        ):
-            moves[table_id].append(move)
-        stand_ins: dict[str, dict[int, str]] = {}
-        for table_id, n, stand_in in self._db.execute(
-            f"SELECT table_id, n, stand_in FROM moves WHERE stand_in IS NOT NULL "
-            f"AND table_id IN ({chosen})",
-            tuple(status),
-        ):
-            stand_ins.setdefault(table_id, {})[n] = stand_in
-        tables = []
-        for table_id, config, seed, state, created, record in self._db.execute(
-            f"SELECT id, config, seed, status, created, record FROM tables "
-            f"WHERE status IN ({marks}) ORDER BY created, id",
-            tuple(status),
-        ).fetchall():
-            parsed = json.loads(config)
-            players = len(parsed.get("seats", ())) or int(parsed.get("players", 0))
-            claimed = seats.get(table_id, {})
-            played = moves.get(table_id, [])
-            self._counts[table_id] = len(played)
-            tables.append(
-                StoredTable(
-                    table_id,
-                    parsed,
-                    int(seed),
-                    [claimed.get(seat) for seat in range(players)],
-                    state,
-                    played,
-                    stand_ins.get(table_id, {}),
-                    created,
-                    None if record is None else json.loads(record),
-                )
-            )
-        return tables
+        """The tables in these states, with their seats and moves (flushed first), oldest
+        first."""
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """A finished table's game record, or ``None``."""
@@ -217,9 +172,7 @@ class SQLiteStore:
     ValueError: table 't' has 0 moves stored: move 1 would leave a gap
     """
 
-    def __init__(
-        self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0
-    ) -> None:
+    def __init__(self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0) -> None:
         self.path = path
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
@@ -300,38 +253,46 @@ class SQLiteStore:
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         self.flush()
         marks = ", ".join("?" * len(status))
-        rows = self._db.execute(
+        chosen = f"SELECT id FROM tables WHERE status IN ({marks})"
+        seats: dict[str, dict[int, StoredSeat]] = {}
+        for table_id, seat, token_hash, name in self._db.execute(
+            f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({chosen})",
+            tuple(status),
+        ):
+            seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
+        moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
+        for table_id, move in self._db.execute(
+            f"SELECT table_id, move FROM moves WHERE table_id IN ({chosen}) ORDER BY table_id, n",
+            tuple(status),
+        ):
+            moves[table_id].append(move)
+        stand_ins: dict[str, dict[int, str]] = {}
+        for table_id, n, stand_in in self._db.execute(
+            f"SELECT table_id, n, stand_in FROM moves WHERE stand_in IS NOT NULL "
+            f"AND table_id IN ({chosen})",
+            tuple(status),
+        ):
+            stand_ins.setdefault(table_id, {})[n] = stand_in
+        tables = []
+        for table_id, config, seed, state, created, record in self._db.execute(
             f"SELECT id, config, seed, status, created, record FROM tables "
             f"WHERE status IN ({marks}) ORDER BY created, id",
             tuple(status),
-        ).fetchall()
-        tables = []
-        for table_id, config, seed, state, created, record in rows:
+        ).fetchall():
             parsed = json.loads(config)
             players = len(parsed.get("seats", ())) or int(parsed.get("players", 0))
-            seats: list[StoredSeat | None] = [None] * players
-            for seat, token_hash, name in self._db.execute(
-                "SELECT seat, token_hash, name FROM seats WHERE table_id = ?", (table_id,)
-            ):
-                seats[seat] = StoredSeat(token_hash, name)
-            moves: list[str] = []
-            stand_ins: dict[int, str] = {}
-            for n, move, stand_in in self._db.execute(
-                "SELECT n, move, stand_in FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
-            ):
-                moves.append(move)
-                if stand_in is not None:
-                    stand_ins[n] = stand_in
-            self._counts[table_id] = len(moves)
+            claimed = seats.get(table_id, {})
+            played = moves.get(table_id, [])
+            self._counts[table_id] = len(played)
             tables.append(
                 StoredTable(
                     table_id,
                     parsed,
                     int(seed),
-                    seats,
+                    [claimed.get(seat) for seat in range(players)],
                     state,
-                    moves,
-                    stand_ins,
+                    played,
+                    stand_ins.get(table_id, {}),
                     created,
                     None if record is None else json.loads(record),
                 )

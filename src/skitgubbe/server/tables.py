@@ -23,12 +23,13 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
 
 from .. import bots, protocol
+from ..bots.command import EngineSpec
 from ..errors import ArgumentError, SkitgubbeError
 from ..events import Event
 from ..game import Game
@@ -44,6 +45,8 @@ MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
 MAX_PLAYERS: Final = 7
 _CHEAP_BOTS: Final = frozenset({"random", "greedy"})
+ENGINE_PREFIX: Final = "engine:"
+"""A seat spec ``"engine:NAME"`` sits one of the server's named engines."""
 
 # Stored moves are parsed again on every restart, and a few hundred texts cover them all.
 _parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
@@ -119,8 +122,10 @@ class TableConfig:
     """How a table plays: its rules, who sits where, its clocks.
 
     ``seats`` has one entry per seat: ``None`` for a person (claimed in the
-    lobby), or a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
-    ``"ismcts:iterations=500"``). ``move_time`` bounds a person's answer in
+    lobby), a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
+    ``"ismcts:iterations=500"``), or ``"engine:NAME"`` for one of the engines
+    the server was started with (``engines``: a program in a process of its
+    own, which no web request can name otherwise). ``move_time`` bounds a person's answer in
     seconds (``None``: no limit); a person who runs out of it gets a stand-in
     (``stand_in``, a bot spec) for that move, as with
     :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
@@ -145,8 +150,9 @@ class TableConfig:
     stand_in: str = "greedy"
 
     @classmethod
-    def from_json(cls, data: object) -> TableConfig:
-        """A configuration from JSON (a lobby request, or the store), checked field by field."""
+    def from_json(cls, data: object, *, engines: Collection[str] = ()) -> TableConfig:
+        """A configuration from JSON (a lobby request, or the store), checked field by field;
+        ``engines`` are the names an ``"engine:NAME"`` seat may use."""
         if not isinstance(data, Mapping):
             raise TableError("a table's configuration is a JSON object")
         seats = data.get("seats")
@@ -162,8 +168,17 @@ class TableConfig:
                 continue
             if not isinstance(spec, str) or len(spec) > 200:
                 raise TableError(f"seat {seat} must be null (a person) or a bot spec string")
+            if spec.startswith(ENGINE_PREFIX):
+                name = spec[len(ENGINE_PREFIX) :]
+                if name not in engines:
+                    known = ", ".join(sorted(engines)) or "none"
+                    raise TableError(f"seat {seat}: no engine named {name!r}; engines: {known}")
+                continue
             if bots.is_engine_spec(spec):
-                raise TableError(f"seat {seat}: engines are not started from the lobby")
+                raise TableError(
+                    f"seat {seat}: engines are not started from the lobby; the server names "
+                    "the ones it runs ('engine:NAME')"
+                )
             try:
                 bots.make(spec, seed=0)
             except SkitgubbeError as error:
@@ -278,6 +293,7 @@ class _GroupCommit:
 class _Seat:
     claimed: StoredSeat | None
     bot: Player | None
+    engine: EngineSpec | None = None  # started at the seat's first move, in a thread
     connection: Connection | None = None
     seen: int = 0  # how many of the seat's history events it has been sent
 
@@ -308,6 +324,7 @@ class Table:
         store: Store,
         *,
         commits: _GroupCommit | None = None,
+        engines: Mapping[str, EngineSpec] | None = None,
     ) -> None:
         self.id = stored.id
         self.config = config
@@ -325,10 +342,17 @@ class Table:
                 raise TableError(
                     f"table {self.id}: stored move {index} {text!r}: {error}"
                 ) from None
-        self._seats = [
-            _Seat(stored.seats[seat], None if spec is None else bots.make(spec, seed=seat))
-            for seat, spec in enumerate(config.seats)
-        ]
+        engines = engines or {}
+        self._seats = []
+        for seat, spec in enumerate(config.seats):
+            if spec is not None and spec.startswith(ENGINE_PREFIX):
+                engine = engines.get(spec[len(ENGINE_PREFIX) :])
+                if engine is None:
+                    raise TableError(f"table {self.id}: seat {seat}: this server has no {spec!r}")
+                self._seats.append(_Seat(None, None, engine))
+            else:
+                bot = None if spec is None else bots.make(spec, seed=seat)
+                self._seats.append(_Seat(stored.seats[seat], bot))
         self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
@@ -518,6 +542,17 @@ class Table:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._task = None
+        await self._close_bots()
+
+    async def _close_bots(self) -> None:
+        """End the seats' engine processes (started again if the table plays on)."""
+        for state in self._seats:
+            if state.engine is not None and state.bot is not None:
+                bot, state.bot = state.bot, None
+                closing = getattr(bot, "close", None)
+                if closing is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.to_thread(closing)
 
     def submit(self, seat: int, number: object, text: object) -> None:
         """A person's move: ``number`` is the move it answers (``moves_played`` when it was
@@ -549,14 +584,13 @@ class Table:
                 seat = game.to_move
                 assert seat is not None
                 stand_in: str | None = None
-                bot = self._seats[seat].bot
-                if bot is not None:
+                if self.config.seats[seat] is not None:
                     if self.config.bot_delay:
                         await self._flush()  # people see each bot's move on its own
                         await asyncio.sleep(self.config.bot_delay)
                     elif len(self._pending) >= self.players:
                         await self._flush()  # a round of bots: let the other tables play
-                    move = await self._bot_move(bot, seat)
+                    move, stand_in = await self._bot_move(seat)
                 else:
                     answer = await self._person_move(seat)
                     if answer is None:
@@ -569,6 +603,7 @@ class Table:
             self.status = "over"
             self.store.finish(self.id, game.record())
             self.done.set()
+            await self._close_bots()
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a bug, or the store failing: stop this table only
@@ -577,17 +612,25 @@ class Table:
                     await _quietly(state.connection.send({"type": "error", "error": str(error)}))
             raise
 
-    async def _bot_move(self, bot: Player, seat: int) -> Move:
+    async def _bot_move(self, seat: int) -> tuple[Move, str | None]:
+        """The bot's move, or the stand-in's (and ``"error"``) when the bot fails."""
+        state = self._seats[seat]
         view = self.game.observation(seat)
-        spec = self.config.seats[seat] or ""
-        if spec in _CHEAP_BOTS:
-            move = bot.choose(view)
-        else:  # a search: in a worker thread, so that the loop serves the other tables
-            await self._flush()
-            move = await asyncio.to_thread(bot.choose, view)
+        move: object = None
+        try:
+            if state.bot is not None and self.config.seats[seat] in _CHEAP_BOTS:
+                move = state.bot.choose(view)
+            else:  # a search or an engine: in a worker thread, the loop serves the others
+                await self._flush()
+                if state.bot is None and state.engine is not None:
+                    state.bot = await asyncio.to_thread(state.engine.player, seed=seat)
+                if state.bot is not None:
+                    move = await asyncio.to_thread(state.bot.choose, view)
+        except Exception:  # a bot that raises, an engine that dies or is late
+            move = None
         if not isinstance(move, Move) or not self.game.is_legal(move):
-            move = self._stand_in.choose(view)  # a broken bot never stops a table
-        return move
+            return self._stand_in.choose(view), "error"  # a broken bot never stops a table
+        return move, None
 
     async def _person_move(self, seat: int) -> Move | None:
         """The person's answer, or ``None`` when its time ran out."""
@@ -660,9 +703,7 @@ class Table:
                 "type": "update",
                 "moves": pending,
                 "names": self.names(),
-                "events": [
-                    protocol.event_json(e.redacted()) for e in history[self._public_seen :]
-                ],
+                "events": [protocol.event_json(e.redacted()) for e in history[self._public_seen :]],
                 "public": _public_json(public),
                 "result": result,
             }
@@ -711,17 +752,30 @@ class Lobby:
     ['finish_order', 'loser', 'moves', 'truncated']
     """
 
-    def __init__(self, store: Store, *, max_tables: int = 10_000) -> None:
+    def __init__(
+        self, store: Store, *, max_tables: int = 10_000, engines: Mapping[str, str] | None = None
+    ) -> None:
         self.store = store
         self.max_tables = max_tables
+        self.engines: dict[str, EngineSpec] = {}
+        for name, spec in (engines or {}).items():
+            if not name.isidentifier():
+                raise ArgumentError(f"an engine's name is one word (letters, digits, _): {name!r}")
+            try:
+                self.engines[name] = EngineSpec.parse(spec)
+            except SkitgubbeError as error:
+                raise ArgumentError(f"engine {name!r}: {error}") from None
         self.tables: dict[str, Table] = {}
         self._commits = _GroupCommit(store)
+
+    def _table(self, stored: StoredTable, config: TableConfig) -> Table:
+        return Table(stored, config, self.store, commits=self._commits, engines=self.engines)
 
     def create(self, data: object) -> Table:
         """A new table from a JSON configuration; play starts at once if it has no person."""
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold", 409)
-        config = TableConfig.from_json(data)
+        config = TableConfig.from_json(data, engines=self.engines)
         stored = StoredTable(
             secrets.token_hex(8),
             config.to_json(),
@@ -730,7 +784,7 @@ class Lobby:
             created=time.time(),
         )
         self.store.create(stored)
-        table = Table(stored, config, self.store, commits=self._commits)
+        table = self._table(stored, config)
         self.tables[table.id] = table
         if table.ready():
             table.start()
@@ -755,10 +809,12 @@ class Lobby:
                 config = configs.get(key)
                 if config is None:
                     try:
-                        config = configs[key] = TableConfig.from_json(stored.config)
+                        config = configs[key] = TableConfig.from_json(
+                            stored.config, engines=self.engines
+                        )
                     except TableError as error:
                         raise ArgumentError(f"stored table {stored.id}: {error}") from None
-                table = Table(stored, config, self.store, commits=self._commits)
+                table = self._table(stored, config)
                 self.tables[table.id] = table
                 if table.status == "running":
                     table.start()

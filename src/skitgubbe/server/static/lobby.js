@@ -73,5 +73,15 @@ document.getElementById("create").addEventListener("submit", async event => {
   }
 });
 
+// The engines this server runs: offered for the other seats too.
+api("/api/engines").then(names => {
+  const others = document.querySelector("select[name=others]");
+  for (const name of names) {
+    const option = element("option", "", "engine " + name);
+    option.value = "engine:" + name;
+    others.append(option);
+  }
+}).catch(error => { errorBox.textContent = error.message; });
+
 refresh();
 setInterval(refresh, 3000);
