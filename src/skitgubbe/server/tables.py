@@ -267,26 +267,30 @@ class _GroupCommit:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._due: asyncio.Future[None] | None = None
+        self._waiting: list[asyncio.Future[None]] = []
 
     async def wait(self) -> None:
-        if self._due is None:
-            loop = asyncio.get_running_loop()
-            self._due = loop.create_future()
+        # A future of each waiter's own: a table cancelled while it waits cancels only its
+        # own, and a waiter wakes one step after the commit (no shield in between).
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
             loop.call_soon(self._commit)
-        # Shielded: a table cancelled while waiting does not cancel the others' commit.
-        await asyncio.shield(self._due)
+        waiter = loop.create_future()
+        self._waiting.append(waiter)
+        await waiter
 
     def _commit(self) -> None:
-        due, self._due = self._due, None
-        assert due is not None
+        waiting, self._waiting = self._waiting, []
         try:
             self.store.flush()
         except Exception as error:  # every waiting table fails with the store
-            due.set_exception(error)
-            due.exception()  # retrieved: a table that was cancelled meanwhile is not told
+            for waiter in waiting:
+                if not waiter.done():
+                    waiter.set_exception(error)
         else:
-            due.set_result(None)
+            for waiter in waiting:
+                if not waiter.done():
+                    waiter.set_result(None)
 
 
 @attrs.define(eq=False)
@@ -356,7 +360,7 @@ class Table:
         self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
-        self._answer: asyncio.Future[Move] | None = None
+        self._answer: asyncio.Future[Move | None] | None = None
         self._waiting: int | None = None  # the seat whose answer _answer awaits
         self._deadline: float | None = None  # loop time at which that seat's move is due
         self._task: asyncio.Task[None] | None = None
@@ -635,17 +639,20 @@ class Table:
     async def _person_move(self, seat: int) -> Move | None:
         """The person's answer, or ``None`` when its time ran out."""
         loop = asyncio.get_running_loop()
-        self._answer = loop.create_future()
+        answer: asyncio.Future[Move | None] = loop.create_future()
+        self._answer = answer
         self._waiting = seat
         limit = self.config.move_time
         self._deadline = None if limit is None else loop.time() + limit
+        # The clock sets the answer to None; awaiting the future itself, the table wakes
+        # one step after a person's move arrives (no wait_for and shield in between).
+        clock = None if limit is None else loop.call_later(limit, _time_up, answer)
         try:
             await self._flush()  # the moves since the last update, and the prompt
-            try:
-                return await asyncio.wait_for(asyncio.shield(self._answer), limit)
-            except asyncio.TimeoutError:
-                return None
+            return await answer
         finally:
+            if clock is not None:
+                clock.cancel()
             self._answer = None
             self._waiting = None
             self._deadline = None
@@ -729,6 +736,11 @@ class Table:
         if self.game.result is None:
             raise TableError("the game is not over: its record would give the deal away", 409)
         return self.game.record()
+
+
+def _time_up(answer: asyncio.Future[Move | None]) -> None:
+    if not answer.done():
+        answer.set_result(None)
 
 
 async def _quietly(call: Any) -> None:
