@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,25 @@ def test_the_referees_drawing_shows_every_hand() -> None:
     shown = drawn_cards(game._repr_svg_())
     every = {f"{c.rank.label}{c.suit.letter}" for hand in game.hands for c in hand}
     assert every <= shown
+
+
+DOCS_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+
+
+def docs_pictures() -> dict[str, str]:
+    """The pictures docs/server.md shows, made as its code makes them."""
+    game = sg.Game.new(sg.Rules.classic(players=3), seed=11)
+    bots = [sg.bots.make("greedy", seed=seat) for seat in range(3)]
+    while game.moves_played < 58:
+        game.play(bots[game.to_move].choose(game.observation(game.to_move)))
+    return {"observation.svg": svg.observation(game.observation(0)), "game.svg": svg.game(game)}
+
+
+@pytest.mark.skipif(not DOCS_IMAGES.is_dir(), reason="the docs are not beside these tests")
+def test_the_pictures_in_the_docs_are_what_the_drawing_makes_today() -> None:
+    """Set SKITGUBBE_WRITE_DOCS_IMAGES=1 to write them again after changing the drawing."""
+    for name, picture in docs_pictures().items():
+        path = DOCS_IMAGES / name
+        if os.environ.get("SKITGUBBE_WRITE_DOCS_IMAGES"):
+            path.write_text(picture, encoding="utf-8")
+        assert path.read_text(encoding="utf-8") == picture, f"docs/images/{name} is out of date"
