@@ -32,7 +32,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from multiprocessing.connection import Connection
 from statistics import NormalDist
@@ -1135,7 +1135,7 @@ def _play_units(
     executor: Executor | None,
     chunk_size: int | None,
     discarded: list[int],
-) -> Iterator[tuple[int, list[MatchGame]]]:
+) -> Generator[tuple[int, list[MatchGame]], None, None]:
     """Play ``units`` and yield (key, the games of the deal set) as each is done.
 
     In this process (``jobs`` None or 1, no ``executor``) in order; else in tasks of
