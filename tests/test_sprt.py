@@ -174,7 +174,8 @@ def test_a_state_file_resumes_after_a_kill_with_the_same_result(
     state = tmp_path / "state.jsonl"
     code = (
         "import skitgubbe.sprt as s\n"
-        f"s.run_sprt('greedy', 'ismcts:iterations=20', seed=8, elo0=0, elo1=80, state={str(state)!r})\n"
+        "s.run_sprt('greedy', 'ismcts:iterations=20', seed=8, elo0=0, elo1=80,\n"
+        f"           state={str(state)!r})\n"
     )
     child = subprocess.Popen([sys.executable, "-c", code])
     try:
