@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from resume_support import kill_mid_run, on_dask
 
 from skitgubbe.arena import MatchGame, arrangements
 from skitgubbe.errors import ArgumentError
@@ -77,8 +79,6 @@ def test_a_real_ladder_ranks_greedy_over_random_and_saves_everything(tmp_path: P
     ladder.save_json(str(tmp_path / "l.json"))
     ladder.save_csv(str(tmp_path / "l.csv"))
     ladder.plot(str(tmp_path / "l.png"))
-    import json
-
     again = LadderResult.from_dict(json.loads((tmp_path / "l.json").read_text()))
     assert again == ladder
     assert (tmp_path / "l.csv").read_text().count("\n") == 4
@@ -99,6 +99,39 @@ def test_workers_and_a_resumed_state_file_give_the_same_ladder(tmp_path: Path) -
     text = partial.read_text().splitlines()
     partial.write_text("\n".join(text[:3]) + "\n" + text[3][:30])
     assert run_ladder(bots, rounds=4, seed=2, state=str(partial)) == one
+
+
+_BOTS = ["random", "greedy", "ismcts:iterations=20"]
+_ARGS = f"{_BOTS!r}, rounds=12, seed=2"
+"""A quick ladder of twelve deal sets (as code, for fresh interpreters)."""
+
+
+@pytest.fixture(scope="module")
+def reference() -> LadderResult:
+    return run_ladder(_BOTS, rounds=12, seed=2)
+
+
+def test_a_state_file_resumes_a_killed_ladder_with_the_same_result(
+    reference: LadderResult, tmp_path: Path
+) -> None:
+    state = tmp_path / "ladder.jsonl"
+    kill_mid_run(
+        f"import skitgubbe.ladder as l\nl.run_ladder({_ARGS}, state={str(state)!r})", state, 4
+    )
+    kept = state.read_text().count("\n") - 1
+    assert kept < 12  # the kill left deal sets to play
+    seen: list[tuple[int, int]] = []
+    resumed = run_ladder(
+        _BOTS, rounds=12, seed=2, state=str(state), progress=lambda d, t: seen.append((d, t))
+    )
+    assert resumed == reference
+    assert seen[0] == (kept, 12)  # resumed from the deal sets on file
+    assert run_ladder(_BOTS, rounds=12, seed=2, state=str(state)) == reference  # all on file
+
+
+def test_on_a_dask_cluster_the_ladder_is_the_same(reference: LadderResult, tmp_path: Path) -> None:
+    data = on_dask(f"ladder.run_ladder({_ARGS}, executor=executor)", tmp_path / "dask.json")
+    assert LadderResult.from_dict(data) == reference
 
 
 def test_a_gauntlet_adds_one_bot_to_a_ladder() -> None:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import sprt_model
+from resume_support import kill_mid_run, on_dask
 
 import skitgubbe as sg
 from skitgubbe.apps.cli import main
@@ -152,6 +148,10 @@ def test_random_against_greedy_is_found_not_stronger() -> None:
     assert result.decision == "H0" and result.llr <= result.lower
 
 
+_FAST_ARGS = "'greedy', 'ismcts:iterations=20', seed=8, elo0=0, elo1=80"
+"""A test that decides after a few dozen quick deal sets (as code, for fresh interpreters)."""
+
+
 def _fast_test(**kwargs: object) -> sg.SprtResult:
     return run_sprt("greedy", "ismcts:iterations=20", seed=8, elo0=0, elo1=80, **kwargs)  # type: ignore[arg-type]
 
@@ -172,23 +172,8 @@ def test_a_state_file_resumes_after_a_kill_with_the_same_result(
     reference: sg.SprtResult, tmp_path: Path
 ) -> None:
     state = tmp_path / "state.jsonl"
-    code = (
-        "import skitgubbe.sprt as s\n"
-        "s.run_sprt('greedy', 'ismcts:iterations=20', seed=8, elo0=0, elo1=80,\n"
-        f"           state={str(state)!r})\n"
-    )
-    child = subprocess.Popen([sys.executable, "-c", code])
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if state.exists() and state.read_text().count("\n") >= 4:
-                break
-            time.sleep(0.01)
-        os.kill(child.pid, signal.SIGKILL)
-    finally:
-        child.wait()
-    with state.open("a") as file:
-        file.write('{"set": 999, "games": [')  # a torn last line
+    code = f"import skitgubbe.sprt as s\ns.run_sprt({_FAST_ARGS}, state={str(state)!r})"
+    kill_mid_run(code, state, 4)
     lines = state.read_text().splitlines()
     resumed = _fast_test(state=str(state))
     assert resumed.scores == reference.scores and resumed.decision == reference.decision
@@ -216,21 +201,7 @@ def test_a_decided_test_on_an_executor_cancels_and_reports_the_rest(
 
 
 def test_on_a_dask_cluster_the_result_is_the_same(reference: sg.SprtResult, tmp_path: Path) -> None:
-    pytest.importorskip("distributed")
-    out = tmp_path / "dask.json"
-    code = (
-        "import sys, distributed, skitgubbe.sprt as s\n"
-        "with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,\n"
-        "        dashboard_address=None) as cluster, distributed.Client(cluster) as client:\n"
-        "    r = s.run_sprt('greedy', 'ismcts:iterations=20', seed=8, elo0=0, elo1=80,\n"
-        "                   executor=client.get_executor())\n"
-        "r.save_json(sys.argv[1])\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(out)], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    data = json.loads(out.read_text())
+    data = on_dask(f"sprt.run_sprt({_FAST_ARGS}, executor=executor)", tmp_path / "dask.json")
     assert data["scores"] == [str(score) for score in reference.scores]
     assert data["decision"] == reference.decision
 
