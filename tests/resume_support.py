@@ -1,5 +1,5 @@
-"""Helpers for the tests that a long run (a sequential test, a ladder) gives the same
-result when killed and resumed, or when played on a Dask cluster."""
+"""Helpers for the tests that a long run (a match, a sequential test, a ladder) gives the
+same result when killed and resumed, or when played on a Dask cluster."""
 
 from __future__ import annotations
 
@@ -57,12 +57,18 @@ def on_dask(call: str, out: Path) -> Any:
         f"    result = {call}\n"
         "result.save_json(sys.argv[1])\n"
     )
+    run_python(code, str(out))
+    return json.loads(out.read_text())
+
+
+def run_python(code: str, *argv: str) -> None:
+    """Run ``code`` in a fresh interpreter with the arguments ``argv``; fail with its
+    stderr unless it succeeds."""
     done = subprocess.run(
-        [sys.executable, "-c", code, str(out)],
+        [sys.executable, "-c", code, *argv],
         capture_output=True,
         text=True,
         check=False,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(out.read_text())

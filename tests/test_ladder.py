@@ -155,3 +155,19 @@ def test_bad_input_is_named() -> None:
     with pytest.raises(ArgumentError, match="two deal sets"):
         fit_plackett_luce([], ["a", "b"])
     assert math.isfinite(ELO_PER_THETA)
+
+
+def test_cli_ladder_prints_the_table_and_saves_json_csv_and_plot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from skitgubbe.apps.cli import main
+
+    out, table, plot = tmp_path / "l.json", tmp_path / "l.csv", tmp_path / "l.png"
+    argv = ["ladder", "random", "greedy", "--rounds", "3", "--seed", "4", "--out", str(out)]
+    assert main([*argv, "--csv", str(table), "--plot", str(plot)]) == 0
+    text = capsys.readouterr().out
+    assert "Elo anchored at random = 0" in text and f"Saved {plot}." in text
+    assert LadderResult.from_dict(json.loads(out.read_text())) == run_ladder(
+        ["random", "greedy"], rounds=3, seed=4
+    )
+    assert table.read_text().count("\n") == 3 and plot.read_bytes()[:4] == b"\x89PNG"

@@ -466,9 +466,10 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> tuple[int, bool]:
-    """The seed (drawn in secret when an entrant runs out of process) and progress of a
-    sequential test or ladder; fails early when --plot cannot be drawn."""
+def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> dict[str, Any]:
+    """The keyword arguments a sequential test and a ladder share: the seed (drawn in secret
+    when an entrant runs out of process), the state file, how the work is spread and the
+    progress; fails early when --plot cannot be drawn."""
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         raise SkitgubbeError("--plot needs matplotlib: pip install 'skitgubbe[plot]'")
     if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
@@ -476,14 +477,34 @@ def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> tuple[int, bo
     seed = args.seed
     if seed is None:
         seed = secrets.randbits(63) if args.isolate or any(map(is_engine_spec, specs)) else 0
-    return seed, sys.stderr.isatty() if args.progress is None else args.progress
+    return {
+        "seed": seed,
+        "state": args.state,
+        "jobs": args.jobs,
+        "chunk_size": args.chunk_size,
+        "progress": sys.stderr.isatty() if args.progress is None else args.progress,
+        "timeout": args.timeout,
+        "isolate": args.isolate,
+    }
+
+
+def _report(
+    out: TextIO, text: str, saves: Sequence[tuple[str | None, Callable[[str], None]]]
+) -> int:
+    """Print ``text``, then save to each path given (``--out``, ``--csv``, ``--plot``)."""
+    out.write(text + "\n")
+    for path, save in saves:
+        if path is not None:
+            save(path)
+            out.write(f"Saved {path}.\n")
+    return 0
 
 
 def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
     """Run the sequential test the ``sprt`` arguments describe and print its report."""
     from ..sprt import run_sprt
 
-    seed, progress = _common_run(args, [args.new, args.old])
+    running = _common_run(args, [args.new, args.old])
     bounds: dict[str, Any] = {}
     if args.delta is not None:
         if args.elo is not None:
@@ -495,31 +516,20 @@ def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
         args.new,
         args.old,
         _rules(args),
-        seed=seed,
         alpha=args.alpha,
         beta=args.beta,
         max_deals=args.max_deals,
-        state=args.state,
-        jobs=args.jobs,
-        chunk_size=args.chunk_size,
-        progress=progress,
-        timeout=args.timeout,
-        isolate=args.isolate,
+        **running,
         **bounds,
     )
-    out.write(result.describe() + "\n")
-    for path, save in ((args.out, result.save_json), (args.plot, result.plot)):
-        if path is not None:
-            save(path)
-            out.write(f"Saved {path}.\n")
-    return 0
+    return _report(out, result.describe(), [(args.out, result.save_json), (args.plot, result.plot)])
 
 
 def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
     """Play the ladder the ``ladder`` arguments describe and print its table."""
     from ..ladder import LadderResult, run_ladder
 
-    seed, progress = _common_run(args, args.bots)
+    running = _common_run(args, args.bots)
     base = None
     if args.base is not None:
         base = LadderResult.from_dict(load_json_object(args.base, "ladder record"))
@@ -529,29 +539,9 @@ def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
         if args.players is None:
             args.players = 3 if len(args.bots) >= 3 else 2
         rules = _rules(args)
-    result = run_ladder(
-        args.bots,
-        rules,
-        rounds=args.rounds,
-        seed=seed,
-        base=base,
-        state=args.state,
-        jobs=args.jobs,
-        chunk_size=args.chunk_size,
-        progress=progress,
-        timeout=args.timeout,
-        isolate=args.isolate,
-    )
-    out.write(result.describe() + "\n")
-    for path, save in (
-        (args.out, result.save_json),
-        (args.csv, result.save_csv),
-        (args.plot, result.plot),
-    ):
-        if path is not None:
-            save(path)
-            out.write(f"Saved {path}.\n")
-    return 0
+    result = run_ladder(args.bots, rules, rounds=args.rounds, base=base, **running)
+    saves = [(args.out, result.save_json), (args.csv, result.save_csv), (args.plot, result.plot)]
+    return _report(out, result.describe(), saves)
 
 
 def _rules(args: argparse.Namespace) -> Rules:
