@@ -7,7 +7,6 @@ import json
 import math
 import multiprocessing
 import os
-import subprocess
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from arena_bots import Wrecker
 from nesting import nested
+from resume_support import run_python
 
 import skitgubbe as sg
 from skitgubbe import _engine, arena, bots
@@ -626,14 +626,7 @@ def test_a_match_on_a_local_dask_cluster_gives_the_same_result(
         "                          executor=client.get_executor(), chunk_size=2)\n"
         "result.save_json(sys.argv[1])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    run_python(code, str(out))
     assert sg.MatchResult.load_json(str(out)) == in_process
 
 

@@ -71,8 +71,10 @@ if TYPE_CHECKING:
     from . import aio as aio
     from . import arena as arena
     from . import engine as engine
+    from . import ladder as ladder
     from . import policy as policy
     from . import session as session
+    from . import sprt as sprt
     from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
     from .arena import (
         MATCH_FORMAT,
@@ -86,6 +88,7 @@ if TYPE_CHECKING:
         wilson_interval,
     )
     from .engine import AsyncEnginePlayer, EnginePlayer, Limits
+    from .ladder import LadderResult, run_ladder
     from .policy import get_include
     from .session import (
         SESSION_FORMAT,
@@ -95,6 +98,7 @@ if TYPE_CHECKING:
         SessionGame,
         SessionResult,
     )
+    from .sprt import SprtResult, run_sprt
 
 __version__ = "0.1.0"
 
@@ -102,6 +106,8 @@ _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
     **dict.fromkeys(("AsyncEnginePlayer", "EnginePlayer", "Limits"), "engine"),
     "get_include": "policy",
+    **dict.fromkeys(("LadderResult", "run_ladder"), "ladder"),
+    **dict.fromkeys(("SprtResult", "run_sprt"), "sprt"),
     **dict.fromkeys(
         (
             "MATCH_FORMAT",
@@ -177,6 +183,7 @@ __all__ = [
     "History",
     "IllegalActionError",
     "IllegalMoveError",
+    "LadderResult",
     "LastCard",
     "Limits",
     "MatchGame",
@@ -205,6 +212,7 @@ __all__ = [
     "SessionResult",
     "SimulationResult",
     "SkitgubbeError",
+    "SprtResult",
     "Suit",
     "TablePlay",
     "TableUpdate",
@@ -218,7 +226,9 @@ __all__ = [
     "get_include",
     "play_game",
     "play_game_async",
+    "run_ladder",
     "run_match",
+    "run_sprt",
     "simulate",
     "wilson_interval",
 ]

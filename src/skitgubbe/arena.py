@@ -32,11 +32,11 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from multiprocessing.connection import Connection
 from statistics import NormalDist
-from typing import Any, Final, Literal, TypeAlias, cast
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
 
 import attrs
 
@@ -101,6 +101,8 @@ _PROGRESS_EVERY: Final = 3.0
 
 Progress: TypeAlias = Callable[[int, int], object]
 """Called with (deal sets done, deal sets in all) as the match goes on."""
+
+_T = TypeVar("_T")
 
 
 def wilson_interval(
@@ -1096,18 +1098,85 @@ def _check_registered(plan: _Plan) -> None:
             )
 
 
-def _play_deals(plan: _Plan, first: int, stop: int, pool: BotPool | None = None) -> list[MatchGame]:
-    """Play deal sets ``first`` to ``stop - 1``: the unit of work given to an executor
-    (with engines of its own, ended with the task), or played here with ``pool``."""
+def _play_sets(
+    plan: _Plan, deals: Iterable[int], pool: BotPool | None = None
+) -> list[list[MatchGame]]:
+    """Play the deal sets ``deals`` (each deal under every arrangement): the unit of work
+    given to an executor (with engines of its own, ended with the task), or played here
+    with ``pool``."""
     _check_registered(plan)
     with contextlib.ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(plan.pool())
         return [
-            _play_game(plan, pool, deal, arrangement)
-            for deal in range(first, stop)
-            for arrangement in range(len(plan.seatings))
+            [_play_game(plan, pool, deal, arrangement) for arrangement in range(len(plan.seatings))]
+            for deal in deals
         ]
+
+
+def _play_deals(plan: _Plan, first: int, stop: int, pool: BotPool | None = None) -> list[MatchGame]:
+    """The games of deal sets ``first`` to ``stop - 1``, in order (see :func:`_play_sets`)."""
+    return list(itertools.chain.from_iterable(_play_sets(plan, range(first, stop), pool)))
+
+
+Unit: TypeAlias = tuple[int, _Plan, int]
+"""A deal set to play: (its key, the plan of its table, its deal)."""
+
+
+def _play_chunk(plan: _Plan, deals: Sequence[int]) -> list[list[MatchGame]]:
+    """The games of each of ``deals`` (a task of :func:`_play_units`)."""
+    return _play_sets(plan, deals)
+
+
+def _play_units(
+    units: Iterable[Unit],
+    *,
+    jobs: int | None,
+    executor: Executor | None,
+    chunk_size: int | None,
+    discarded: list[int],
+) -> Generator[tuple[int, list[MatchGame]], None, None]:
+    """Play ``units`` and yield (key, the games of the deal set) as each is done.
+
+    In this process (``jobs`` None or 1, no ``executor``) in order; else in tasks of
+    ``chunk_size`` deal sets (default 1) of one table each, in ``jobs`` worker
+    processes or on ``executor``, with a few tasks per worker in flight, so that
+    ``units`` may be endless. Closing the iterator cancels the tasks in flight: the
+    keys of their deal sets go to ``discarded``.
+    """
+    if executor is None and (jobs or 1) == 1:
+        with contextlib.ExitStack() as stack:
+            pools: dict[int, BotPool] = {}
+            for key, plan, deal in units:
+                if id(plan) not in pools:
+                    pools[id(plan)] = stack.enter_context(plan.pool())
+                yield key, _play_sets(plan, [deal], pools[id(plan)])[0]
+        return
+    size = chunk_size or 1
+    chunks: dict[int, list[int]] = {}
+
+    def tasks() -> Iterator[tuple[int, Callable[..., list[list[MatchGame]]], tuple[Any, ...]]]:
+        batch: list[Unit] = []
+        for unit in itertools.chain(units, [None]):
+            if batch and (unit is None or unit[1] is not batch[0][1] or len(batch) == size):
+                chunks[batch[0][0]] = [key for key, _, _ in batch]
+                yield batch[0][0], _play_chunk, (batch[0][1], [deal for _, _, deal in batch])
+                batch = []
+            if unit is not None:
+                batch.append(unit)
+
+    with contextlib.ExitStack() as stack:
+        if executor is None:
+            context = multiprocessing.get_context()
+            executor = stack.enter_context(ProcessPoolExecutor(jobs, mp_context=context))
+        window = 2 * (jobs or os.cpu_count() or 1)
+        lost: list[int] = []
+        try:
+            for first, sets in _completed(executor, tasks(), window, lost):
+                for key, games in zip(chunks.pop(first), sets, strict=True):
+                    yield key, games
+        finally:
+            discarded.extend(key for first in lost for key in chunks[first])
 
 
 # -- worker processes the match can stop --------------------------------------------------
@@ -1381,18 +1450,24 @@ def _play_in_workers(
 
 
 class _StderrProgress:
-    """Prints a progress line on stderr every few seconds, and one at the end."""
+    """Prints a progress line on stderr every few seconds, and one at the end.
 
-    def __init__(self) -> None:
+    A total of 0 means "not known in advance" (a sequential test)."""
+
+    def __init__(self, name: str = "arena") -> None:
+        self.name = name
         self.start = self.last = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if done < total and now - self.last < _PROGRESS_EVERY:
+        if (done < total or not total) and now - self.last < _PROGRESS_EVERY:
             return
         self.last = now
         elapsed = now - self.start
-        line = f"arena: {done}/{total} deal sets ({done / total:.0%}), {elapsed:.0f} s"
+        if not total:
+            print(f"{self.name}: {done} deal sets, {elapsed:.0f} s", file=sys.stderr, flush=True)
+            return
+        line = f"{self.name}: {done}/{total} deal sets ({done / total:.0%}), {elapsed:.0f} s"
         if done < total:
             line += f", about {elapsed * (total - done) / done:.0f} s left"
         print(line, file=sys.stderr, flush=True)
@@ -1413,6 +1488,115 @@ def _forks() -> bool:
     # allow_none would fix the start method for the whole program.
     method = multiprocessing.get_start_method(allow_none=True)
     return (method or multiprocessing.get_all_start_methods()[0]) == "fork"
+
+
+def _make_plan(
+    entrants: Sequence[str],
+    rules: Rules | None,
+    seed: int,
+    timeout: float | None,
+    isolate: bool,
+) -> _Plan:
+    """Check the arguments that make a match's plan, and make it (shared by
+    :func:`run_match`, :func:`~skitgubbe.sprt.run_sprt` and :func:`~skitgubbe.ladder.run_ladder`).
+
+    An unknown bot, bad options or an engine that does not start fail here, at
+    once, not in every game.
+    """
+    if isinstance(entrants, str) or not isinstance(entrants, Sequence):
+        raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
+    specs = tuple(entrants)
+    if type(isolate) is not bool:
+        raise ArgumentTypeError(f"isolate must be True or False, not {isolate!r}")
+    timeout = _check_timeout(timeout)
+    with BotPool(isolate=isolate) as pool:
+        engines = {}
+        for spec in specs:
+            if pool.out_of_process(spec):
+                engines[spec] = pool.spec(spec)
+                pool.start(spec)
+            else:
+                registry.make(spec, seed=0)
+    if rules is None:
+        rules = Rules.classic(players=len(specs))
+    elif not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
+    if len(specs) != rules.players:
+        raise ArgumentError(
+            f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
+        )
+    _check_int("seed", seed, 0, 2**64)
+    # The factories go to the workers with the work (see _Plan).
+    return _Plan(
+        rules,
+        arrangements(specs),
+        seed,
+        tuple(
+            (spec, _portable(registry.factory(registry.parse_spec(spec)[0])))
+            for spec in dict.fromkeys(specs)
+        ),
+        timeout,
+        tuple(engines.items()),
+    )
+
+
+def _check_running(
+    jobs: int | None,
+    executor: Executor | None,
+    chunk_size: int | None,
+    progress: bool | Progress,
+    name: str = "arena",
+) -> Progress | None:
+    """Check how the work is to be run; the progress report asked for (or None)."""
+    if jobs is not None:
+        _check_int("jobs", jobs, 1)
+        if executor is not None:
+            raise ArgumentError("give jobs or an executor, not both")
+    if chunk_size is not None:
+        _check_int("chunk_size", chunk_size, 1)
+    if isinstance(progress, bool):
+        return _StderrProgress(name) if progress else None
+    if callable(progress):
+        return progress
+    raise ArgumentTypeError(f"progress must be a bool or a callable, not {progress!r}")
+
+
+def _completed(
+    executor: Executor,
+    calls: Iterable[tuple[int, Callable[..., _T], tuple[Any, ...]]],
+    window: int | None = None,
+    discarded: list[int] | None = None,
+) -> Iterator[tuple[int, _T]]:
+    """Run ``calls`` (key, function, arguments) on ``executor``; yield (key, result) as
+    each finishes, with at most ``window`` calls in flight (None: all at once).
+
+    Closing the iterator early cancels what is in flight; the keys of the calls
+    that were submitted but not yet taken go to ``discarded``.
+    """
+    pending = iter(calls)
+    futures: dict[Future[_T], int] = {}
+
+    def submit() -> None:
+        while window is None or len(futures) < window:
+            call = next(pending, None)
+            if call is None:
+                return
+            key, function, args = call
+            futures[executor.submit(function, *args)] = key
+
+    try:
+        submit()
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=futures.__getitem__):
+                key = futures.pop(future)
+                yield key, future.result()
+            submit()
+    finally:
+        for future in futures:
+            future.cancel()
+        if discarded is not None:
+            discarded.extend(sorted(futures.values()))
 
 
 def run_match(
@@ -1488,57 +1672,10 @@ def run_match(
     ... )
     True
     """
-    if isinstance(entrants, str) or not isinstance(entrants, Sequence):
-        raise ArgumentTypeError(f"entrants must be a sequence of bot specs, not {entrants!r}")
-    specs = tuple(entrants)
-    if type(isolate) is not bool:
-        raise ArgumentTypeError(f"isolate must be True or False, not {isolate!r}")
-    timeout = _check_timeout(timeout)
-    # An unknown bot, bad options or an engine that does not start fail here, at
-    # once, not in every game.
-    with BotPool(isolate=isolate) as pool:
-        engines = {}
-        for spec in specs:
-            if pool.out_of_process(spec):
-                engines[spec] = pool.spec(spec)
-                pool.start(spec)
-            else:
-                registry.make(spec, seed=0)
-    if rules is None:
-        rules = Rules.classic(players=len(specs))
-    elif not isinstance(rules, Rules):
-        raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
-    if len(specs) != rules.players:
-        raise ArgumentError(
-            f"{rules.players} players need {rules.players} entrants, one per seat, not {len(specs)}"
-        )
+    plan = _make_plan(entrants, rules, seed, timeout, isolate)
+    specs, rules, timeout = plan.seatings[0], plan.rules, plan.timeout
     _check_int("deals", deals, 1)
-    _check_int("seed", seed, 0, 2**64)
-    if jobs is not None:
-        _check_int("jobs", jobs, 1)
-        if executor is not None:
-            raise ArgumentError("give jobs or an executor, not both")
-    if chunk_size is not None:
-        _check_int("chunk_size", chunk_size, 1)
-    if isinstance(progress, bool):
-        report: Progress | None = _StderrProgress() if progress else None
-    elif callable(progress):
-        report = progress
-    else:
-        raise ArgumentTypeError(f"progress must be a bool or a callable, not {progress!r}")
-
-    # The factories go to the workers with the work (see _Plan).
-    plan = _Plan(
-        rules,
-        arrangements(specs),
-        seed,
-        tuple(
-            (spec, _portable(registry.factory(registry.parse_spec(spec)[0])))
-            for spec in dict.fromkeys(specs)
-        ),
-        timeout,
-        tuple(engines.items()),
-    )
+    report = _check_running(jobs, executor, chunk_size, progress)
     size = chunk_size or -(-deals // _TASKS)
     games: list[MatchGame] = []
     # A worker can take every bot if their factories travel or the worker is forked
@@ -1565,23 +1702,14 @@ def run_match(
                     report(deal + 1, deals)
     else:
         starts = range(0, deals, size)
-        futures: dict[Future[list[MatchGame]], int] = {}
-        done = 0
-        try:
-            for start in starts:
-                futures[executor.submit(_play_deals, plan, start, min(start + size, deals))] = start
-            parts: dict[int, list[MatchGame]] = {}
-            for future in as_completed(futures):
-                start = futures[future]
-                parts[start] = future.result()
-                if report is not None:
-                    done += min(size, deals - start)
-                    report(done, deals)
-            for start in starts:
-                games.extend(parts[start])
-        finally:
-            for future in futures:
-                future.cancel()
+        parts: dict[int, list[MatchGame]] = {}
+        calls = ((start, _play_deals, (plan, start, min(start + size, deals))) for start in starts)
+        for start, part in _completed(executor, calls):
+            parts[start] = part
+            if report is not None:
+                report(sum(map(len, parts.values())) // len(plan.seatings), deals)
+        for start in starts:
+            games.extend(parts[start])
     return MatchResult(
         entrants=specs, rules=rules, deals=deals, seed=seed, games=tuple(games), timeout=timeout
     )

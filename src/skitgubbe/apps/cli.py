@@ -466,6 +466,84 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> dict[str, Any]:
+    """The keyword arguments a sequential test and a ladder share: the seed (drawn in secret
+    when an entrant runs out of process), the state file, how the work is spread and the
+    progress; fails early when --plot cannot be drawn."""
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise SkitgubbeError("--plot needs matplotlib: pip install 'skitgubbe[plot]'")
+    if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
+        raise ArgumentError(f"--move-time must be a positive number of seconds, not {args.timeout}")
+    seed = args.seed
+    if seed is None:
+        seed = secrets.randbits(63) if args.isolate or any(map(is_engine_spec, specs)) else 0
+    return {
+        "seed": seed,
+        "state": args.state,
+        "jobs": args.jobs,
+        "chunk_size": args.chunk_size,
+        "progress": sys.stderr.isatty() if args.progress is None else args.progress,
+        "timeout": args.timeout,
+        "isolate": args.isolate,
+    }
+
+
+def _report(
+    out: TextIO, text: str, saves: Sequence[tuple[str | None, Callable[[str], None]]]
+) -> int:
+    """Print ``text``, then save to each path given (``--out``, ``--csv``, ``--plot``)."""
+    out.write(text + "\n")
+    for path, save in saves:
+        if path is not None:
+            save(path)
+            out.write(f"Saved {path}.\n")
+    return 0
+
+
+def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the sequential test the ``sprt`` arguments describe and print its report."""
+    from ..sprt import run_sprt
+
+    running = _common_run(args, [args.new, args.old])
+    bounds: dict[str, Any] = {}
+    if args.delta is not None:
+        if args.elo is not None:
+            raise ArgumentError("give --elo or --delta, not both")
+        bounds["delta"] = tuple(args.delta)
+    elif args.elo is not None:
+        bounds["elo0"], bounds["elo1"] = args.elo
+    result = run_sprt(
+        args.new,
+        args.old,
+        _rules(args),
+        alpha=args.alpha,
+        beta=args.beta,
+        max_deals=args.max_deals,
+        **running,
+        **bounds,
+    )
+    return _report(out, result.describe(), [(args.out, result.save_json), (args.plot, result.plot)])
+
+
+def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the ladder the ``ladder`` arguments describe and print its table."""
+    from ..ladder import LadderResult, run_ladder
+
+    running = _common_run(args, args.bots)
+    base = None
+    if args.base is not None:
+        base = LadderResult.from_dict(load_json_object(args.base, "ladder record"))
+    if base is not None and args.players is None and not args.set and args.rules == "classic":
+        rules = None  # the base ladder's
+    else:
+        if args.players is None:
+            args.players = 3 if len(args.bots) >= 3 else 2
+        rules = _rules(args)
+    result = run_ladder(args.bots, rules, rounds=args.rounds, base=base, **running)
+    saves = [(args.out, result.save_json), (args.csv, result.save_csv), (args.plot, result.plot)]
+    return _report(out, result.describe(), saves)
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     """The rules from ``--rules PRESET``, ``--players`` and every ``--set FIELD=VALUE``.
 
@@ -496,6 +574,34 @@ def _add_rules_arguments(command: argparse.ArgumentParser) -> None:
         metavar="FIELD=VALUE",
         help="override one field of the rules, e.g. --set runs=true --set pickup=pile; "
         f"fields: {fields}",
+    )
+
+
+def _add_run_arguments(command: argparse.ArgumentParser) -> None:
+    """The options of a long, resumable run (sprt and ladder)."""
+    command.add_argument("--seed", type=int, help="seed of the deals (default 0)")
+    command.add_argument(
+        "--state",
+        metavar="FILE",
+        help="a JSON-lines file keeping every finished deal set: run again to resume",
+    )
+    command.add_argument("--jobs", type=int, help="worker processes (default: this process)")
+    command.add_argument("--chunk-size", type=int, help="deal sets per task (default 1)")
+    command.add_argument(
+        "--move-time",
+        "--timeout",
+        dest="timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time limit of each move; a bot that takes longer loses that game",
+    )
+    command.add_argument(
+        "--isolate", action="store_true", help="play every bot in a process of its own"
+    )
+    command.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="progress lines on stderr (default: when stderr is a terminal)",
     )
 
 
@@ -612,6 +718,57 @@ def _parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="progress lines on stderr (default: when stderr is a terminal)",
     )
+    sprt_cmd = commands.add_parser(
+        "sprt",
+        help="is NEW stronger than OLD? a sequential test over duplicate deals",
+        description="Seat NEW against copies of OLD and play deal sets (a deal under every "
+        "seating) until the generalized SPRT on NEW's share of the loss decides: H1, NEW is "
+        "stronger by the upper bound, or H0, it is not stronger than the lower bound. Elo "
+        "bounds mean P(lose) = 1/(1 + (n-1) 10^(elo/400)).",
+    )
+    sprt_cmd.add_argument("new", metavar="NEW", help="the bot under test (a bot spec)")
+    sprt_cmd.add_argument("old", metavar="OLD", help="the bot it must beat, in every other seat")
+    sprt_cmd.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    _add_rules_arguments(sprt_cmd)
+    sprt_cmd.add_argument(
+        "--elo",
+        type=float,
+        nargs=2,
+        metavar=("ELO0", "ELO1"),
+        help="H0 and H1 as Elo (default 0 10)",
+    )
+    sprt_cmd.add_argument(
+        "--delta",
+        type=float,
+        nargs=2,
+        metavar=("D0", "D1"),
+        help="H0 and H1 as loss-rate differences below the fair share 1/n",
+    )
+    sprt_cmd.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (0.05)")
+    sprt_cmd.add_argument("--beta", type=float, default=0.05, help="false H0 rate (0.05)")
+    sprt_cmd.add_argument("--max-deals", type=int, help="stop undecided after this many deal sets")
+    _add_run_arguments(sprt_cmd)
+    sprt_cmd.add_argument("--out", metavar="FILE", help="save the test as JSON")
+    sprt_cmd.add_argument("--plot", metavar="FILE", help="save a PNG of the LLR's path")
+    ladder_cmd = commands.add_parser(
+        "ladder",
+        help="rate many bots: Plackett-Luce Elo with intervals clustered by deal set",
+        description="Play the bots at tables (every table for up to ten bots, balanced random "
+        "tables beyond; with --base only the new bot's tables, a gauntlet), every deal under "
+        "every seating, and fit Plackett-Luce ratings to the finishing orders, Elo-scaled and "
+        "anchored at random (else the first bot).",
+    )
+    ladder_cmd.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (one with --base)")
+    ladder_cmd.add_argument("--players", type=int, choices=(2, 3, 4), help="seats per table (3)")
+    _add_rules_arguments(ladder_cmd)
+    ladder_cmd.add_argument("--rounds", type=int, default=20, help="rounds of tables (20)")
+    ladder_cmd.add_argument(
+        "--base", metavar="FILE", help="a saved ladder (--out) to add the one BOT to"
+    )
+    _add_run_arguments(ladder_cmd)
+    ladder_cmd.add_argument("--out", metavar="FILE", help="save the ladder as JSON")
+    ladder_cmd.add_argument("--csv", metavar="FILE", help="save one CSV row per bot")
+    ladder_cmd.add_argument("--plot", metavar="FILE", help="save a PNG of the ratings")
     play_cmd = commands.add_parser(
         "play",
         help="play a game against bots in the terminal",
@@ -768,6 +925,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             )
         if args.command == "arena":
             return run_arena(args, sys.stdout)
+        if args.command == "sprt":
+            return run_sprt_command(args, sys.stdout)
+        if args.command == "ladder":
+            return run_ladder_command(args, sys.stdout)
         if args.command == "play":
             return run_play(args)
         if args.command == "replay":

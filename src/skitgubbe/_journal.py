@@ -1,0 +1,119 @@
+"""Append-only JSON-lines state files that let a long run resume where it stopped.
+
+The first line is a header (the library and RNG versions, the rules, the bots, the
+seed and the parameters of the run); each further line is one finished deal set,
+``{"set": KEY, "games": [...]}``. A run that resumes checks the header, drops a torn
+last line (a write cut short by a kill) and plays only the deal sets missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import __version__, _engine
+from ._text import brief
+from .arena import MatchGame
+from .errors import ArgumentError, RecordError, SkitgubbeError
+
+
+def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
+    """The header of a state file of ``kind`` ("sprt", "ladder")."""
+    return {
+        "format": f"skitgubbe-{kind}-state",
+        "version": 1,
+        "skitgubbe": __version__,
+        "rng_version": _engine.RNG_VERSION,
+        "rules": dict(rules),
+        **fields,
+    }
+
+
+class Journal:
+    """A state file open for appending; :attr:`sets` holds the deal sets read back."""
+
+    def __init__(self, path: str, header: Mapping[str, Any]) -> None:
+        self.path = path
+        self.sets: dict[int, tuple[MatchGame, ...]] = {}
+        header = json.loads(json.dumps(header))  # as it reads back (tuples as lists)
+        try:
+            with open(path, "rb") as file:
+                data = file.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as exc:
+            raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        keep = self._read(data, header) if data else 0
+        try:
+            self.file = open(path, "ab")  # noqa: SIM115 - closed by close()
+            if keep < len(data):  # a torn last line (or a torn header) is dropped
+                self.file.truncate(keep)
+            if keep == 0:
+                self.file.write(json.dumps(header).encode() + b"\n")
+                self.file.flush()
+        except OSError as exc:
+            raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+    def _read(self, data: bytes, header: Mapping[str, Any]) -> int:
+        """Read ``data`` into :attr:`sets`; the length of its whole, good lines."""
+        lines = data.split(b"\n")
+        end = 0
+        for number, line in enumerate(lines, 1):
+            last = number == len(lines)  # the text after the last newline: torn or empty
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                if last or (number == len(lines) - 1 and not lines[-1]):
+                    break  # the last line is torn: drop it
+                raise RecordError(f"{self.path}, line {number}: not JSON ({exc})") from None
+            if last:
+                break  # complete JSON but no newline: the write may have been cut short
+            if number == 1:
+                self._check_header(record, header)
+            else:
+                self._add(record, number)
+            end += len(line) + 1
+        return end
+
+    def _check_header(self, found: Any, header: Mapping[str, Any]) -> None:
+        if not isinstance(found, dict) or found.get("format") != header["format"]:
+            raise RecordError(
+                f"{self.path} is not a {header['format']} file (its first line is {brief(found)})"
+            )
+        differ = [key for key in sorted({*found, *header}) if found.get(key) != header.get(key)]
+        if differ:
+            detail = "; ".join(
+                f"{key}: file has {brief(found.get(key))}, this run {brief(header.get(key))}"
+                for key in differ
+            )
+            raise ArgumentError(
+                f"{self.path} holds another run: {detail} (give the same arguments to "
+                "resume it, or another state file)"
+            )
+
+    def _add(self, record: Any, number: int) -> None:
+        if not isinstance(record, dict) or type(record.get("set")) is not int or record["set"] < 0:
+            raise RecordError(f"{self.path}, line {number}: no deal set number ('set')")
+        games = record.get("games")
+        if not isinstance(games, list) or not games:
+            raise RecordError(f"{self.path}, line {number}: 'games' must be a non-empty list")
+        try:
+            self.sets[record["set"]] = tuple(MatchGame.from_dict(game) for game in games)
+        except RecordError as exc:
+            raise RecordError(f"{self.path}, line {number}: {exc}") from None
+
+    def append(self, key: int, games: Sequence[MatchGame]) -> None:
+        """Record the finished deal set ``key`` (one line, flushed to the system)."""
+        line = json.dumps({"set": key, "games": [game.to_dict() for game in games]})
+        try:
+            self.file.write(line.encode() + b"\n")
+            self.file.flush()
+            os.fsync(self.file.fileno())
+        except OSError as exc:
+            raise SkitgubbeError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
+        self.sets[key] = tuple(games)
+
+    def close(self) -> None:
+        self.file.close()

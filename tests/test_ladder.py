@@ -1,0 +1,173 @@
+"""The ladder: Plackett-Luce ratings and their clustered intervals, and real ladders."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from resume_support import kill_mid_run, on_dask
+
+from skitgubbe.arena import MatchGame, arrangements
+from skitgubbe.errors import ArgumentError
+from skitgubbe.ladder import ELO_PER_THETA, LadderResult, fit_plackett_luce, run_ladder
+
+THETA = {"random": 0.0, "a": 0.3, "b": 0.6, "c": 1.0}
+
+
+def _synthetic_ladder(rng: np.random.Generator, rounds: int, luck: str) -> list[MatchGame]:
+    """Round robins of 3-seat tables; orders from a Plackett-Luce model drawn from the
+    bottom, with Gumbel luck that is fresh in every game or shared by a bot's games of a
+    deal set (half of them: luck that clusters)."""
+    games = []
+    deal = 0
+    for _ in range(rounds):
+        for table in itertools.combinations(THETA, 3):
+            shared = dict(zip(table, rng.gumbel(size=3), strict=True))
+            for index, seats in enumerate(arrangements(table)):
+                noise = rng.gumbel(size=3)
+                if luck == "cluster":
+                    keep = rng.random(3) < 0.5
+                    noise = np.where(keep, [shared[s] for s in seats], noise)
+                badness = [-THETA[s] + g for s, g in zip(seats, noise, strict=True)]
+                worst_first = sorted(range(3), key=lambda s: -badness[s])
+                order = tuple(reversed(worst_first))  # first out ... the skitgubbe
+                games.append(MatchGame(deal, index, seats, order[-1], order, False, 0))
+            deal += 1
+    return games
+
+
+@pytest.mark.parametrize("luck", ["independent", "cluster"])
+def test_the_95_percent_intervals_cover_the_true_differences(luck: str) -> None:
+    rng = np.random.default_rng(11)
+    covered = total = 0
+    for _ in range(150):
+        ratings = fit_plackett_luce(_synthetic_ladder(rng, 12, luck), list(THETA))
+        for x, y in itertools.combinations(THETA, 2):
+            true = (THETA[x] - THETA[y]) * ELO_PER_THETA
+            i, j = ratings.bots.index(x), ratings.bots.index(y)
+            est = ratings.elo[i] - ratings.elo[j]
+            covered += abs(est - true) <= 1.959964 * ratings.difference_se(x, y)
+            total += 1
+    assert 0.93 <= covered / total <= 0.97, covered / total
+
+
+def test_clustering_by_deal_set_widens_the_intervals_under_clustered_luck() -> None:
+    """The clustered covariance matters: under clustered luck the model's own (naive)
+    information gives intervals that cover too rarely."""
+    rng = np.random.default_rng(3)
+    games = _synthetic_ladder(rng, 60, "cluster")
+    clustered = fit_plackett_luce(games, list(THETA))
+    naive = fit_plackett_luce(
+        [
+            MatchGame(g.deal * 100 + g.arrangement, 0, g.seats, g.loser, g.finish_order, False, 0)
+            for g in games
+        ],
+        list(THETA),
+    )
+    assert clustered.difference_se("c", "random") > 1.2 * naive.difference_se("c", "random")
+
+
+def test_a_real_ladder_ranks_greedy_over_random_and_saves_everything(tmp_path: Path) -> None:
+    ladder = run_ladder(["random", "greedy", "ismcts:iterations=20"], rounds=6, seed=5)
+    assert ladder.anchor == "random" and ladder.ratings[0].bot == "greedy"
+    assert ladder.fit.rating("random").elo == 0
+    assert ladder.matrix()[0][-1] > 0.9
+    ladder.save_json(str(tmp_path / "l.json"))
+    ladder.save_csv(str(tmp_path / "l.csv"))
+    ladder.plot(str(tmp_path / "l.png"))
+    again = LadderResult.from_dict(json.loads((tmp_path / "l.json").read_text()))
+    assert again == ladder
+    assert (tmp_path / "l.csv").read_text().count("\n") == 4
+
+
+def test_workers_and_a_resumed_state_file_give_the_same_ladder(tmp_path: Path) -> None:
+    bots = ["random", "greedy", "ismcts:iterations=20"]
+    one = run_ladder(bots, rounds=4, seed=2)
+    assert run_ladder(bots, rounds=4, seed=2, jobs=2, chunk_size=2) == one
+    state = tmp_path / "ladder.jsonl"
+    run_ladder(bots, rounds=2, seed=2, state=str(state))
+    lines = state.read_text().splitlines()
+    with pytest.raises(ArgumentError, match="rounds"):
+        run_ladder(bots, rounds=4, seed=2, state=str(state))
+    state.write_text("\n".join(lines[:2]) + "\n" + lines[2][:20])  # one set, then a torn line
+    partial = tmp_path / "partial.jsonl"
+    run_ladder(bots, rounds=4, seed=2, state=str(partial), progress=lambda d, t: None)
+    text = partial.read_text().splitlines()
+    partial.write_text("\n".join(text[:3]) + "\n" + text[3][:30])
+    assert run_ladder(bots, rounds=4, seed=2, state=str(partial)) == one
+
+
+_BOTS = ["random", "greedy", "ismcts:iterations=20"]
+_ARGS = f"{_BOTS!r}, rounds=12, seed=2"
+"""A quick ladder of twelve deal sets (as code, for fresh interpreters)."""
+
+
+@pytest.fixture(scope="module")
+def reference() -> LadderResult:
+    return run_ladder(_BOTS, rounds=12, seed=2)
+
+
+def test_a_state_file_resumes_a_killed_ladder_with_the_same_result(
+    reference: LadderResult, tmp_path: Path
+) -> None:
+    state = tmp_path / "ladder.jsonl"
+    kill_mid_run(
+        f"import skitgubbe.ladder as l\nl.run_ladder({_ARGS}, state={str(state)!r})", state, 4
+    )
+    kept = state.read_text().count("\n") - 1
+    assert kept < 12  # the kill left deal sets to play
+    seen: list[tuple[int, int]] = []
+    resumed = run_ladder(
+        _BOTS, rounds=12, seed=2, state=str(state), progress=lambda d, t: seen.append((d, t))
+    )
+    assert resumed == reference
+    assert seen[0] == (kept, 12)  # resumed from the deal sets on file
+    assert run_ladder(_BOTS, rounds=12, seed=2, state=str(state)) == reference  # all on file
+
+
+def test_on_a_dask_cluster_the_ladder_is_the_same(reference: LadderResult, tmp_path: Path) -> None:
+    data = on_dask(f"ladder.run_ladder({_ARGS}, executor=executor)", tmp_path / "dask.json")
+    assert LadderResult.from_dict(data) == reference
+
+
+def test_a_gauntlet_adds_one_bot_to_a_ladder() -> None:
+    base = run_ladder(["random", "greedy"], rounds=4, seed=1, rules=None)
+    more = run_ladder(["ismcts:iterations=20"], rounds=3, seed=1, base=base)
+    assert more.bots[-1] == "ismcts:iterations=20"
+    new = more.games[len(base.games) :]
+    assert all("ismcts:iterations=20" in game.seats for game in new)
+    assert min(game.deal for game in new) > max(game.deal for game in base.games)
+    with pytest.raises(ArgumentError, match="gauntlet"):
+        run_ladder(["greedy"], rounds=1, seed=1, base=base)
+
+
+def test_bad_input_is_named() -> None:
+    with pytest.raises(ArgumentError, match="at least two bots"):
+        run_ladder(["greedy"], rounds=1, seed=1)
+    with pytest.raises(ArgumentError, match="distinct"):
+        run_ladder(["greedy", "greedy"], rounds=1, seed=1)
+    with pytest.raises(ArgumentError, match="rounds"):
+        run_ladder(["greedy", "random"], rounds=0, seed=1)
+    with pytest.raises(ArgumentError, match="two deal sets"):
+        fit_plackett_luce([], ["a", "b"])
+    assert math.isfinite(ELO_PER_THETA)
+
+
+def test_cli_ladder_prints_the_table_and_saves_json_csv_and_plot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from skitgubbe.apps.cli import main
+
+    out, table, plot = tmp_path / "l.json", tmp_path / "l.csv", tmp_path / "l.png"
+    argv = ["ladder", "random", "greedy", "--rounds", "3", "--seed", "4", "--out", str(out)]
+    assert main([*argv, "--csv", str(table), "--plot", str(plot)]) == 0
+    text = capsys.readouterr().out
+    assert "Elo anchored at random = 0" in text and f"Saved {plot}." in text
+    assert LadderResult.from_dict(json.loads(out.read_text())) == run_ladder(
+        ["random", "greedy"], rounds=3, seed=4
+    )
+    assert table.read_text().count("\n") == 3 and plot.read_bytes()[:4] == b"\x89PNG"
