@@ -122,10 +122,11 @@ async def _load(server: _Server, tables: int, seconds: float, saturate: float) -
     phase = {"name": "think"}
     rng = random.Random(1)
     stop = asyncio.Event()
+    back: set[int] = set()  # the people who joined again after the restart
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(server.url, connector=connector) as http:
 
-        async def play(table: str, token: str) -> bool:
+        async def play(index: int, table: str, token: str) -> bool:
             """One connection's worth of play; True once the game is over (or the load)."""
             async with http.ws_connect("/ws", max_msg_size=0) as ws:
                 await ws.send_json({"type": "join", "table": table, "token": token})
@@ -134,6 +135,8 @@ async def _load(server: _Server, tables: int, seconds: float, saturate: float) -
                     if message.type != aiohttp.WSMsgType.TEXT:
                         break
                     frame = json.loads(message.data)
+                    if frame["type"] == "welcome" and phase["name"] != "think":
+                        back.add(index)
                     if frame["type"] == "update":
                         moves[phase["name"]] += len(frame["moves"])
                         if sent is not None and any(m["seat"] == 0 for m in frame["moves"]):
@@ -161,7 +164,7 @@ async def _load(server: _Server, tables: int, seconds: float, saturate: float) -
             retry = 0.5  # as the browser table does: half a second, doubling
             while not stop.is_set():  # the server's restart drops the socket: join again
                 try:
-                    if await play(table, token):
+                    if await play(index, table, token):
                         return
                     retry = 0.5
                 except (aiohttp.ClientError, ConnectionError):
@@ -178,6 +181,10 @@ async def _load(server: _Server, tables: int, seconds: float, saturate: float) -
         await _wait_for(server.url, running)
         out["restart"] = time.perf_counter() - server.began
         out["running"] = len(running)
+        for _ in range(3000):  # until everyone still playing has joined again (30 s at most)
+            if len(back) >= sum(not person.done() for person in people):
+                break
+            await asyncio.sleep(0.01)
         phase["name"] = "saturated"
         await asyncio.sleep(saturate)
         out["moves_per_second"] = moves["saturated"] / saturate
