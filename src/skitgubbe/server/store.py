@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
@@ -182,7 +184,9 @@ class SQLiteStore:
         self._checkpoints: _Checkpoints | None = None
         if wal:  # a file (":memory:" has no log)
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint
-            self._checkpoints = _Checkpoints(path, checkpoint_every)
+            # The thread opens the file by its absolute name: the working directory may change.
+            self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every)
+            weakref.finalize(self, self._checkpoints.stopping.set)  # a store never closed
         self._counts: dict[str, int] = {}
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
 
@@ -320,13 +324,13 @@ class _Checkpoints(threading.Thread):
         super().__init__(name=f"skitgubbe-checkpoints {path}", daemon=True)
         self._path = path
         self._every = every
-        self._stopping = threading.Event()
+        self.stopping = threading.Event()
         self.start()
 
     def run(self) -> None:
         db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
-            while not self._stopping.wait(self._every):
+            while not self.stopping.wait(self._every):
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks the writer
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log's space back, at the end
         except sqlite3.Error:  # pragma: no cover - the next start checkpoints anyway
@@ -335,5 +339,5 @@ class _Checkpoints(threading.Thread):
             db.close()
 
     def stop(self) -> None:
-        self._stopping.set()
+        self.stopping.set()
         self.join()
