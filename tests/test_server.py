@@ -485,8 +485,9 @@ def test_no_move_is_told_before_it_is_stored(tmp_path: Path) -> None:
             self.table = table
 
         async def send(self, message: Any) -> None:
-            sql = "SELECT COUNT(*) FROM moves WHERE table_id = ?"
-            seen.append((message["n"], reader.execute(sql, (self.table.id,)).fetchone()[0]))
+            sql = "SELECT moves FROM moves WHERE table_id = ?"  # runs of moves, one a line
+            runs = reader.execute(sql, (self.table.id,)).fetchall()
+            seen.append((message["n"], sum(len(run.split("\n")) for (run,) in runs)))
             if message.get("legal"):
                 answer = (0, message["n"], message["legal"][0])
                 asyncio.get_running_loop().call_soon(self.table.submit, *answer)
@@ -530,7 +531,7 @@ def test_commits_do_not_checkpoint_the_log_the_store_thread_does(tmp_path: Path)
         shutil.copyfile(store.path, copy)
         with contextlib.closing(sqlite3.connect(copy)) as db:
             try:
-                return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+                return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])  # runs
             except sqlite3.OperationalError:  # not even the schema is in the file yet
                 return 0
 
@@ -617,3 +618,30 @@ def test_an_engine_the_server_names_sits_at_a_table_and_ends_with_its_game() -> 
             assert not _engine_processes()
 
     asyncio.run(asyncio.wait_for(main(), 120))
+
+
+def test_the_store_keeps_moves_in_runs_and_gives_them_back_in_order(tmp_path: Path) -> None:
+    path = str(tmp_path / "store.db")
+    store = SQLiteStore(path)
+    store.create(StoredTable("t", {"seats": [None, None]}, seed=1, seats=[None, None]))
+    store.create(StoredTable("u", {"seats": [None, None]}, seed=2, seats=[None, None]))
+    played = ["7♣", "5♣ 5♠", "pick up", "flip", "10♥"]
+    for index, move in enumerate(played):
+        store.append_move("t", index, move, "timeout" if index == 2 else None)
+        if index in (1, 3):
+            store.append_move("u", index // 2, move, None)
+            store.flush()  # runs of 2, 2 and 1 moves for t
+    store.close()
+    again = SQLiteStore(path)
+    loaded = {t.id: t for t in again.load()}
+    assert loaded["t"].moves == played and loaded["t"].stand_ins == {2: "timeout"}
+    assert loaded["u"].moves == ["5♣ 5♠", "flip"] and loaded["u"].stand_ins == {}
+    with pytest.raises(ValueError, match="repeat one"):
+        again.append_move("t", 4, "flip", None)
+    with pytest.raises(ValueError, match="one line"):
+        again.append_move("t", 5, "flip\nflip", None)
+    again.close()
+    fresh = SQLiteStore(path)  # counts read back from the file
+    with pytest.raises(ValueError, match="leave a gap"):
+        fresh.append_move("u", 3, "flip", None)
+    fresh.close()

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -113,6 +114,12 @@ not pay for them. Compares equal to a tuple (or another ``Events``) of the same 
 
 
 _EMPTY_SET: Final = CardSet()
+
+
+@functools.lru_cache(maxsize=64)
+def _card_name(code: int) -> str:
+    """The text of the card with C-core code ``code`` (52 of them: a deal asks for each)."""
+    return str(Card.from_code(code))
 
 
 def _decode_events(raw: bytes) -> tuple[Event, ...]:
@@ -328,7 +335,7 @@ class Game(_engine.GameCore):
             raw_deck = _deck_bytes(deck)
         dealer = rules.players - 1 if dealer is None else _seat(dealer, rules.players, "dealer")
         core = _engine.Core.deal(rules._core_values(), raw_deck, dealer)
-        start = {"dealer": dealer, "deck": tuple([str(Card.from_code(c)) for c in raw_deck])}
+        start = {"dealer": dealer, "deck": tuple([_card_name(c) for c in raw_deck])}
         return cls._make(rules, core, start, seed)
 
     @classmethod

@@ -143,10 +143,17 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
+    -- One row per table and flush: the moves n, n + 1, ... one a line (a restart reads a
+    -- few rows a table, not one a move).
     table_id TEXT NOT NULL REFERENCES tables(id),
     n INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    stand_in TEXT,
+    moves TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS stand_ins (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    stand_in TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
 );
 """
@@ -182,33 +189,45 @@ class SQLiteStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
         self._checkpoints: _Checkpoints | None = None
+        # Held by each transaction, and by the checkpoint thread to finish a checkpoint.
+        self._writing = threading.Lock()
         if wal:  # a file (":memory:" has no log)
             self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint
             # The thread opens the file by its absolute name: the working directory may change.
-            self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every)
+            self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every, self._writing)
             weakref.finalize(self, self._checkpoints.stopping.set)  # a store never closed
         self._counts: dict[str, int] = {}
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
 
     def _write(self, sql: str = "", args: Sequence[object] = ()) -> None:
         """One transaction: the moves appended so far, then ``sql`` (if any)."""
-        with self._db:  # committed when the block ends
+        with self._writing, self._db:  # committed when the block ends
             self._db.execute("BEGIN")
             self._flush_moves()
             if sql:
                 self._db.execute(sql, args)
 
     def _flush_moves(self) -> None:
-        if self._moves:
-            self._db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?)", self._moves)
-            self._moves.clear()
+        if not self._moves:
+            return
+        runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
+        for table_id, index, move, _ in self._moves:
+            runs.setdefault(table_id, (index, []))[1].append(move)
+        self._db.executemany(
+            "INSERT INTO moves VALUES (?, ?, ?)",
+            [(table_id, first, "\n".join(moves)) for table_id, (first, moves) in runs.items()],
+        )
+        stood_in = [(t, n, why) for t, n, _, why in self._moves if why is not None]
+        if stood_in:
+            self._db.executemany("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in)
+        self._moves.clear()
 
     def flush(self) -> None:
         if self._moves:
             self._write()
 
     def create(self, table: StoredTable) -> None:
-        with self._db:
+        with self._writing, self._db:
             self._db.execute("BEGIN")
             self._flush_moves()
             self._db.execute(
@@ -233,12 +252,11 @@ class SQLiteStore:
         self._write("UPDATE tables SET status = 'running' WHERE id = ?", (table_id,))
 
     def append_move(self, table_id: str, index: int, move: str, stand_in: str | None) -> None:
+        if "\n" in move:
+            raise ValueError(f"a move is one line, not {move!r}")
         count = self._counts.get(table_id)
         if count is None:
-            row = self._db.execute(
-                "SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)
-            ).fetchone()
-            count = int(row[0])
+            count = len(self._stored_moves(table_id))
         if index != count:
             raise ValueError(
                 f"table {table_id!r} has {count} moves stored: move {index} would "
@@ -265,15 +283,15 @@ class SQLiteStore:
         ):
             seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
         moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
-        for table_id, move in self._db.execute(
-            f"SELECT table_id, move FROM moves WHERE table_id IN ({chosen}) ORDER BY table_id, n",
+        for table_id, n, run in self._db.execute(
+            f"SELECT table_id, n, moves FROM moves WHERE table_id IN ({chosen}) "
+            "ORDER BY table_id, n",
             tuple(status),
         ):
-            moves[table_id].append(move)
+            _extend(moves[table_id], table_id, n, run)
         stand_ins: dict[str, dict[int, str]] = {}
         for table_id, n, stand_in in self._db.execute(
-            f"SELECT table_id, n, stand_in FROM moves WHERE stand_in IS NOT NULL "
-            f"AND table_id IN ({chosen})",
+            f"SELECT table_id, n, stand_in FROM stand_ins WHERE table_id IN ({chosen})",
             tuple(status),
         ):
             stand_ins.setdefault(table_id, {})[n] = stand_in
@@ -303,6 +321,15 @@ class SQLiteStore:
             )
         return tables
 
+    def _stored_moves(self, table_id: str) -> list[str]:
+        self.flush()
+        moves: list[str] = []
+        for n, run in self._db.execute(
+            "SELECT n, moves FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
+        ):
+            _extend(moves, table_id, n, run)
+        return moves
+
     def record(self, table_id: str) -> dict[str, Any] | None:
         row = self._db.execute(
             "SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,)
@@ -316,14 +343,29 @@ class SQLiteStore:
         self._db.close()
 
 
+def _extend(moves: list[str], table_id: str, n: int, run: str) -> None:
+    """Add a stored run of moves that starts at move ``n``; a gap is a damaged store."""
+    if n != len(moves):
+        raise ValueError(f"table {table_id!r}: stored moves jump from {len(moves)} to {n}")
+    moves.extend(run.split("\n"))
+
+
 class _Checkpoints(threading.Thread):
     """Copies a database's write-ahead log into it every ``every`` seconds, on a connection
-    of its own: the waits for the disk fall on this thread, not on the committing one."""
+    of its own: the waits for the disk fall on this thread, not on the committing one.
 
-    def __init__(self, path: str, every: float) -> None:
+    A checkpoint that runs beside a busy writer never catches up with it, and the log
+    starts over only once all of it is copied: it would grow without end (tens of MB an
+    hour under load), and a restart after a crash reads all of it. So each round copies
+    what is there beside the writer, then holds the store's ``writing`` lock to copy the
+    little that came meanwhile; the next commit then starts the log over.
+    """
+
+    def __init__(self, path: str, every: float, writing: threading.Lock) -> None:
         super().__init__(name=f"skitgubbe-checkpoints {path}", daemon=True)
         self._path = path
         self._every = every
+        self._writing = writing
         self.stopping = threading.Event()
         self.start()
 
@@ -331,7 +373,9 @@ class _Checkpoints(threading.Thread):
         db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
             while not self.stopping.wait(self._every):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks the writer
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # beside the writer
+                with self._writing:  # the rest, a moment's worth, with the writer held
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log's space back, at the end
         except sqlite3.Error:  # pragma: no cover - the next start checkpoints anyway
             pass
