@@ -70,7 +70,6 @@ FULL_GC_SECONDS: Final = 600.0
 LOBBY: Final = web.AppKey("lobby", Lobby)
 _GC_TASK: Final = web.AppKey("gc_task", asyncio.Task[None])
 _NEVER: Final = 1 << 30  # a threshold never reached
-_DEFAULT_THRESHOLDS: Final = gc.get_threshold()
 
 
 class _Socket:
@@ -330,9 +329,11 @@ def tune_gc(app: web.Application, *, full_every: float = FULL_GC_SECONDS) -> Non
     1
     """
 
+    before = list(gc.get_threshold())  # given back on cleanup
+
     async def startup(app: web.Application) -> None:
-        first, second, _ = gc.get_threshold()
-        gc.set_threshold(first, second, _NEVER)  # no automatic full collection
+        before[:] = gc.get_threshold()
+        gc.set_threshold(before[0], before[1], _NEVER)  # no automatic full collection
         gc.freeze()
         app[_GC_TASK] = asyncio.get_running_loop().create_task(collect())
 
@@ -344,7 +345,7 @@ def tune_gc(app: web.Application, *, full_every: float = FULL_GC_SECONDS) -> Non
     async def cleanup(app: web.Application) -> None:
         app[_GC_TASK].cancel()
         gc.unfreeze()
-        gc.set_threshold(*_DEFAULT_THRESHOLDS)
+        gc.set_threshold(*before)
 
     app.on_startup.append(startup)
     app.on_cleanup.insert(0, cleanup)

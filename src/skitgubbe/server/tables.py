@@ -125,9 +125,9 @@ class TableConfig:
     lobby), a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
     ``"ismcts:iterations=500"``), or ``"engine:NAME"`` for one of the engines
     the server was started with (``engines``: a program in a process of its
-    own, which no web request can name otherwise). ``move_time`` bounds a person's answer in
-    seconds (``None``: no limit); a person who runs out of it gets a stand-in
-    (``stand_in``, a bot spec) for that move, as with
+    own, which no web request can name otherwise). ``move_time`` bounds a
+    person's answer in seconds (``None``: no limit); a person who runs out of it
+    gets a stand-in (``stand_in``, a bot spec) for that move, as with
     :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
     the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
     before they move, so that people can follow.
@@ -365,7 +365,7 @@ class Table:
         self._deadline: float | None = None  # loop time at which that seat's move is due
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.moves_stored = len(stored.moves)
+        self.moves_stored = len(stored.moves)  # moves the store has committed
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
@@ -677,7 +677,6 @@ class Table:
         index = self.game.moves_played
         text = str(move)
         self.store.append_move(self.id, index, text, stand_in)
-        self.moves_stored = index + 1
         self.game.play(move)
         self._pending.append({"seat": seat, "move": text, "stand_in": stand_in})
 
@@ -688,6 +687,7 @@ class Table:
         pending = self._pending
         if pending:
             await self._commits.wait()  # every move is stored before anyone is told
+            self.moves_stored = self.game.moves_played
         self._pending = []
         result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
