@@ -3,6 +3,8 @@ built-in names, C functions compiled with cffi, Python callables, and their fail
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -351,3 +353,168 @@ def test_a_cache_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None
     source = GREEDY_C.replace("greedy_again", "nowhere")
     with pytest.raises(sg.PolicyError, match=r"cannot write the policy cache .* SKITGUBBE_CACHE"):
         compile_c(source, "nowhere", cache_dir=blocked / "policies")
+
+
+# -- what the cache holds, and builds that must not be trusted ------------------------------
+
+CHOOSE_FIRST_C = """int32_t choose(const sg_position *pos, void *ctx)
+{
+    (void)pos;
+    (void)ctx;
+    return 0;
+}
+"""
+
+
+def _library(folder: Path) -> Path:
+    """The one cached build in ``folder`` (a cache's ``policies`` folder)."""
+    (found,) = folder.glob("_skitgubbe_policy_*" + policy._SUFFIX)
+    return found
+
+
+def _compile_elsewhere(source: Path, name: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """Compile ``name`` of ``source`` in a process of its own (a build this process has
+    loaded must not be damaged under it); what the process printed, and its exit code."""
+    program = (
+        "import sys, skitgubbe.policy as p\n"
+        "f = p.compile_c(sys.argv[1], sys.argv[2])\n"
+        "print(f.name, f.address > 0)\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program, str(source), name],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SKITGUBBE_CACHE": str(cache)},
+        timeout=120,
+    )
+
+
+def test_a_function_the_source_does_not_define_is_a_policy_error_and_nothing_is_cached(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "first.c"
+    source.write_text(CHOOSE_FIRST_C, encoding="utf-8")
+    folder = tmp_path / "cache"
+    for _ in range(2):  # the second time too: no broken build was cached by the first
+        with pytest.raises(sg.PolicyError, match=r"first\.c defines no policy function") as caught:
+            compile_c(source, "nochoose", cache_dir=folder)
+        assert "int32_t nochoose(const sg_position *pos, void *ctx)" in str(caught.value)
+        assert caught.value.policy == "nochoose"
+        assert not list(folder.glob("_skitgubbe_policy_*"))
+    # Declared but defined nowhere: it compiles, but the build does not load.
+    source.write_text("int32_t declared(const sg_position *pos, void *ctx);\n", encoding="utf-8")
+    with pytest.raises(sg.PolicyError, match=r"first\.c does not define declared"):
+        compile_c(source, "declared", cache_dir=folder)
+    assert not list(folder.glob("_skitgubbe_policy_*"))
+    # A function of another signature is not taken for a policy (the search would call it
+    # with arguments it does not take).
+    source.write_text("int32_t one(const sg_position *pos) { (void)pos; return 0; }\n")
+    with pytest.raises(sg.PolicyError, match=r"defines no policy function .*incompatible"):
+        compile_c(source, "one", cache_dir=folder)
+
+
+def test_the_compilers_messages_name_the_users_file_and_line(tmp_path: Path) -> None:
+    source = tmp_path / "broken.c"
+    source.write_text(CHOOSE_FIRST_C.replace("return 0;", "return nope;"), encoding="utf-8")
+    with pytest.raises(sg.PolicyError, match=r"cannot compile policy 'choose' of .*broken\.c") as e:
+        compile_c(source, "choose", cache_dir=tmp_path / "cache")
+    assert re.search(rf"^{re.escape(str(source))}:5:\d+: error: .*nope", str(e.value), re.M)
+    assert "_skitgubbe_policy_" not in str(e.value)  # never the generated file
+    with pytest.raises(sg.PolicyError, match=r"(?m)^<source>:3:\d+: error: .*nope"):
+        compile_c("\n\nint32_t f(const sg_position *p, void *c) { return nope; }", "f")
+
+
+@pytest.mark.parametrize("damage", ["overwritten", "emptied", "sidecar"])
+def test_a_cached_build_that_does_not_verify_is_built_again(tmp_path: Path, damage: str) -> None:
+    source = tmp_path / "first.c"
+    source.write_text(CHOOSE_FIRST_C.replace("choose", f"choose_{damage}"), encoding="utf-8")
+    cache = tmp_path / "cache"
+    done = _compile_elsewhere(source, f"choose_{damage}", cache)
+    assert done.returncode == 0, done.stderr
+    library = _library(cache / "policies")
+    size = library.stat().st_size
+    sidecar = library.parent / library.name.replace(policy._SUFFIX, policy._SIDECAR)
+    if damage == "overwritten":
+        library.write_bytes(b"\x7fELF" + b"\0" * (size - 4))
+    elif damage == "emptied":
+        library.write_bytes(b"")
+    else:
+        sidecar.write_text("0" * 64 + "\n", encoding="ascii")
+    function = compile_c(source, f"choose_{damage}", cache_dir=cache / "policies")
+    view = views(1)[0]
+    bot = sg.bots.PIMCBot(worlds=2, rollout=function, seed=1)
+    assert bot.choose(view) in view.legal_moves
+    rebuilt = _library(cache / "policies")
+    assert rebuilt.stat().st_size == size  # a whole build again, that verifies
+    digest = hashlib.sha256(rebuilt.read_bytes()).hexdigest()
+    assert sidecar.read_text(encoding="ascii").strip() == digest
+
+
+def test_a_truncated_cached_build_is_built_again_not_loaded(tmp_path: Path) -> None:
+    # Loading a library cut short maps pages past its end: the process dies of SIGBUS, so
+    # this runs in processes of their own.
+    source = tmp_path / "first.c"
+    source.write_text(CHOOSE_FIRST_C.replace("choose", "truncated"), encoding="utf-8")
+    cache = tmp_path / "cache"
+    assert _compile_elsewhere(source, "truncated", cache).returncode == 0
+    library = _library(cache / "policies")
+    size = library.stat().st_size
+    with open(library, "r+b") as file:
+        file.truncate(4000)
+    done = _compile_elsewhere(source, "truncated", cache)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "truncated True\n", "")
+    assert _library(cache / "policies").stat().st_size == size
+
+
+def _as_unprivileged() -> list[str]:
+    """A command prefix that runs a program subject to file permissions: as it is for a
+    user, for root without the capabilities that let it read and write any file."""
+    if os.geteuid() != 0:
+        return []
+    drop = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--bounding-set={drop}", f"--inh-caps={drop}", "--"]
+
+
+def test_a_cache_folder_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "first.c"
+    source.write_text(CHOOSE_FIRST_C.replace("choose", "locked_out"), encoding="utf-8")
+    cache = tmp_path / "cache"
+    assert _compile_elsewhere(source, "locked_out", cache).returncode == 0
+    program = (
+        "import sys, skitgubbe\n"
+        "try:\n"
+        "    skitgubbe.policy.compile_c(sys.argv[1], 'locked_out')\n"
+        "except skitgubbe.PolicyError as error:\n"
+        "    print(error)\n"
+    )
+    (cache / "policies").chmod(0)
+    try:
+        done = subprocess.run(
+            [*_as_unprivileged(), sys.executable, "-c", program, str(source)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SKITGUBBE_CACHE": str(cache)},
+            timeout=120,
+        )
+    finally:
+        (cache / "policies").chmod(0o755)
+    assert done.stderr == ""
+    assert done.stdout == (
+        f"cannot read the policy cache {cache / 'policies'}: Permission denied "
+        "(set SKITGUBBE_CACHE to a folder you can read and write)\n"
+    )
+
+
+def test_the_arena_given_a_policy_that_cannot_be_built_says_so_in_a_line(tmp_path: Path) -> None:
+    source = tmp_path / "first.c"
+    source.write_text(CHOOSE_FIRST_C, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "skitgubbe", "arena", f"pimc:rollout={source}:nochoose", "random"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SKITGUBBE_CACHE": str(tmp_path / "cache")},
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"skitgubbe: error: {source} defines no policy function ")
+    assert done.stderr.count("\n") == 1

@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -130,6 +131,16 @@ class CFunction:
     module: ModuleType = attrs.field(repr=False, eq=False)
 
 
+_SUFFIX: Final = importlib.machinery.EXTENSION_SUFFIXES[0]
+"""The file name ending of a cached build (the platform's extension modules')."""
+_SIDECAR: Final = ".sha256"
+"""The ending of the file beside each cached build that holds the build's SHA-256."""
+_BUILD_FORMAT: Final = "2"
+"""Part of the cache key: a build made by an earlier form of the generated C is not used."""
+_TEXT: Final = "<source>"
+"""What the compiler's messages call a source given as text."""
+
+
 def _cache_dir() -> Path:
     given = os.environ.get("SKITGUBBE_CACHE")
     if given:
@@ -161,8 +172,96 @@ def _captured_output() -> Iterator[list[str]]:
             captured.append(sink.read().decode("utf-8", errors="replace"))
 
 
-def _build(module_name: str, source: str, name: str, kind: Kind, folder: Path) -> Path:
-    """Compile ``source`` into the module ``module_name`` in ``folder``; its path."""
+def _line_name(origin: str) -> str:
+    """``origin`` as the file name of a ``#line`` directive (a C string literal)."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in origin)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _glue(name: str) -> str:
+    """What the compiler's messages call the glue after the user's source."""
+    return f"<skitgubbe's check of {name}>"
+
+
+def _generated(text: str, name: str, kind: Kind, origin: str) -> str:
+    """The C that cffi compiles: the header, the user's ``text`` (its lines numbered as in
+    ``origin``, so the compiler's messages point there) and the glue, which checks that
+    ``name`` is a function of the kind's signature and reports the ABI."""
+    pointer = _SIGNATURES[kind].format(name="(*check)").removesuffix(";")
+    return (
+        '#include "skitgubbe_policy.h"\n'
+        f"#line 1 {_line_name(origin)}\n"
+        f"{text}\n"
+        f"#line 1 {_line_name(_glue(name))}\n"
+        "#if defined(__GNUC__)\n"
+        '#pragma GCC diagnostic error "-Wincompatible-pointer-types"\n'
+        "#endif\n"
+        "int32_t skitgubbe_policy_abi(void)\n"
+        "{\n"
+        f"    {pointer} = {name};\n"
+        "    (void)check;\n"
+        "    return SG_POLICY_ABI;\n"
+        "}\n"
+    )
+
+
+def _compile_failure(message: str, name: str, kind: Kind, origin: str) -> str:
+    """The text of the error for a source that did not compile (``message``, the
+    compiler's): a line of its own when only the glue's check of ``name`` failed."""
+    errors = [line for line in message.splitlines() if ": error: " in line]
+    if errors and all(line.startswith(_glue(name) + ":") for line in errors):
+        reason = errors[0].partition(": error: ")[2]
+        signature = _SIGNATURES[kind].format(name=name).removesuffix(";")
+        return f"{origin} defines no {kind} function {signature} ({reason})"
+    where = "" if origin == _TEXT else f" of {origin}"
+    return f"cannot compile {kind} {name!r}{where}:\n{message}"
+
+
+def _unreadable(folder: Path, name: str, error: OSError) -> PolicyError:
+    return PolicyError(
+        f"cannot read the policy cache {folder}: {error.strerror or error} "
+        "(set SKITGUBBE_CACHE to a folder you can read and write)",
+        name,
+    )
+
+
+def _unwritable(folder: Path, name: str, error: OSError) -> PolicyError:
+    return PolicyError(
+        f"cannot write the policy cache {folder}: {error.strerror or error} "
+        "(set SKITGUBBE_CACHE to a folder you can write)",
+        name,
+    )
+
+
+def _cached(module_name: str, folder: Path, name: str) -> ModuleType | None:
+    """The cached build of ``module_name`` in ``folder``, or None when there is none that
+    verifies: the library's SHA-256 must be the one its sidecar recorded when it was
+    built (checked before the library is loaded, so a damaged file is never mapped),
+    and it must load and be built for this :data:`POLICY_ABI`."""
+    library = folder / (module_name + _SUFFIX)
+    try:
+        recorded = (folder / (module_name + _SIDECAR)).read_bytes().strip()
+        digest = hashlib.sha256(library.read_bytes()).hexdigest()
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # not built yet (or no folder): build it
+    except OSError as error:
+        raise _unreadable(folder, name, error) from None
+    if digest.encode() != recorded:
+        return None  # damaged or tampered with: build again
+    try:
+        module = _load(module_name, library)
+    except ImportError:
+        return None
+    if module.lib.skitgubbe_policy_abi() != POLICY_ABI or not hasattr(module.lib, name):
+        return None  # stale: build it again
+    return module
+
+
+def _build(
+    module_name: str, text: str, name: str, kind: Kind, folder: Path, origin: str
+) -> ModuleType:
+    """Compile ``text`` into the module ``module_name``, load and check it, and only then
+    put it in the cache ``folder`` with the sidecar recording its SHA-256; the module."""
     import cffi  # type: ignore[import-untyped]  # only when a policy is compiled
 
     ffi = cffi.FFI()
@@ -171,22 +270,18 @@ def _build(module_name: str, source: str, name: str, kind: Kind, folder: Path) -
         + _SIGNATURES[kind].format(name=name)
         + "\nint32_t skitgubbe_policy_abi(void);"
     )
-    text = (
-        '#include "skitgubbe_policy.h"\n'
-        + source
-        + "\nint32_t skitgubbe_policy_abi(void) { return SG_POLICY_ABI; }\n"
-    )
     flags = [] if sys.platform == "win32" else ["-std=c99", "-O2"]
-    ffi.set_source(module_name, text, include_dirs=[get_include()], extra_compile_args=flags)
+    ffi.set_source(
+        module_name,
+        _generated(text, name, kind, origin),
+        include_dirs=[get_include()],
+        extra_compile_args=flags,
+    )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     except OSError as error:
-        raise PolicyError(
-            f"cannot write the policy cache {folder}: {error.strerror or error} "
-            "(set SKITGUBBE_CACHE to a folder you can write)",
-            name,
-        ) from None
+        raise _unwritable(folder, name, error) from None
     try:
         with _captured_output() as output:
             try:
@@ -196,11 +291,36 @@ def _build(module_name: str, source: str, name: str, kind: Kind, folder: Path) -
             else:
                 failure = None
         if failure is not None:
-            message = output[0].strip() or str(failure)
-            raise PolicyError(f"cannot compile {kind} {name!r}:\n{message}", name) from None
-        final = folder / built.name
-        os.replace(built, final)  # atomic: processes compiling at once never see half a file
-        return final
+            message = _compile_failure(output[0].strip() or str(failure), name, kind, origin)
+            raise PolicyError(message, name) from None
+        try:
+            module = _load(module_name, built)
+        except ImportError as error:  # e.g. a function declared but defined nowhere
+            text_of = str(error)
+            reason = (
+                f"{origin} does not define {text_of.rpartition(': undefined symbol: ')[2]}, "
+                "which it declares or calls"
+                if ": undefined symbol: " in text_of
+                else text_of
+            )
+            raise PolicyError(f"cannot load {kind} {name!r}: {reason}", name) from None
+        abi = module.lib.skitgubbe_policy_abi()
+        if abi != POLICY_ABI:
+            raise PolicyError(
+                f"{kind} {name!r} was built for policy ABI {abi}, not {POLICY_ABI}", name
+            )
+        digest = hashlib.sha256(built.read_bytes()).hexdigest()
+        sidecar = work / (module_name + _SIDECAR)
+        try:
+            sidecar.write_text(digest + "\n", encoding="ascii")
+            # The library first, then its sidecar, each atomically: a process reading at
+            # any moment sees either no sidecar, or one that matches, or a mismatch (two
+            # processes building at once), which only means building once more.
+            os.replace(built, folder / (module_name + _SUFFIX))
+            os.replace(sidecar, folder / (module_name + _SIDECAR))
+        except OSError as error:
+            raise _unwritable(folder, name, error) from None
+        return module
     finally:
         with contextlib.suppress(OSError):
             for leftover in sorted(work.rglob("*"), reverse=True):
@@ -211,7 +331,7 @@ def _build(module_name: str, source: str, name: str, kind: Kind, folder: Path) -
 def _load(module_name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise PolicyError(f"cannot load the compiled policy {path}", module_name)
+        raise ImportError(f"{path} is not a loadable module")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -233,8 +353,11 @@ def compile_c(
 
     The build is cached by the hash of the source, the function, its kind and
     :data:`POLICY_ABI` (in ``$SKITGUBBE_CACHE``, else the user's cache folder), so it
-    compiles once; a cached build made for another ABI is compiled again. A source that
-    does not compile raises :class:`~skitgubbe.PolicyError` with the compiler's message.
+    compiles once; a cached build made for another ABI, or whose SHA-256 is not the one
+    recorded when it was built (a damaged or truncated file), is compiled again. A
+    source that does not compile raises :class:`~skitgubbe.PolicyError` with the
+    compiler's message, its lines numbered as in the source; so does one that does not
+    define ``name``, and a cache folder that cannot be read or written.
 
     >>> from skitgubbe.policy import compile_c
     >>> compile_c("int32_t broken(const sg_position *p, void *c) { return nope; }", "broken")
@@ -242,7 +365,7 @@ def compile_c(
     Traceback (most recent call last):
         ...
     skitgubbe.errors.PolicyError: cannot compile policy 'broken':
-    ...nope...
+    ...<source>:1:...nope...
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ArgumentError(f"a C function's name is an identifier, not {name!r}")
@@ -252,36 +375,27 @@ def compile_c(
         path = Path(source)
         try:
             text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise PolicyError(f"cannot read {path}: {error.strerror or error}", name) from None
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise PolicyError(f"cannot read {path}: {reason}", name) from None
+        origin = str(path)
     elif isinstance(source, str):
-        text = source
+        text, origin = source, _TEXT
     else:
         raise ArgumentTypeError(f"source is C text or a .c file's path, not {source!r}")
     key = hashlib.sha256(
-        "\0".join((text, name, kind, str(POLICY_ABI), sys.implementation.cache_tag)).encode()
+        "\0".join(
+            (text, name, kind, str(POLICY_ABI), sys.implementation.cache_tag, _BUILD_FORMAT)
+        ).encode()
     ).hexdigest()[:20]
     found = _LOADED.get((key, name, kind))
     if found is not None:
         return found
     module_name = f"_skitgubbe_policy_{key}"
     folder = Path(cache_dir) if cache_dir is not None else _cache_dir()
-    module = None
-    cached = sorted(folder.glob(f"{module_name}.*")) if folder.is_dir() else []
-    if cached:
-        module = _load(module_name, cached[0])
-        if module.lib.skitgubbe_policy_abi() != POLICY_ABI:  # stale: build it again
-            for stale in cached:
-                stale.unlink()
-            module = None
+    module = _cached(module_name, folder, name)
     if module is None:
-        module = _load(module_name, _build(module_name, text, name, kind, folder))
-        if module.lib.skitgubbe_policy_abi() != POLICY_ABI:
-            raise PolicyError(
-                f"{kind} {name!r} was built for policy ABI {module.lib.skitgubbe_policy_abi()}, "
-                f"not {POLICY_ABI}",
-                name,
-            )
+        module = _build(module_name, text, name, kind, folder, origin)
     ffi = module.ffi
     address = int(ffi.cast("uintptr_t", ffi.addressof(module.lib, name)))
     function = CFunction(name, kind, address, text, module)
