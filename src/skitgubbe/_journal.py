@@ -4,6 +4,12 @@ The first line is a header (the library and RNG versions, the rules, the bots, t
 seed and the parameters of the run); each further line is one finished deal set,
 ``{"set": KEY, "games": [...]}``. A run that resumes checks the header, drops a torn
 last line (a write cut short by a kill) and plays only the deal sets missing.
+
+A run never overwrites a file that is not its own state: an empty file (or the run's
+own header, cut short by a kill) is started afresh; any other file whose first line
+is not the header of this command is refused with a :class:`~skitgubbe.RecordError`
+naming it, one holding another run's header with an :class:`~skitgubbe.ArgumentError`
+naming what differs, and either is left as it was.
 """
 
 from __future__ import annotations
@@ -45,13 +51,19 @@ class Journal:
             data = b""
         except OSError as exc:
             raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
-        keep = self._read(data, header) if data else 0
+        first = json.dumps(header).encode() + b"\n"
+        # Empty, or this run's own header cut short by a kill (at least its format, so
+        # that a few bytes of another file are not taken for one): written afresh.
+        # Anything else is read, and refused unless its first line is this run's header.
+        named = len(json.dumps({"format": header["format"]})) - 1
+        own = not data or (len(data) >= named and first.startswith(data))
+        keep = 0 if own else self._read(data, header)
         try:
             self.file = open(path, "ab")  # noqa: SIM115 - closed by close()
             if keep < len(data):  # a torn last line (or a torn header) is dropped
                 self.file.truncate(keep)
             if keep == 0:
-                self.file.write(json.dumps(header).encode() + b"\n")
+                self.file.write(first)
                 self.file.flush()
         except OSError as exc:
             raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
@@ -64,15 +76,17 @@ class Journal:
             last = number == len(lines)  # the text after the last newline: torn or empty
             try:
                 record = json.loads(line)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
+                if number == 1:  # not this command's file (its own torn header was taken)
+                    self._check_header(line.decode("utf-8", "replace"), header)
                 if last or (number == len(lines) - 1 and not lines[-1]):
                     break  # the last line is torn: drop it
                 raise RecordError(f"{self.path}, line {number}: not JSON ({exc})") from None
+            if number == 1:
+                self._check_header(record, header)  # even without its newline
             if last:
                 break  # complete JSON but no newline: the write may have been cut short
-            if number == 1:
-                self._check_header(record, header)
-            else:
+            if number > 1:
                 self._add(record, number)
             end += len(line) + 1
         return end
@@ -80,7 +94,9 @@ class Journal:
     def _check_header(self, found: Any, header: Mapping[str, Any]) -> None:
         if not isinstance(found, dict) or found.get("format") != header["format"]:
             raise RecordError(
-                f"{self.path} is not a {header['format']} file (its first line is {brief(found)})"
+                f"{self.path} is not a {header['format']} file (its first line is "
+                f"{brief(found)}); it is left as it is: give a new or empty file, or the "
+                "state file of this run"
             )
         differ = [key for key in sorted({*found, *header}) if found.get(key) != header.get(key)]
         if differ:
