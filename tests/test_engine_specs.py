@@ -96,6 +96,34 @@ def test_engine_specs_are_told_apart_from_bot_specs() -> None:
 # -- the registry and the pool ---------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [f"{name}:seed=1" for name in bots.available() if name != "cmd"]  # cmd:COMMAND
+    + ["greedy: seed = 7", "pimc:worlds=2,seed=1", "cmd[seed=1]:./b", "cmd[move_time=1,seed=2]:b"],
+)
+def test_a_seed_in_any_bot_spec_is_refused_saying_where_seeds_come_from(spec: str) -> None:
+    for refuse in (bots.parse_spec, bots.make):
+        with pytest.raises(sg.ArgumentError) as caught:
+            refuse(spec)
+        assert str(caught.value) == (
+            f"bot spec {spec!r}: seeds are never part of a spec: the tool that makes the bot "
+            "gives it its seed (the commands, arena, sprt, ladder, session and play, derive one "
+            "per game and seat from their --seed; in Python, bots.make(spec, seed=...))"
+        )
+
+
+def test_the_arena_refuses_a_seed_in_a_spec_in_a_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "skitgubbe", "arena", "greedy:seed=1", "random", "--deals", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("skitgubbe: error: bot spec 'greedy:seed=1': seeds are never")
+    assert done.stderr.count("\n") == 1
+
+
 def test_make_starts_an_engine_from_its_spec(
     engines: Marked, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..observation import Observation
@@ -30,6 +30,13 @@ BotFactory = Callable[..., Player]
 """Makes a bot from keyword options; it must accept ``seed=`` (an int or None)."""
 
 _FACTORIES: dict[str, BotFactory] = {}
+
+NO_SEED: Final = (
+    "seeds are never part of a spec: the tool that makes the bot gives it its seed (the "
+    "commands, arena, sprt, ladder, session and play, derive one per game and seat from "
+    "their --seed; in Python, bots.make(spec, seed=...))"
+)
+"""Why a bot spec may not hold a ``seed=`` option, and where a bot's seed comes from."""
 
 
 def register(name: str, factory: BotFactory) -> None:
@@ -94,16 +101,29 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ('pimc', {'worlds': 32, 'rollouts': 4})
     >>> parse_spec("cmd[move_time=1]:node bot.js")
     ('cmd', {'move_time': 1, 'command': 'node bot.js'})
+
+    A seed is never part of a spec (:data:`NO_SEED` says where it comes from):
+
+    >>> parse_spec("greedy:seed=1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: bot spec 'greedy:seed=1': seeds are never part of a spec: ...
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot spec is a name such as 'greedy', not {spec!r}")
     if not spec.strip():
         raise ArgumentError(f"a bot spec is a name such as 'greedy', not {spec!r}")
-    if command.is_engine_spec(spec):
+    engine = command.is_engine_spec(spec)
+    if engine:
         options_text, command_text = command._split(spec)
-        return "cmd", {**_specs.options(options_text, spec), "command": command_text.strip()}
-    name, _, rest = spec.strip().partition(":")
-    return name.strip().lower(), _specs.options(rest, spec)
+    else:
+        name, _, options_text = spec.strip().partition(":")
+    options = _specs.options(options_text, spec)
+    if "seed" in options:
+        raise ArgumentError(f"bot spec {spec!r}: {NO_SEED}")
+    if engine:
+        return "cmd", {**options, "command": command_text.strip()}
+    return name.strip().lower(), options
 
 
 def make(spec: str, *, seed: int | None = None) -> Player:
