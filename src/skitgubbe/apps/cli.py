@@ -477,6 +477,7 @@ def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> dict[str, Any
     seed = args.seed
     if seed is None:
         seed = secrets.randbits(63) if args.isolate or any(map(is_engine_spec, specs)) else 0
+    args.seed_used = seed  # for the message of an interrupted run
     return {
         "seed": seed,
         "state": args.state,
@@ -904,6 +905,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+INTERRUPTED: Final = 130
+"""The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def _interruptible(command: Callable[[argparse.Namespace, TextIO], int], args: Any) -> int:
+    """Run a long ``command`` (arena, sprt, ladder); Ctrl-C stops it with one line on
+    stderr that says what was kept, and the status :data:`INTERRUPTED`, not a traceback.
+
+    The state file (``--state``) is whole at any moment, each deal set a line appended
+    once it is done, so the line can say to run the command again to resume.
+    """
+    try:
+        return command(args, sys.stdout)
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        state = getattr(args, "state", None)
+        if state is not None:
+            seed = getattr(args, "seed_used", None)
+            again = f" with --seed {seed}" if args.seed is None and seed else ""
+            kept = f"; {state} keeps the deal sets done: run the same command{again} to resume"
+        elif hasattr(args, "state"):
+            kept = "; nothing was kept (--state FILE makes a run resumable)"
+        else:
+            kept = ""
+        sys.stderr.write(f"skitgubbe: interrupted{kept}\n")
+        return INTERRUPTED
+
+
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         if args.command == "demo":
@@ -924,11 +953,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 args.bots,
             )
         if args.command == "arena":
-            return run_arena(args, sys.stdout)
+            return _interruptible(run_arena, args)
         if args.command == "sprt":
-            return run_sprt_command(args, sys.stdout)
+            return _interruptible(run_sprt_command, args)
         if args.command == "ladder":
-            return run_ladder_command(args, sys.stdout)
+            return _interruptible(run_ladder_command, args)
         if args.command == "play":
             return run_play(args)
         if args.command == "replay":
