@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -225,6 +226,29 @@ def test_bad_arguments_are_named() -> None:
         run_sprt("greedy", "random", seed=1, delta=(0.1, 0.0))
     with pytest.raises(ArgumentError, match="max_deals"):
         run_sprt("greedy", "random", seed=1, max_deals=0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["greedy", "ismcts:iterations=30", "pimc:worlds=2,rollout=mixed", "cmd:./b", "cmd[a=1]:b"],
+)
+def test_a_bot_against_itself_is_refused_with_a_spelling_that_tests_it(spec: str) -> None:
+    from skitgubbe.sprt import _twin
+
+    with pytest.raises(ArgumentError) as caught:
+        run_sprt(spec, spec, seed=1)
+    message = str(caught.value)
+    assert f"not both {spec!r}: NEW's seat is found by its spec's text" in message
+    assert f"e.g. {spec!r} and {_twin(spec)!r}, the same bot" in message
+    assert _twin(spec) != spec and sg.bots.parse_spec(_twin(spec)) == sg.bots.parse_spec(spec)
+    docs = Path(__file__).resolve().parent.parent / "docs" / "sprt.md"
+    assert "\n### Testing a bot against itself\n" in docs.read_text(encoding="utf-8")
+
+
+def test_a_bot_against_its_twin_scores_its_fair_share() -> None:
+    result = run_sprt("greedy", "greedy:", seed=1)
+    assert result.decision == "H0"
+    assert set(result.scores) == {Fraction(1, 3)}  # one game seen from each seat
 
 
 def test_cli_sprt_prints_the_report_and_saves_json_and_plot(

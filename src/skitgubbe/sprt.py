@@ -46,6 +46,8 @@ from .arena import (
     _write,
     wilson_interval,
 )
+from .bots import command
+from .bots.command import is_engine_spec
 from .errors import ArgumentError, ArgumentTypeError, SkitgubbeError
 from .rules import Rules
 
@@ -493,6 +495,20 @@ def _hypotheses(
     return loss_rate(elo0, players), loss_rate(elo1, players)
 
 
+def _twin(spec: str) -> str:
+    """Another text of the bot spec ``spec`` that makes the same bot: an empty options
+    part or a trailing comma (``greedy:``, ``pimc:worlds=8,``, ``cmd[]:./mybot``).
+
+    >>> [_twin(spec) for spec in ("greedy", "pimc:worlds=8", "cmd:./mybot")]
+    ['greedy:', 'pimc:worlds=8,', 'cmd[]:./mybot']
+    """
+    text = spec.strip()
+    if is_engine_spec(text):
+        options, program = command._split(text)
+        return f"cmd[{options + ',' if options.strip() else ''}]:{program}"
+    return text + ("," if ":" in text else ":")
+
+
 def run_sprt(
     new: str,
     old: str,
@@ -545,7 +561,12 @@ def run_sprt(
         if type(spec) is not str:
             raise ArgumentTypeError(f"{name} must be a bot spec, not {spec!r}")
     if new == old:
-        raise ArgumentError(f"new and old must be different bot specs, not both {new!r}")
+        raise ArgumentError(
+            f"new and old must be different bot specs, not both {new!r}: NEW's seat is "
+            "found by its spec's text. To test a bot against itself, write one spec "
+            f"differently, e.g. {new!r} and {_twin(new)!r}, the same bot (docs/sprt.md, "
+            '"Testing a bot against itself")'
+        )
     players = Rules.classic().players if rules is None else getattr(rules, "players", 0)
     if rules is not None and not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
