@@ -418,7 +418,9 @@ def test_the_compilers_messages_name_the_users_file_and_line(tmp_path: Path) -> 
     source.write_text(CHOOSE_FIRST_C.replace("return 0;", "return nope;"), encoding="utf-8")
     with pytest.raises(sg.PolicyError, match=r"cannot compile policy 'choose' of .*broken\.c") as e:
         compile_c(source, "choose", cache_dir=tmp_path / "cache")
-    assert re.search(rf"^{re.escape(str(source))}:5:\d+: error: .*nope", str(e.value), re.M)
+    first, *rest = str(e.value).splitlines()  # the first error, then the whole message
+    assert re.search(rf" of {re.escape(str(source))}: {re.escape(str(source))}:5:\d+: ", first)
+    assert re.search(rf"^{re.escape(str(source))}:5:\d+: error: .*nope", "\n".join(rest), re.M)
     assert "_skitgubbe_policy_" not in str(e.value)  # never the generated file
     with pytest.raises(sg.PolicyError, match=r"(?m)^<source>:3:\d+: error: .*nope"):
         compile_c("\n\nint32_t f(const sg_position *p, void *c) { return nope; }", "f")
@@ -518,3 +520,15 @@ def test_the_arena_given_a_policy_that_cannot_be_built_says_so_in_a_line(tmp_pat
     assert done.returncode == 2
     assert done.stderr.startswith(f"skitgubbe: error: {source} defines no policy function ")
     assert done.stderr.count("\n") == 1
+    source.write_text(CHOOSE_FIRST_C.replace("return 0;", "return nope;"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "skitgubbe", "arena", f"pimc:rollout={source}", "random"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SKITGUBBE_CACHE": str(tmp_path / "cache")},
+        timeout=120,
+    )
+    assert done.returncode == 2
+    first = done.stderr.splitlines()[0]  # the first error, the compiler's message after it
+    assert first.startswith(f"skitgubbe: error: cannot compile policy 'choose' of {source}: ")
+    assert f"{source}:5:" in first and "Traceback" not in done.stderr

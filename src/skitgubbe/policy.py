@@ -214,7 +214,8 @@ def _compile_failure(message: str, name: str, kind: Kind, origin: str) -> str:
         signature = _SIGNATURES[kind].format(name=name).removesuffix(";")
         return f"{origin} defines no {kind} function {signature} ({reason})"
     where = "" if origin == _TEXT else f" of {origin}"
-    return f"cannot compile {kind} {name!r}{where}:\n{message}"
+    first = (errors or [line for line in message.splitlines() if line.strip()] or [""])[0]
+    return f"cannot compile {kind} {name!r}{where}: {first.strip()}\n{message}"
 
 
 def _unreadable(folder: Path, name: str, error: OSError) -> PolicyError:
@@ -364,8 +365,8 @@ def compile_c(
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.PolicyError: cannot compile policy 'broken':
-    ...<source>:1:...nope...
+    skitgubbe.errors.PolicyError: cannot compile policy 'broken': <source>:1:...nope...
+    ...
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ArgumentError(f"a C function's name is an identifier, not {name!r}")
