@@ -99,7 +99,13 @@ def test_engine_specs_are_told_apart_from_bot_specs() -> None:
 @pytest.mark.parametrize(
     "spec",
     [f"{name}:seed=1" for name in bots.available() if name != "cmd"]  # cmd:COMMAND
-    + ["greedy: seed = 7", "pimc:worlds=2,seed=1", "cmd[seed=1]:./b", "cmd[move_time=1,seed=2]:b"],
+    + [
+        "greedy: seed = 7",
+        "random:Seed=2",
+        "pimc:worlds=2,seed=1",
+        "cmd[seed=1]:./b",
+        "cmd[move_time=1,seed=2]:b",
+    ],
 )
 def test_a_seed_in_any_bot_spec_is_refused_saying_where_seeds_come_from(spec: str) -> None:
     for refuse in (bots.parse_spec, bots.make):

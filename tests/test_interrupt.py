@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from skitgubbe import ladder
+from skitgubbe.apps.cli import main
 from skitgubbe.ladder import LadderResult, run_ladder
 from skitgubbe.sprt import run_sprt
 
@@ -126,3 +129,27 @@ def test_ctrl_c_on_an_arena_run_says_so_in_a_line() -> None:
     assert out == ""
     assert err.splitlines()[-1] == "skitgubbe: interrupted"
     assert "Traceback" not in err
+
+
+def test_an_interrupted_run_names_the_seed_it_drew_to_resume_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seeds: list[int] = []
+
+    def stopped(*args: object, seed: int, **kwargs: object) -> None:
+        seeds.append(seed)
+        raise KeyboardInterrupt  # as Ctrl-C during the games
+
+    monkeypatch.setattr(ladder, "run_ladder", stopped)
+    state = tmp_path / "ladder.jsonl"
+    # An engine among the bots: the command draws a secret seed, which resuming needs.
+    assert main(["ladder", "cmd:./mybot", "greedy", "--state", str(state)]) == 130
+    error = capsys.readouterr().err
+    found = re.fullmatch(
+        rf"skitgubbe: interrupted; {re.escape(str(state))} keeps the deal sets done: run the "
+        r"same command with --seed (\d+) to resume\n",
+        error,
+    )
+    assert found is not None and [int(found[1])] == seeds
+    assert main(["ladder", "greedy", "random", "--state", str(state)]) == 130  # seed 0
+    assert capsys.readouterr().err.endswith(": run the same command to resume\n")

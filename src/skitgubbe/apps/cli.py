@@ -475,9 +475,10 @@ def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> dict[str, Any
     if args.timeout is not None and not (args.timeout > 0 and math.isfinite(args.timeout)):
         raise ArgumentError(f"--move-time must be a positive number of seconds, not {args.timeout}")
     seed = args.seed
-    if seed is None:
-        seed = secrets.randbits(63) if args.isolate or any(map(is_engine_spec, specs)) else 0
-    args.seed_used = seed  # for the message of an interrupted run
+    if seed is None and (args.isolate or any(map(is_engine_spec, specs))):
+        seed = args.seed_drawn = secrets.randbits(63)  # named if the run is interrupted
+    elif seed is None:
+        seed = 0
     return {
         "seed": seed,
         "state": args.state,
@@ -922,8 +923,8 @@ def _interruptible(command: Callable[[argparse.Namespace, TextIO], int], args: A
         sys.stdout.flush()
         state = getattr(args, "state", None)
         if state is not None:
-            seed = getattr(args, "seed_used", None)
-            again = f" with --seed {seed}" if args.seed is None and seed else ""
+            seed = getattr(args, "seed_drawn", None)
+            again = "" if seed is None else f" with --seed {seed}"
             kept = f"; {state} keeps the deal sets done: run the same command{again} to resume"
         elif hasattr(args, "state"):
             kept = "; nothing was kept (--state FILE makes a run resumable)"

@@ -119,7 +119,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     else:
         name, _, options_text = spec.strip().partition(":")
     options = _specs.options(options_text, spec)
-    if "seed" in options:
+    if any(key.lower() == "seed" for key in options):
         raise ArgumentError(f"bot spec {spec!r}: {NO_SEED}")
     if engine:
         return "cmd", {**options, "command": command_text.strip()}
