@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 /* Bump when the API or the layout of a public struct changes. */
-#define SG_API_VERSION 2
+#define SG_API_VERSION 3
 /* Bump when the shuffle changes: the same seed must give the same deck for
  * every version that keeps this number (RULES.md §2). */
 #define SG_RNG_VERSION 1
