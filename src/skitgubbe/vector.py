@@ -79,7 +79,9 @@ class VectorEnv:
     :class:`~skitgubbe.PolicyError` and the step changes nothing. ``seed``
     fixes every deal, every built-in player's choice and every
     :meth:`sample_actions` draw; it is privileged (it deals every game):
-    keep it from the players.
+    keep it from the players, and draw it from a large space (such as
+    ``secrets.randbits(64)``) where a player could try small seeds against
+    its own hand.
 
     >>> import skitgubbe as sg
     >>> env = VectorEnv(2, sg.Rules.modern(4), learners="all", seed=3)
