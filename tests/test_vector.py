@@ -168,6 +168,7 @@ def test_game_numbers_count_the_deals_and_name_their_seeds() -> None:
     _, info = env.reset()
     assert info["game"].tolist() == [0, 1, 2]
     assert env.privileged_seed(1) == _engine.game_seed(4, 1)
+    assert env.privileged_seed(info["game"][2]) == _engine.game_seed(4, 2)  # numpy's uint64
     seen = set(info["game"].tolist())
     for _ in range(300):
         numbers = info["game"].copy()

@@ -44,6 +44,7 @@ A learner picks its own, from the masks:
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -223,13 +224,17 @@ class VectorEnv:
         >>> import skitgubbe as sg
         >>> env = VectorEnv(2, sg.Rules.classic(3), seed=5)
         >>> obs, info = env.reset()
-        >>> game = sg.Game.new(env.rules, seed=env.privileged_seed(int(info["game"][1])))
+        >>> game = sg.Game.new(env.rules, seed=env.privileged_seed(info["game"][1]))
         >>> bool((game.observation(0).tensor() == obs[1]).all())
         True
         """
-        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**64:
+        try:
+            number = operator.index(game)  # an int, or numpy's (an info["game"] item)
+        except TypeError:
+            number = -1
+        if isinstance(game, bool) or not 0 <= number < 2**64:
             raise ArgumentError(f"game must be a game number (info['game']), not {brief(game)}")
-        return int(_engine.game_seed(self._seed, game))
+        return int(_engine.game_seed(self._seed, number))
 
     def sample_actions(self) -> Any:
         """A uniformly random legal action for every game's learner to move, drawn in C.
