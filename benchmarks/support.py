@@ -125,10 +125,27 @@ RATIOS: Final = (
     ),
     Ratio(
         key="vector_over_pettingzoo_leduc",
-        label="vector env (random opponents) / PettingZoo leduc_holdem_v4 (steps/s)",
+        label="vector env.step alone (random opponents) / PettingZoo leduc_holdem_v4 (steps/s)",
         numerator=("vector-random", "steps_per_s"),
         denominator=("pettingzoo-leduc", "turns_per_s"),
         target=Target(">=", 50.0),
+    ),
+    Ratio(
+        key="vector_mean_over_pettingzoo_leduc",
+        label="vector env.step alone, mean round / PettingZoo leduc_holdem_v4 (steps/s)",
+        numerator=("vector-random", "mean_steps_per_s"),
+        denominator=("pettingzoo-leduc", "turns_per_s"),
+    ),
+    *(
+        Ratio(
+            key=f"vector_loop_{key}_{kind}over_pettingzoo_leduc",
+            label=f"vector env random-play loop, {pick}{label} / PettingZoo leduc_holdem_v4 "
+            "(steps/s)",
+            numerator=(f"vector-loop-{key}", f"{kind}steps_per_s"),
+            denominator=("pettingzoo-leduc", "turns_per_s"),
+        )
+        for key, pick in (("numpy", "numpy pick"), ("c", "C pick"))
+        for kind, label in (("", ""), ("mean_", ", mean round"))
     ),
     *(
         Ratio(

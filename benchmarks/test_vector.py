@@ -6,9 +6,21 @@ Targets (issue): at least 1,000,000 learner steps a second on one core at batch
 50 times the turns per second of ``leduc_holdem_v4`` in the same run. A learner
 step is one call's work for one game: the learner's action, the built-in
 players' moves up to the learner's next turn (or a new deal), its tensor and its
-mask. The actions are chosen between rounds, untimed (that is the learner's own
-work); ``performance_benchmark`` times PettingZoo's whole loop, its random
-action choice included.
+mask.
+
+Three loops are timed, and each figure says which:
+
+* ``env.step`` alone (``test_vector_env``): the actions are chosen between
+  rounds, untimed (that is the learner's own work);
+* a random-play loop that picks with numpy from the masks as docs/learning.md
+  shows, the pick timed with the step (``test_random_play_loop[numpy pick]``);
+* the same loop picking with :meth:`VectorEnv.sample_actions`, in C
+  (``test_random_play_loop[C pick]``).
+
+``performance_benchmark`` times PettingZoo's whole loop, its random action
+choice included, and gives the mean rate over five seconds: the loops are the
+fair comparison with it, and each is also given as its mean round (like for
+like with that mean) beside the suite's usual fastest round.
 """
 
 from __future__ import annotations
@@ -29,6 +41,11 @@ from skitgubbe.vector import VectorEnv
 BATCH: Final = 1024
 ROUNDS: Final = 300
 STEPS_TARGET: Final = Target(">=", 1_000_000)
+
+
+def _mean_seconds(benchmark: BenchmarkFixture) -> float:
+    """Seconds per call of the benchmark's mean round (it timed something)."""
+    return float(benchmark.stats.stats.mean)
 
 
 def _random_legal(masks: Any, rng: numpy.random.Generator) -> Any:
@@ -73,10 +90,65 @@ def test_vector_env(benchmark: BenchmarkFixture, figures: Figures, mode: str) ->
             benchmark,
             Figure(
                 "steps_per_s",
-                f"vector env, {mode}, batch {BATCH}",
+                f"vector env.step alone (picks untimed), {mode}, batch {BATCH}",
                 BATCH / seconds,
                 "steps/s",
                 STEPS_TARGET if mode == "random" else None,
+            ),
+            Figure(
+                "mean_steps_per_s",
+                f"vector env.step alone (picks untimed), {mode}, batch {BATCH}, mean round",
+                BATCH / _mean_seconds(benchmark),
+                "steps/s",
+            ),
+        )
+
+
+PICKS: Final = {"numpy pick": "vector-loop-numpy", "C pick": "vector-loop-c"}
+
+
+@pytest.mark.benchmark(group="vector environment, batch 1024")
+@pytest.mark.parametrize("pick", list(PICKS))
+def test_random_play_loop(benchmark: BenchmarkFixture, figures: Figures, pick: str) -> None:
+    env = VectorEnv(BATCH, sg.Rules.classic(3), opponents="random", seed=1)
+    _, info = env.reset()
+    rng = numpy.random.default_rng(0)
+    ended = []
+
+    def numpy_round() -> None:  # the pick docs/learning.md shows, then the step
+        noise = rng.random(info["action_mask"].shape)
+        actions = numpy.argmax(numpy.where(info["action_mask"], noise, -1.0), axis=1)
+        _, _, terminated, truncated, _ = env.step(actions)
+        ended.append(int((terminated | truncated).sum()))
+
+    def c_round() -> None:  # a pick in C, then the step
+        _, _, terminated, truncated, _ = env.step(env.sample_actions())
+        ended.append(int((terminated | truncated).sum()))
+
+    play = numpy_round if pick == "numpy pick" else c_round
+    pedantic(benchmark, play, rounds=ROUNDS, warmup_rounds=5)
+    for _ in range(1000):  # (the smoke run times one round only)
+        if sum(ended):
+            break
+        play()
+    assert sum(ended) > 0  # games ended and were dealt again
+    benchmark.extra_info.update(batch=BATCH, opponents="random", pick=pick)
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        figures.add(
+            PICKS[pick],
+            benchmark,
+            Figure(
+                "steps_per_s",
+                f"vector env random-play loop, {pick}, batch {BATCH}",
+                BATCH / seconds,
+                "steps/s",
+            ),
+            Figure(
+                "mean_steps_per_s",
+                f"vector env random-play loop, {pick}, batch {BATCH}, mean round",
+                BATCH / _mean_seconds(benchmark),
+                "steps/s",
             ),
         )
 

@@ -44,19 +44,82 @@ def test_import_skitgubbe_loads_no_environment_library() -> None:
 # -- PettingZoo's own tests -------------------------------------------------------------------
 
 
+# What api_test says of a dict observation (PettingZoo's classic games' form, which it
+# allows only to the games it lists by name); envs.SkitgubbeAEC's docstring says so.
+DICT_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+}
+
+
+def _warnings_of(run: Any, *args: Any, **kwargs: Any) -> set[str]:
+    """The texts of the warnings ``run(*args, **kwargs)`` gave (each time, not once)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(*args, **kwargs)
+    return {str(warning.message) for warning in caught}
+
+
 @pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
-def test_pettingzoo_api_test(preset: str, players: int) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # api_test warns about all-zero masks of waiting agents
-        api_test(envs.env(rules=preset, players=players), num_cycles=1000, verbose_progress=False)
+def test_pettingzoo_api_test_with_the_mask_in_info_warns_nothing(preset: str, players: int) -> None:
+    aec = envs.env(rules=preset, players=players, action_mask="info")
+    assert _warnings_of(api_test, aec, num_cycles=1000, verbose_progress=False) == set()
+
+
+@pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
+def test_pettingzoo_api_test_of_dict_observations_warns_only_of_their_form(
+    preset: str, players: int
+) -> None:
+    aec = envs.env(rules=preset, players=players)
+    assert _warnings_of(api_test, aec, num_cycles=1000, verbose_progress=False) == DICT_WARNINGS
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pettingzoo_api_test_through_truncated_games(players: int) -> None:
+    for mask, expected in (("info", set()), ("observation", DICT_WARNINGS)):
+        aec = envs.env(rules="modern", players=players, max_moves=25, action_mask=mask)
+        assert _warnings_of(api_test, aec, num_cycles=200, verbose_progress=False) == expected
+
+
+def test_the_mask_in_info_is_the_dict_observations_mask() -> None:
+    dicts = envs.raw_env(rules="classic", players=3)
+    infos = envs.raw_env(rules="classic", players=3, action_mask="info")
+    assert infos.observation_space("player_0") == gymnasium.spaces.Box(
+        0, 1, (TENSOR_SIZE,), numpy.float32
+    )
+    rng = random.Random(5)
+    for aec in (dicts, infos):
+        aec.reset(seed=5)
+    steps = 0
+    while dicts.agents and steps < 400:
+        for agent in dicts.agents:
+            seen = dicts.observe(agent)
+            assert (infos.observe(agent) == seen["observation"]).all()
+            assert (infos.infos[agent]["action_mask"] == seen["action_mask"]).all()
+            assert infos.infos[agent]["action_mask"].dtype == numpy.int8
+        assert infos.last()[4] is infos.infos[infos.agent_selection]
+        agent = dicts.agent_selection
+        action = None
+        if not (dicts.terminations[agent] or dicts.truncations[agent]):
+            action = _random_action(dicts.observe(agent)["action_mask"], rng)
+        dicts.step(action)
+        infos.step(action)
+        steps += 1
+    assert steps > 20
+    with pytest.raises(sg.ArgumentError, match="action_mask"):
+        envs.raw_env(action_mask="both")  # type: ignore[arg-type]
+
+
+def test_an_illegal_action_ends_the_game_with_the_mask_in_info() -> None:
+    aec = envs.env(rules="classic", players=2, action_mask="info")
+    aec.reset(seed=0)
+    mask = aec.last()[4]["action_mask"]
+    illegal = int(numpy.flatnonzero(mask == 0)[0])
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        aec = envs.env(rules="modern", players=players, max_moves=25)
-        api_test(aec, num_cycles=200, verbose_progress=False)
+        warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
+        aec.step(illegal)
+    assert aec.rewards["player_0"] == -1.0 and aec.terminations["player_0"]
 
 
 @pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
@@ -111,13 +174,16 @@ def test_the_rules_arguments() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players"), VARIANTS, ids=IDS)
-def test_gymnasium_check_env(preset: str, players: int) -> None:
+def test_gymnasium_check_env(preset: str, players: int, capsys: pytest.CaptureFixture[str]) -> None:
     # check_env steps with actions sampled from the whole space, mostly illegal:
-    # the environment that ends the episode on an illegal action passes it ...
+    # the environment that ends the episode on an illegal action passes it without
+    # a warning, made by gymnasium.make or directly (it has the same spec) ...
     made = gymnasium.make(envs.ENV_ID, rules=preset, players=players, illegal_action="lose")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(made.unwrapped)
+    assert _warnings_of(check_env, made.unwrapped) == set()
+    direct = envs.SkitgubbeEnv(rules=preset, players=players, illegal_action="lose")
+    assert _warnings_of(check_env, direct) == set()
+    assert direct.spec is not None and direct.spec.id == envs.ENV_ID
+    assert "Phase 1" in capsys.readouterr().out  # it made it again in "human" render mode
     # ... and the default one refuses them.
     with pytest.raises(sg.IllegalActionError):
         check_env(envs.SkitgubbeEnv(rules=preset, players=players))

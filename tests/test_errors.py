@@ -12,6 +12,7 @@ from skitgubbe import aio
 from skitgubbe.errors import (
     ArgumentError,
     ArgumentTypeError,
+    ConcurrentUseError,
     DisconnectedError,
     IllegalMoveError,
     ParseError,
@@ -28,6 +29,7 @@ from skitgubbe.moves import Move
 LIBRARY_ERRORS = [
     ArgumentError,
     ArgumentTypeError,
+    ConcurrentUseError,
     IllegalMoveError,
     ParseError,
     ParseTypeError,
@@ -55,6 +57,7 @@ def test_every_error_is_a_skitgubbe_error(cls: type[Exception]) -> None:
         (RecordError("bad record", 3), ValueError),
         (ArgumentTypeError("a seat is an int, not 'two'"), TypeError),
         (ParseTypeError("not card text: 7; expected a str", "7"), TypeError),
+        (ConcurrentUseError("VectorEnv is in use by another thread"), RuntimeError),
     ],
 )
 def test_errors_about_values_and_types_are_caught_by_the_standard_bases(
@@ -133,6 +136,12 @@ def _roundtrip(error: BaseException) -> BaseException:
     copy_ = pickle.loads(pickle.dumps(error))
     assert isinstance(copy_, BaseException)
     return copy_
+
+
+def test_concurrent_use_error_pickles() -> None:
+    copy_ = _roundtrip(ConcurrentUseError("VectorEnv is in use by another thread"))
+    assert isinstance(copy_, ConcurrentUseError) and isinstance(copy_, RuntimeError)
+    assert str(copy_) == "VectorEnv is in use by another thread"
 
 
 def test_rules_error_pickles() -> None:

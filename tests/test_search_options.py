@@ -15,7 +15,9 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 import skitgubbe as sg
@@ -283,3 +285,27 @@ def test_a_timed_search_reports_the_time_it_took() -> None:
     iterations, nodes, seconds = bot.last_search
     assert iterations > 0 and nodes > 1
     assert 0.05 <= seconds <= wall
+
+
+@pytest.mark.parametrize("make", [sg.bots.ISMCTSBot, sg.bots.PIMCBot])
+def test_a_search_bot_asked_to_choose_in_a_view_with_no_legal_move_says_so(make: Any) -> None:
+    game = sg.Game.new(seed=4)
+    view = game.observation(game.to_move)
+    assert len(view.legal_moves) > 1
+    bot = make(seed=1, **({"iterations": 20} if make is sg.bots.ISMCTSBot else {"worlds": 2}))
+    with pytest.raises(sg.ArgumentError, match=r"no legal move .*nothing to choose"):
+        bot.choose(attrs.evolve(view, legal_moves=()))
+
+
+@pytest.mark.parametrize(("make", "search"), [("ISMCTSBot", "ismcts"), ("PIMCBot", "pimc")])
+def test_a_search_that_finds_no_move_in_the_core_view_raises_a_package_error(
+    make: str, search: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A core_view whose state has no legal move (the core's search then returns an
+    # empty root), with legal_moves that has some: the bot once failed in max().
+    empty = {"ismcts": (0, [], 0, 0, 0.0), "pimc": []}[search]
+    monkeypatch.setattr(_engine, search, lambda *args, **kwargs: empty)
+    game = sg.Game.new(seed=4)
+    bot = getattr(sg.bots, make)(seed=1)
+    with pytest.raises(sg.ArgumentError, match="found no legal move"):
+        bot.choose(game.observation(game.to_move))

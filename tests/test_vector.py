@@ -9,6 +9,7 @@ masks, zero-sum rewards), and an illegal batch changes nothing.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy
 import pytest
@@ -16,6 +17,7 @@ from rules_gen import random_rules
 
 import skitgubbe as sg
 from skitgubbe import _engine
+from skitgubbe.actions import NUM_ACTIONS
 from skitgubbe.vector import VectorEnv
 
 
@@ -39,7 +41,7 @@ def test_self_play_is_the_python_api_game_by_game(seed: int) -> None:
         rules = sg.Rules(**{**rules.to_dict(), "max_moves": 50})
     env = VectorEnv(5, rules, learners="all", seed=seed)
     obs, info = env.reset()
-    games = [sg.Game.new(rules, seed=int(s)) for s in info["seed"]]
+    games = [sg.Game.new(rules, seed=env.privileged_seed(int(g))) for g in info["game"]]
     rng = numpy.random.default_rng(seed)
     ended = 0
     for _ in range(250):
@@ -60,7 +62,7 @@ def test_self_play_is_the_python_api_game_by_game(seed: int) -> None:
             ended += 1
             assert truncated[i] == game.result.truncated and terminated[i] != truncated[i]
             assert rewards[i].tolist() == _rewards(game)
-            games[i] = sg.Game.new(rules, seed=int(info["seed"][i]))
+            games[i] = sg.Game.new(rules, seed=env.privileged_seed(int(info["game"][i])))
     assert ended > 0
 
 
@@ -133,3 +135,94 @@ def test_the_same_seed_gives_the_same_games() -> None:
             total += rewards
         runs.append((obs.copy(), total))
     assert (runs[0][0] == runs[1][0]).all() and (runs[0][1] == runs[1][1]).all()
+
+
+def _dealt_from(rules: sg.Rules, value: int) -> sg.Game | None:
+    """The game ``Game.new`` deals from ``value`` taken as a seed, if it is one."""
+    if not 0 <= value < 2**64:
+        return None
+    return sg.Game.new(rules, seed=value)
+
+
+@pytest.mark.parametrize(("players", "learners"), [(2, (0,)), (3, (1,)), (4, "all")])
+def test_nothing_in_info_deals_an_opponents_hand(players: int, learners: Any) -> None:
+    rules = sg.Rules.classic(players)
+    env = VectorEnv(6, rules, opponents="random", learners=learners, seed=11)
+    _, info = env.reset()
+    for _ in range(40):
+        real = {int(g): sg.Game.new(rules, seed=env.privileged_seed(int(g))) for g in info["game"]}
+        seeds = {env.privileged_seed(g) for g in real}
+        hands = {str(game.hands) for game in real.values()}
+        for key, value in info.items():
+            flat = numpy.asarray(value).ravel()
+            assert not seeds & {int(v) for v in flat}, f"info[{key!r}] holds a game's seed"
+            for v in set(flat.tolist()):
+                dealt = _dealt_from(rules, int(v))
+                assert dealt is None or str(dealt.hands) not in hands, f"info[{key!r}]"
+        _, _, _, _, info = env.step(env.sample_actions())
+
+
+def test_game_numbers_count_the_deals_and_name_their_seeds() -> None:
+    rules = sg.Rules.classic(3)
+    env = VectorEnv(3, rules, opponents="greedy", seed=4)
+    _, info = env.reset()
+    assert info["game"].tolist() == [0, 1, 2]
+    assert env.privileged_seed(1) == _engine.game_seed(4, 1)
+    assert env.privileged_seed(info["game"][2]) == _engine.game_seed(4, 2)  # numpy's uint64
+    seen = set(info["game"].tolist())
+    for _ in range(300):
+        numbers = info["game"].copy()
+        _, _, terminated, truncated, info = env.step(env.sample_actions())
+        ended = terminated | truncated
+        assert (info["game"][~ended] == numbers[~ended]).all()
+        assert (info["game"][ended] > numbers[ended]).all()
+        assert (info["game"] % 3 == numpy.arange(3)).all()  # slot i's are i, i + n, ...
+        seen.update(info["game"].tolist())
+    assert len(seen) > 3
+    for bad in (-1, 2**64, 1.5, "3", True):
+        with pytest.raises(sg.ArgumentError, match="game must be a game number"):
+            env.privileged_seed(bad)  # type: ignore[arg-type]
+
+
+def test_sample_actions_draws_legal_actions_uniformly_and_reproducibly() -> None:
+    env = VectorEnv(4, sg.Rules.modern(3), opponents="random", seed=6)
+    with pytest.raises(sg.ArgumentError, match="reset"):
+        env.sample_actions()
+    with pytest.raises(sg.ArgumentError, match="reset"):
+        env.step([0, 0, 0, 0])
+    _, info = env.reset()
+    draws = numpy.array([env.sample_actions().copy() for _ in range(4000)])
+    assert draws.dtype == numpy.int32
+    for i in range(4):
+        legal = numpy.flatnonzero(info["action_mask"][i])
+        counts = numpy.bincount(draws[:, i], minlength=NUM_ACTIONS)
+        assert set(numpy.flatnonzero(counts)) == set(legal.tolist())  # each legal one, no other
+        expected = 4000 / len(legal)
+        assert (abs(counts[legal] - expected) < 6 * expected**0.5).all()  # six sigmas: uniform
+    first = env.sample_actions().copy()
+    env.reset()
+    again = numpy.array([env.sample_actions().copy() for _ in range(4000)])
+    assert (again == draws).all()  # a reset seeds every slot's draws again
+    other = VectorEnv(4, sg.Rules.modern(3), opponents="random", seed=7)
+    other.reset()
+    assert not (numpy.array([other.sample_actions().copy() for _ in range(50)]) == draws[:50]).all()
+    assert first.shape == (4,)
+
+
+def test_a_random_play_loop_of_sample_actions_is_the_python_api_game_by_game() -> None:
+    rules = sg.Rules.classic(3)
+    env = VectorEnv(4, rules, opponents="random", learners="all", seed=8)
+    obs, info = env.reset()
+    games = [sg.Game.new(rules, seed=env.privileged_seed(int(g))) for g in info["game"]]
+    for _ in range(300):
+        actions = env.sample_actions()
+        for i, game in enumerate(games):
+            assert info["action_mask"][i][actions[i]]
+            game.play_action(int(actions[i]))
+        obs, _, terminated, truncated, info = env.step(actions)
+        for i, game in enumerate(games):
+            if terminated[i] or truncated[i]:
+                assert game.result is not None
+                games[i] = sg.Game.new(rules, seed=env.privileged_seed(int(info["game"][i])))
+            seat = games[i].to_move
+            assert seat is not None and (obs[i] == games[i].observation(seat).tensor()).all()

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 /* Bump when the API or the layout of a public struct changes. */
-#define SG_API_VERSION 2
+#define SG_API_VERSION 3
 /* Bump when the shuffle changes: the same seed must give the same deck for
  * every version that keeps this number (RULES.md §2). */
 #define SG_RNG_VERSION 1
@@ -939,11 +939,15 @@ int sg_public_move_of(const sg_event *events, int n, sg_public_move *move);
  * reward (the skitgubbe pays each other player 1: -(players - 1) for him, 1
  * for the others; 0 for all when the move cap ends the game or nobody is
  * left holding cards) and is dealt again at once, in the same step: the
- * outputs are then the new game's.  Slot i's e-th game has the seed
- * sg_game_seed(seed, e * n_games + i), its deck sg_deck_from_seed of it and
- * dealer players - 1, as Game.new(rules, seed=...) deals it; the built-in
- * players draw from a generator seeded by the game's seed.  The environment
- * owns its games (one allocation); the caller owns every output array. */
+ * outputs are then the new game's.  Slot i's e-th deal (a game over before
+ * any learner moved is dealt again and counts) is game number
+ * e * n_games + i, with the seed sg_game_seed(seed, number), its deck
+ * sg_deck_from_seed of it and dealer players - 1, as Game.new(rules,
+ * seed=...) deals it; the built-in players draw from a generator seeded by
+ * the game's seed.  The environment owns its games (one allocation); the
+ * caller owns every output array.  One call at a time: no two threads may
+ * be inside calls on the same environment at once (the Python binding
+ * refuses the second). */
 #define SG_VEC_LEARNER (-1)
 
 typedef struct sg_vec sg_vec;
@@ -956,7 +960,10 @@ typedef struct sg_vec_out {
     uint8_t *terminated; /* [i]: the game ended with a loser or nobody holding cards */
     uint8_t *truncated;  /* [i]: the move cap ended the game */
     int32_t *seat;       /* [i]: the learner seat to move now */
-    uint64_t *seeds;     /* [i]: the seed of the game now in slot i */
+    uint64_t *seeds;     /* [i]: the seed of the game now in slot i (it deals every hand) */
+    uint64_t *games;     /* [i]: the number of the game now in slot i: its seed is
+                            sg_game_seed(seed, number); without the environment's seed
+                            it tells nothing of the deal */
 } sg_vec_out;
 
 /* A new environment of n_games games, or NULL for bad rules, n_games < 1, a
@@ -976,7 +983,8 @@ int32_t sg_vec_games(const sg_vec *env);
  * range, else SG_ERROR_NONE. */
 int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy);
 
-/* Deals every game afresh (episode 0) and writes the outputs (rewards and
+/* Deals every game afresh (episode 0), seeds every slot's sampler
+ * (sg_vec_sample) and writes the outputs (rewards and
  * flags zero).  SG_ERROR_POLICY when a policy of the caller's own failed
  * (its sg_search_policy says how; reset again before stepping), else
  * SG_ERROR_NONE. */
@@ -989,6 +997,14 @@ int sg_vec_reset(sg_vec *env, const sg_vec_out *out);
  * either: returns SG_ERROR_POLICY and *bad = that game (its sg_search_policy
  * says how); else SG_ERROR_NONE. */
 int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad);
+
+/* Writes actions[i], a legal action of game i's learner to move drawn
+ * uniformly from its legal actions (its action mask), for every game; nothing
+ * else changes.  Slot i draws from a generator of its own, seeded at each
+ * reset from the environment's seed and i (apart from the deals), so the
+ * draws are the same for the same seed and calls.  SG_ERROR_POSITION (and
+ * *bad = a game) before a reset that went through, else SG_ERROR_NONE. */
+int sg_vec_sample(sg_vec *env, int32_t *actions, int32_t *bad);
 
 /* Game i's state and (if pending is not NULL) its slough being chosen; NULL
  * for i out of range.  For tests and inspection: the whole state. */

@@ -10,7 +10,9 @@ typedef struct sg_vec_game {
     uint64_t pending;                      /* the learner's slough being chosen */
     uint64_t seed;                         /* this game's seed */
     uint64_t episode;                      /* games dealt in this slot so far */
+    uint64_t number;                       /* this game's number: seed = sg_game_seed(env seed, number) */
     sg_rng rng;                            /* the built-in players' choices */
+    sg_rng sampler;                        /* sg_vec_sample's choices in this slot */
     sg_public_move recent[SG_TENSOR_RECENT]; /* newest first */
     int32_t n_recent;
     uint32_t reserved;
@@ -26,6 +28,8 @@ struct sg_vec {
     sg_search_policy *custom[SG_MAX_PLAYERS]; /* the caller's policies, or NULL */
     int32_t n_rule_floats;
     int32_t tensor_size;
+    int32_t dealt;                          /* every game dealt by a reset that went through */
+    int32_t reserved;
     float rule_floats[SG_TENSOR_MAX_RULE_FLOATS];
 };
 
@@ -103,7 +107,8 @@ static void play(sg_vec_game *g, sg_move move)
 static void deal(const sg_vec *env, sg_vec_game *g, int32_t slot)
 {
     uint8_t deck[SG_NCARDS];
-    g->seed = sg_game_seed(env->seed, g->episode * (uint64_t)env->n_games + (uint64_t)slot);
+    g->number = g->episode * (uint64_t)env->n_games + (uint64_t)slot;
+    g->seed = sg_game_seed(env->seed, g->number);
     g->episode++;
     sg_deck_from_seed(g->seed, deck);
     sg_new(&g->st, &env->rules, deck, (uint8_t)(env->rules.players - 1), NULL);
@@ -170,6 +175,8 @@ static void report(const sg_vec *env, const sg_vec_game *g, int32_t i, const sg_
         out->seat[i] = seat;
     if (out->seeds)
         out->seeds[i] = g->seed;
+    if (out->games)
+        out->games[i] = g->number;
     if (out->obs)
         sg_tensor_fill(&g->st, seat, g->pending, g->recent, g->n_recent, env->rule_floats,
                        env->n_rule_floats, out->obs + (size_t)i * (size_t)env->tensor_size);
@@ -198,11 +205,16 @@ static int has_custom(const sg_vec *env)
     return 0;
 }
 
+/* The seed of slot i's sampler: apart from every game's seed (another key). */
+#define SAMPLER_KEY UINT64_C(0x9a3f1c7be05d2486)
+
 int sg_vec_reset(sg_vec *env, const sg_vec_out *out)
 {
+    env->dealt = 0;
     for (int32_t i = 0; i < env->n_games; i++) {
         sg_vec_game *g = &env->games[i];
         g->episode = 0;
+        sg_rng_seed(&g->sampler, sg_game_seed(env->seed ^ SAMPLER_KEY, (uint64_t)i));
         if (start(env, g, i) != SG_ERROR_NONE)
             return SG_ERROR_POLICY;
         if (out->rewards)
@@ -212,6 +224,28 @@ int sg_vec_reset(sg_vec *env, const sg_vec_out *out)
         if (out->truncated)
             out->truncated[i] = 0;
         report(env, g, i, out);
+    }
+    env->dealt = 1;
+    return SG_ERROR_NONE;
+}
+
+int sg_vec_sample(sg_vec *env, int32_t *actions, int32_t *bad)
+{
+    if (!env->dealt) {
+        if (bad)
+            *bad = 0;
+        return SG_ERROR_POSITION;
+    }
+    for (int32_t i = 0; i < env->n_games; i++) {
+        sg_vec_game *g = &env->games[i];
+        uint16_t legal[SG_NUM_ACTIONS];
+        const int n = sg_legal_actions(&g->st, g->pending, legal);
+        if (n < 1) { /* cannot happen: a dealt game has a learner to move */
+            if (bad)
+                *bad = i;
+            return SG_ERROR_POSITION;
+        }
+        actions[i] = legal[sg_rng_below(&g->sampler, (uint32_t)n)];
     }
     return SG_ERROR_NONE;
 }

@@ -32,6 +32,7 @@ from .cards import Card, CardSet, Rank, Suit
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
+    ConcurrentUseError,
     DisconnectedError,
     EngineError,
     EngineTimeoutError,
@@ -165,6 +166,7 @@ __all__ = [
     "AsyncPlayer",
     "Card",
     "CardSet",
+    "ConcurrentUseError",
     "Crash",
     "Cut",
     "Decision",

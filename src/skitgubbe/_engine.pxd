@@ -183,11 +183,13 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t *truncated
         int32_t *seat
         uint64_t *seeds
+        uint64_t *games
     sg_vec *sg_vec_new(const sg_rules *rules, int32_t n_games, uint64_t seed,
                        const int32_t *policies)
     void sg_vec_free(sg_vec *env)
     int sg_vec_reset(sg_vec *env, const sg_vec_out *out)
     int sg_vec_step(sg_vec *env, const int32_t *actions, const sg_vec_out *out, int32_t *bad)
+    int sg_vec_sample(sg_vec *env, int32_t *actions, int32_t *bad)
     const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending)
 
     # Why a move is illegal (enum sg_illegal; see skitgubbe.h for each reason's detail).

@@ -21,6 +21,7 @@ def view_actions(view: bytes, pending: int) -> tuple[tuple[int, ...], bytes]: ..
 
 TENSOR_SIZE: Final[int]
 VEC_LEARNER: Final[int]
+VEC_IN_USE: Final[str]
 
 @disjoint_base
 class VecCore:
@@ -40,11 +41,12 @@ class VecCore:
         terminated: Any,
         truncated: Any,
         seat: Any,
-        seeds: Any,
+        games: Any,
     ) -> VecCore: ...
     def set_policy(self, seat: int, choose: Any) -> None: ...
     def reset(self) -> None: ...
     def step(self, actions: Any) -> int: ...
+    def sample(self, actions: Any) -> int: ...
     def state(self, i: int) -> tuple[bytes, int]: ...
 
 STATE_TENSOR_SIZE: Final[int]

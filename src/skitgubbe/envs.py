@@ -6,7 +6,9 @@ and observe the tensors of :mod:`skitgubbe.tensors` (``TENSOR_SIZE`` floats in
 
 * :class:`SkitgubbeAEC` (made by :func:`env`, the PettingZoo way): every seat
   is an agent ``"player_0"`` … . Observations are dicts of ``"observation"``
-  and ``"action_mask"`` (int8, all zeros when it is not the agent's turn).
+  and ``"action_mask"`` (int8, all zeros when it is not the agent's turn), as
+  in PettingZoo's classic games; with ``action_mask="info"`` the observation is
+  the tensor alone and the mask is in ``infos[agent]["action_mask"]``.
 * :class:`SkitgubbeEnv`: one learning seat against opponents that are
   :class:`~skitgubbe.Player` objects or bot specs (``"random"``, ``"greedy"``,
   see :mod:`skitgubbe.bots`); masks from :meth:`SkitgubbeEnv.action_masks`
@@ -47,6 +49,7 @@ try:
     import gymnasium
     import numpy
     from gymnasium import spaces
+    from gymnasium.envs.registration import EnvSpec
     from numpy.typing import NDArray
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
@@ -187,6 +190,17 @@ class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
     illegal action and changes nothing; :func:`env` wraps it so that an illegal
     action ends the game instead, with reward -1 for the agent that took it.
 
+    ``action_mask="info"`` makes the observation the tensor alone (a ``Box``)
+    and puts each agent's mask in ``infos[agent]["action_mask"]`` (where
+    PettingZoo's ``TerminateIllegalWrapper`` also looks for it): PettingZoo's
+    ``api_test`` then passes without a warning. With the default dict
+    observation it warns twice ("Observation is not a NumPy array" and
+    "Observation space for each agent probably should be gymnasium.spaces.box
+    or gymnasium.spaces.discrete"): it lets only PettingZoo's own classic games,
+    listed by name, have dict observations, though a dict with
+    ``"action_mask"`` is their convention and what many learners expect, so
+    the default stays.
+
     ``reset(seed=s)`` deals ``Game.new(rules, seed=s)``; a reset without a seed
     deals from a seed drawn from a generator seeded by the last seed given.
     :meth:`render` shows the referee's view (every hand): for people
@@ -215,20 +229,27 @@ class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         max_moves: int | None = None,
+        action_mask: Literal["observation", "info"] = "observation",
     ) -> None:
         super().__init__()
         self.rules = _rules(rules, players, max_moves)
         self.render_mode = _render_mode(render_mode)
+        if action_mask not in ("observation", "info"):
+            raise ArgumentError(f"action_mask is 'observation' or 'info', not {action_mask!r}")
+        self._mask_in_info = action_mask == "info"
         count = self.rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(count)]
         self.agents: list[str] = []
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (TENSOR_SIZE,), numpy.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), numpy.int8),
-            }
-        )
+        tensor_space = spaces.Box(0.0, 1.0, (TENSOR_SIZE,), numpy.float32)
+        observation_space: spaces.Space[Any] = tensor_space
+        if not self._mask_in_info:
+            observation_space = spaces.Dict(
+                {
+                    "observation": tensor_space,
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), numpy.int8),
+                }
+            )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (STATE_TENSOR_SIZE,), numpy.float32)
@@ -268,6 +289,7 @@ class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._put_masks(self.game)
         to_move = self.game.to_move
         self.agent_selection = self.possible_agents[0 if to_move is None else to_move]
         if self.render_mode == "human":
@@ -309,14 +331,24 @@ class SkitgubbeAEC(AECEnv):  # type: ignore[misc]
             to_move = game.to_move
             assert to_move is not None
             self.agent_selection = self.possible_agents[to_move]
+        self._put_masks(game)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        """``agent``'s observation: its tensor and its action mask (zeros unless it moves)."""
+    def _put_masks(self, game: Game) -> None:
+        """With ``action_mask="info"``, every agent's mask into its info."""
+        if self._mask_in_info:
+            for agent in self.agents:
+                self.infos[agent] = {"action_mask": _seat_mask(game, self._seat_of[agent])}
+
+    def observe(self, agent: str) -> Any:
+        """``agent``'s observation: its tensor and its action mask (zeros unless it moves),
+        or its tensor alone with ``action_mask="info"``."""
         game = self._live_game()
         seat = self._seat_of[agent]
+        if self._mask_in_info:
+            return _seat_tensor(game, seat)
         return {"observation": _seat_tensor(game, seat), "action_mask": _seat_mask(game, seat)}
 
     def state(self) -> NDArray[numpy.float32]:
@@ -402,6 +434,11 @@ class SkitgubbeEnv(gymnasium.Env[NDArray[numpy.float32], numpy.int64]):
     ``illegal_reward``), which is what a checker sampling any action of the
     space, such as Gymnasium's ``check_env``, needs.
 
+    An environment made directly has the :attr:`spec` that ``gymnasium.make``
+    would give it (id :data:`ENV_ID`, its arguments), so that it can be made
+    again from it: ``check_env`` does so to try every render mode, and passes
+    without a warning.
+
     >>> gym_env = SkitgubbeEnv(rules="classic", players=3, opponents=["greedy", "random"])
     >>> observation, info = gym_env.reset(seed=7)
     >>> action = int(gym_env.action_masks().nonzero()[0][0])
@@ -454,6 +491,18 @@ class SkitgubbeEnv(gymnasium.Env[NDArray[numpy.float32], numpy.int64]):
         self.seat = 0 if seat == "random" else seat
         self._players: dict[int, Player] = {}
         self._over = True
+        # The spec gymnasium.make would give (it sets its own after making an environment).
+        arguments = {
+            "rules": rules,
+            "players": players,
+            "seat": seat,
+            "opponents": opponents,
+            "render_mode": render_mode,
+            "max_moves": max_moves,
+            "illegal_action": illegal_action,
+            "illegal_reward": illegal_reward,
+        }
+        self.spec = EnvSpec(id=ENV_ID, entry_point=f"{__name__}:SkitgubbeEnv", kwargs=arguments)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
+    "ConcurrentUseError",
     "DisconnectedError",
     "EngineError",
     "EngineTimeoutError",
@@ -415,3 +416,17 @@ class PolicyError(SkitgubbeError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.args[0], self.policy), self.__dict__)
+
+
+class ConcurrentUseError(SkitgubbeError, RuntimeError):
+    """An object that serves one caller at a time was called while a call was still inside it.
+
+    A :class:`~skitgubbe.vector.VectorEnv` steps its games in C without the GIL, so
+    a second thread could otherwise change them under the first; it refuses the
+    second call instead (and so does a call made from inside its own step, by a
+    policy of the caller's). Nothing changed: retry once the other call is done,
+    or give each thread an environment of its own. Also a :class:`RuntimeError`.
+
+    >>> isinstance(ConcurrentUseError("VectorEnv is in use by another thread"), RuntimeError)
+    True
+    """

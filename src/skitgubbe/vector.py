@@ -11,31 +11,49 @@ him, ``+1`` for the others, 0 for all when the move cap ends the game — and is
 dealt again at once: the observation is then the new game's first. The call
 releases the GIL; no Python object is made per game or per step.
 
-Slot ``i``'s games are dealt from seeds ``seeds[i]`` as ``Game.new(rules,
-seed=seeds[i])`` deals them, so any game can be replayed with the Python API.
+Every game has a number, ``info["game"]``: it tells the game apart from the
+others and nothing of its cards (it is a count, which a learner could keep
+itself). The seed that deals it, and so every hand in it, is privileged:
+:meth:`VectorEnv.privileged_seed` gives it to whoever holds the environment, to
+replay a game with ``Game.new(rules, seed=...)``; keep it from the players.
+
+One environment serves one thread at a time: a call made while another call
+is inside it raises :class:`~skitgubbe.ConcurrentUseError` and changes nothing.
+Give each thread its own environment.
+
+A random-play loop picks its actions in C with :meth:`VectorEnv.sample_actions`
+(uniformly among each game's legal actions, as picking from the masks with
+numpy does, without a Python call per game):
 
 >>> import numpy, skitgubbe as sg
 >>> env = VectorEnv(4, sg.Rules.classic(3), opponents="random", seed=1)
 >>> obs, info = env.reset()
 >>> obs.shape, info["action_mask"].shape, info["seat"].tolist()
 ((4, 1359), (4, 563), [0, 0, 0, 0])
->>> rng = numpy.random.default_rng(0)
 >>> for _ in range(200):
-...     actions = [rng.choice(numpy.flatnonzero(mask)) for mask in info["action_mask"]]
-...     obs, rewards, terminated, truncated, info = env.step(actions)
+...     obs, rewards, terminated, truncated, info = env.step(env.sample_actions())
 >>> rewards.shape
 (4, 3)
+
+A learner picks its own, from the masks:
+
+>>> rng = numpy.random.default_rng(0)
+>>> actions = [rng.choice(numpy.flatnonzero(mask)) for mask in info["action_mask"]]
+>>> obs, rewards, terminated, truncated, info = env.step(actions)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import operator
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from . import _engine
 from ._text import brief
 from .actions import NUM_ACTIONS, describe
-from .errors import ArgumentError, ArgumentTypeError, IllegalActionError
+from .errors import ArgumentError, ArgumentTypeError, ConcurrentUseError, IllegalActionError
 from .rules import Rules
 from .tensors import TENSOR_SIZE, _numpy
 
@@ -60,7 +78,11 @@ class VectorEnv:
     of your own plays from what its seat knows: a world sampled from the
     seat's view, never the real game; one that fails raises
     :class:`~skitgubbe.PolicyError` and the step changes nothing. ``seed``
-    fixes every deal and every built-in player's choice.
+    fixes every deal, every built-in player's choice and every
+    :meth:`sample_actions` draw; it is privileged (it deals every game):
+    keep it from the players, and draw it from a large space (such as
+    ``secrets.randbits(64)``) where a player could try small seeds against
+    its own hand.
 
     >>> import skitgubbe as sg
     >>> env = VectorEnv(2, sg.Rules.modern(4), learners="all", seed=3)
@@ -103,8 +125,12 @@ class VectorEnv:
         self._terminated = numpy.zeros(n, numpy.uint8)
         self._truncated = numpy.zeros(n, numpy.uint8)
         self._seat = numpy.zeros(n, numpy.int32)
-        self._seeds = numpy.zeros(n, numpy.uint64)
+        self._games = numpy.zeros(n, numpy.uint64)
         self._actions = numpy.zeros(n, numpy.int32)
+        self._sampled = numpy.zeros(n, numpy.int32)
+        self._seed = seed
+        self._lock = threading.Lock()
+        self._dealt = False
         self._core = _engine.VecCore(
             rules._core_values(),
             n,
@@ -116,7 +142,7 @@ class VectorEnv:
             self._terminated,
             self._truncated,
             self._seat,
-            self._seeds,
+            self._games,
         )
         self._custom = custom
         for seat, rollout in custom.items():
@@ -124,8 +150,19 @@ class VectorEnv:
         self._info = {
             "action_mask": self._masks.view(numpy.bool_),
             "seat": self._seat,
-            "seed": self._seeds,
+            "game": self._games,
         }
+
+    @contextmanager
+    def _calling(self) -> Iterator[None]:
+        """The environment for one call, or :class:`~skitgubbe.ConcurrentUseError` if a
+        call is already inside it (the C core's own guard also covers the core alone)."""
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError(_engine.VEC_IN_USE)
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     def _policy_call(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)``; a seat's policy of the caller's own that failed is a
@@ -162,15 +199,69 @@ class VectorEnv:
         """Deal every game afresh; returns (observations, info).
 
         ``info["action_mask"]`` (bool, one row per game), ``info["seat"]`` (the
-        learner seat to move) and ``info["seed"]`` (each game's seed).
+        learner seat to move) and ``info["game"]`` (each game's number: nothing
+        of its cards; see :meth:`privileged_seed`). The same seed deals the
+        same games again, and :meth:`sample_actions` draws the same again.
 
         >>> env = VectorEnv(3, seed=5)
         >>> obs, info = env.reset()
-        >>> bool(info["action_mask"].any(axis=1).all())
+        >>> bool(info["action_mask"].any(axis=1).all()), info["game"].tolist()
+        (True, [0, 1, 2])
+        """
+        with self._calling():
+            self._dealt = False
+            self._policy_call(self._core.reset)
+            self._dealt = True
+        return self._obs, self._info
+
+    def privileged_seed(self, game: int) -> int:
+        """The seed that deals game number ``game`` (an ``info["game"]`` value).
+
+        Privileged: ``Game.new(rules, seed=...)`` of it deals every hand of
+        that game, so it is for replaying and checking games, never for a
+        player (as :meth:`Game.state_tensor <skitgubbe.Game.state_tensor>`).
+
+        >>> import skitgubbe as sg
+        >>> env = VectorEnv(2, sg.Rules.classic(3), seed=5)
+        >>> obs, info = env.reset()
+        >>> game = sg.Game.new(env.rules, seed=env.privileged_seed(info["game"][1]))
+        >>> bool((game.observation(0).tensor() == obs[1]).all())
         True
         """
-        self._policy_call(self._core.reset)
-        return self._obs, self._info
+        try:
+            number = operator.index(game)  # an int, or numpy's (an info["game"] item)
+        except TypeError:
+            number = -1
+        if isinstance(game, bool) or not 0 <= number < 2**64:
+            raise ArgumentError(f"game must be a game number (info['game']), not {brief(game)}")
+        return int(_engine.game_seed(self._seed, number))
+
+    def sample_actions(self) -> Any:
+        """A uniformly random legal action for every game's learner to move, drawn in C.
+
+        The same as picking uniformly from each row of ``info["action_mask"]``,
+        without the GIL and without a Python call per game, so that a
+        random-play loop runs at the environment's speed. Each game slot draws
+        from a generator of its own, seeded from ``seed`` at each
+        :meth:`reset`. Returns an int32 array of ``n_games`` that the
+        environment owns and overwrites at the next call (copy what you keep);
+        it can be given to :meth:`step` as it is. Before the first
+        :meth:`reset` it raises :class:`~skitgubbe.ArgumentError`.
+
+        >>> import skitgubbe as sg
+        >>> env = VectorEnv(3, sg.Rules.modern(3), seed=2)
+        >>> obs, info = env.reset()
+        >>> actions = env.sample_actions()
+        >>> actions.dtype.name, bool(info["action_mask"][[0, 1, 2], actions].all())
+        ('int32', True)
+        >>> obs, rewards, terminated, truncated, info = env.step(actions)
+        """
+        with self._calling():
+            if not self._dealt:
+                raise ArgumentError("call reset() before sample_actions()")
+            if self._core.sample(self._sampled) >= 0:  # pragma: no cover - dealt games move
+                raise ArgumentError("call reset() before sample_actions()")
+        return self._sampled
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Take ``actions[i]`` in game ``i``; returns (observations, rewards,
@@ -189,7 +280,13 @@ class VectorEnv:
             ...
         skitgubbe.errors.IllegalActionError: game 0: illegal action 508 (pick up); ...
         """
+        with self._calling():
+            return self._step(actions)
+
+    def _step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         numpy = _numpy()
+        if not self._dealt:
+            raise ArgumentError("call reset() before step()")
         given = numpy.asarray(actions)
         if given.shape != (self.n_games,) or given.dtype.kind not in "iu":
             raise ArgumentError(

@@ -538,7 +538,8 @@ static void check_action_table(void)
 /* The vector environment: in self-play, each game is the game Game.new would
  * deal from its seed, played by the same actions, with the same tensors and
  * masks; with built-in players, rewards sum to zero and illegal batches
- * change nothing. */
+ * change nothing. Every game's number names its seed, and sg_vec_sample draws
+ * legal actions only (and none before a reset). */
 static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
 {
     enum { GAMES = 6, STEPS = 400 };
@@ -556,8 +557,9 @@ static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
     float rewards[GAMES * SG_MAX_PLAYERS];
     uint8_t terminated[GAMES], truncated[GAMES];
     int32_t seats[GAMES], actions[GAMES], bad = -1;
-    uint64_t seeds[GAMES];
-    sg_vec_out out = {obs, masks, rewards, terminated, truncated, seats, seeds};
+    uint64_t seeds[GAMES], numbers[GAMES];
+    int32_t sampled[GAMES];
+    sg_vec_out out = {obs, masks, rewards, terminated, truncated, seats, seeds, numbers};
     /* Our own copy of each game, replayed from its seed. */
     sg_state mirror[GAMES];
     uint64_t pending[GAMES];
@@ -566,6 +568,7 @@ static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
     sg_rng rng;
     sg_rng_seed(&rng, seed);
     int failed = obs == NULL || mine == NULL;
+    failed |= sg_vec_sample(env, sampled, &bad) != SG_ERROR_POSITION; /* nothing dealt yet */
     sg_vec_reset(env, &out);
     for (int i = 0; i < GAMES && !failed; i++) {
         uint8_t deck[SG_NCARDS];
@@ -595,7 +598,15 @@ static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
                                  (size_t)size * sizeof *mine) != 0;
             }
             actions[i] = n > 0 ? legal[sg_rng_below(&rng, (uint32_t)n)] : 0;
+            failed |= seeds[i] != sg_game_seed(seed, numbers[i]) ||
+                      numbers[i] % GAMES != (uint64_t)i;
         }
+        failed |= sg_vec_sample(env, sampled, &bad) != SG_ERROR_NONE;
+        for (int i = 0; i < GAMES && !failed; i++)
+            failed |= sampled[i] < 0 || sampled[i] >= SG_NUM_ACTIONS ||
+                      masks[i * SG_NUM_ACTIONS + sampled[i]] != 1;
+        if (step % 2) /* every other step plays the sampled actions */
+            memcpy(actions, sampled, sizeof actions);
         if (failed)
             break;
         if (step % 50 == 7) { /* an illegal action anywhere refuses the whole batch */
@@ -812,7 +823,7 @@ static int check_vec_policies(void)
     }
     uint8_t masks[GAMES * SG_NUM_ACTIONS];
     int32_t actions[GAMES], bad = -1;
-    sg_vec_out out = {NULL, masks, NULL, NULL, NULL, NULL, NULL};
+    sg_vec_out out = {NULL, masks, NULL, NULL, NULL, NULL, NULL, NULL};
     int result = sg_vec_reset(env, &out), refused = 0;
     for (int step = 0; step < 200 && result == SG_ERROR_NONE; step++) {
         for (int i = 0; i < GAMES; i++) {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import _engine
@@ -70,6 +70,26 @@ def _real(name: str, value: object, allowed: str, positive: bool) -> float:
     return number
 
 
+def _check_moves(observation: Observation) -> None:
+    """A search chooses among the legal moves: a view with none is refused."""
+    _check_turn(observation)
+    if not observation.legal_moves:
+        raise ArgumentError(
+            f"seat {observation.seat} is asked to move, but the view has no legal move "
+            "(its legal_moves is empty): there is nothing to choose"
+        )
+
+
+def _best(counts: Mapping[Move, float], observation: Observation) -> Move:
+    """The move with the highest count (the first such in move order)."""
+    if not counts:  # the view's own state has no legal move: not a view the core made
+        raise ArgumentError(
+            f"the search found no legal move for seat {observation.seat} in the view's "
+            "core_view, though its legal_moves has some: a view the engine did not make"
+        )
+    return max(counts, key=counts.__getitem__)
+
+
 def _seed(value: object) -> int | None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise ArgumentTypeError(f"seed must be an int or None, not {value!r}")
@@ -131,12 +151,15 @@ class PIMCBot:
         return {Move.from_code(code): score for code, score in pairs}
 
     def choose(self, observation: Observation) -> Move:
-        """The move with the best mean score (the first such in move order)."""
-        _check_turn(observation)
+        """The move with the best mean score (the first such in move order).
+
+        A view of another seat's turn, or one with no legal move, raises
+        :class:`~skitgubbe.errors.ArgumentError`.
+        """
+        _check_moves(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
-        scores = self.scores(observation)
-        return max(scores, key=scores.__getitem__)
+        return _best(self.scores(observation), observation)
 
     def __repr__(self) -> str:
         return (
@@ -226,12 +249,23 @@ class ISMCTSBot:
         return {Move.from_code(code): count for code, count in root}
 
     def choose(self, observation: Observation) -> Move:
-        """The most visited move after the search."""
-        _check_turn(observation)
+        """The most visited move after the search.
+
+        A view of another seat's turn, or one with no legal move, raises
+        :class:`~skitgubbe.errors.ArgumentError`:
+
+        >>> import attrs, skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> view = attrs.evolve(game.observation(game.to_move), legal_moves=())
+        >>> sg.bots.ISMCTSBot(iterations=10).choose(view)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: seat 0 is asked to move, but the view has no legal move ...
+        """
+        _check_moves(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
-        visits = self.visits(observation)
-        return max(visits, key=visits.__getitem__)
+        return _best(self.visits(observation), observation)
 
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
