@@ -15,9 +15,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
+    """``skitgubbe serve`` (with ``args``) on ``port`` and ``db``, once it listens; its stderr
+    is a pipe (read it after stopping the process)."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -34,3 +36,22 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.05)
     server.kill()
     raise AssertionError("the server did not start")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> str:
+    """Stop a server (SIGTERM, as an operator would) and give back what it wrote to stderr."""
+    server.terminate()
+    try:
+        _, err = server.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        _, err = server.communicate(timeout=20)
+    return err.decode("utf-8", "replace") if err else ""
+
+
+def peak_memory_kib(pid: int) -> int:
+    """A process's peak resident memory (VmHWM), in KiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM in /proc/PID/status")

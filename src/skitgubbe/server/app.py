@@ -115,6 +115,9 @@ async def _json_errors(
         return await handler(request)
     except StoreError as error:
         return _store_error(error)
+    except web.HTTPRequestEntityTooLarge:
+        body = {"error": f"a request body is at most {MAX_REQUEST} bytes", "code": "too_large"}
+        return web.json_response(body, status=413)
     except web.HTTPException:
         raise
     except (ConnectionError, asyncio.CancelledError):

@@ -251,11 +251,17 @@ class SQLiteStore:
                 db = self._connection()
                 if db.in_transaction:  # a rollback that failed before
                     db.rollback()
-                with db:  # committed when the block ends, rolled back on an error
-                    db.execute("BEGIN")
+                db.execute("BEGIN")
+                try:
                     written = self._insert_moves(db)
                     for sql, args in statements:
                         db.execute(sql, args)
+                    db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        if db.in_transaction:
+                            db.rollback()
+                    raise
             except (sqlite3.Error, OSError, UnicodeError, OverflowError) as error:
                 if isinstance(error, sqlite3.ProgrammingError) and self.path != ":memory:":
                     self._db = None  # "Cannot operate on a closed database": open it again
