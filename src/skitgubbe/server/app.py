@@ -19,13 +19,16 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
 * ``GET /ws``: a websocket. Its first frame is ``{"type": "join", "table": id,
   "token": token}`` for a seat (the token never travels in a URL) or
   ``{"type": "watch", "table": id}`` for a spectator; then the server sends
-  ``welcome``, ``your_turn``, ``move`` and ``error`` frames, and a seat sends
+  ``welcome``, ``update`` and ``error`` frames, and a seat sends
   ``{"type": "move", "n": moves_played, "move": "7H"}``;
 * ``/``, ``/table``, ``/static/...``: the browser table; ``/cards/{card}.svg``:
   card pictures from :mod:`skitgubbe.svg`.
 
 Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
-socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed.
+socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed. An error is JSON,
+``{"error": message, "code": code}``; a request the store could not write is
+answered ``503`` with the code :data:`STORE_UNAVAILABLE` (the tables wait and go
+on by themselves once the store writes again).
 """
 
 from __future__ import annotations
