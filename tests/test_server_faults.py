@@ -299,14 +299,22 @@ async def _retry(call: Callable[[], Any]) -> Any:
 
 
 def _play_with_faults(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, tables: int, rate: float
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    tables: int,
+    rate: float,
+    stop_after: int | None = None,
 ) -> None:
+    """``tables`` tables play while the store fails at a ``rate`` of its statements; with
+    ``stop_after``, the server stops once that many moves are played (in the middle of the
+    games) instead of at their end."""
     path = str(tmp_path / "server.db")
     faults = _Faults(seed, rate)
     store = _faulty_store(path, faults, monkeypatch)
     told: Told = {}
 
-    async def main() -> None:
+    async def main() -> list[Table]:
         lobby = Lobby(store)
         playing: list[Table] = []
         for index in range(tables):  # people's tables, and some of bots only
@@ -321,43 +329,72 @@ def _play_with_faults(
                 await table.watch(_Person(table, told))
             playing.append(table)
             await asyncio.sleep(0)
-        await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in playing)), 120)
-        assert all(t.status == "over" for t in playing)
+        if stop_after is None:
+            await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in playing)), 120)
+            assert all(t.status == "over" for t in playing)
+        else:
+            for _ in range(12000):
+                if sum(t.game.moves_played for t in playing) >= stop_after:
+                    break
+                await asyncio.sleep(0.01)
+        faults.on = False  # (the store's last flush, on closing, may store more: never less)
         await lobby.close()
+        return playing
 
     try:
-        asyncio.run(main())
+        playing = asyncio.run(main())
     finally:
         faults.on = False
         store.close()
-    assert faults.injected > 10  # the faults did happen, at many moments
+    assert faults.injected >= 5  # the faults did happen, at many moments
     stored = _stored_moves(tmp_path / "server.db")
     _assert_told_is_stored(told, stored)
-    again = SQLiteStore(path)  # a restart loads the store cleanly: nothing is left running
+    running = [t for t in playing if t.status != "over"]
+    assert (stop_after is None) == (not running)
+
+    async def restart() -> int:  # the server starts again on the file: every game resumes
+        lobby = Lobby(SQLiteStore(path))
+        try:
+            restored = lobby.restore()
+            for table in running:
+                again = lobby.tables[table.id]
+                assert again.status == "running" and again.moves_stored == len(stored[table.id])
+            return restored
+        finally:
+            await lobby.close()
+            lobby.store.close()
+
+    assert asyncio.run(restart()) == len(running)
+    if running:
+        return
+    finished = _finished(path)
+    assert len(finished) == tables
+    for table in finished:
+        game = sg.Game.from_record(table.record or {})
+        assert [str(m) for m in game.moves] == table.moves and game.result is not None
+
+
+def _finished(path: str) -> list[Any]:
+    store = SQLiteStore(path)
     try:
-        assert Lobby(again).restore() == 0
-        finished = again.load(("over",))
-        assert len(finished) == tables
-        for table in finished:
-            game = sg.Game.from_record(table.record or {})
-            assert [str(m) for m in game.moves] == table.moves and game.result is not None
+        return store.load(("over",))
     finally:
-        again.close()
+        store.close()
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("seed", "stop_after"), [(1, None), (2, None), (3, 400)])
 def test_store_faults_at_random_moments_lose_no_told_move_and_stop_no_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, stop_after: int | None
 ) -> None:
-    _play_with_faults(tmp_path, monkeypatch, seed, tables=12, rate=0.05)
+    _play_with_faults(tmp_path, monkeypatch, seed, tables=12, rate=0.1, stop_after=stop_after)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(3, 8))
+@pytest.mark.parametrize(("seed", "stop_after"), [(4, None), (5, None), (6, 3000), (7, 5000)])
 def test_store_faults_at_many_more_tables(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, stop_after: int | None
 ) -> None:
-    _play_with_faults(tmp_path, monkeypatch, seed, tables=120, rate=0.1)
+    _play_with_faults(tmp_path, monkeypatch, seed, tables=120, rate=0.1, stop_after=stop_after)
 
 
 # -- clients that go away -------------------------------------------------------------------

@@ -418,6 +418,9 @@ class _GroupCommit:
         try:
             self.store.flush()
         except StoreError as error:  # every move stays pending: try again a little later
+            if all(waiter.done() for waiter in self._waiting):  # nobody waits (a shutdown)
+                self._waiting, self._scheduled = [], False
+                return
             if self.failing is None:
                 _log.warning("the store failed; tables wait until it writes again: %s", error)
             self.failing = error
