@@ -161,12 +161,17 @@ def test_a_full_disk_holds_the_tables_until_it_writes_again(tmp_path: Path) -> N
                 if frame and frame.get("legal"):
                     break
             assert frame and frame.get("legal")
+            waiting = await http.post("/api/tables", json={**config, "seats": [None, None]})
+            claim = f"/api/tables/{(await waiting.json())['id']}/claim"
             disk(full=True)
             await ws.send_json({"type": "move", "n": frame["n"], "move": frame["legal"][0]})
             assert await receive(ws, 1.0) is None  # not stored: not told
-            refused = await http.post("/api/tables", json=config)
-            body = await refused.json()
-            assert refused.status == 503 and body["code"] == "store_unavailable", body
+            for refused in [
+                await http.post("/api/tables", json=config),
+                await http.post(claim, json={"seat": 1, "name": "B"}),
+            ]:
+                body = await refused.json()
+                assert refused.status == 503 and body["code"] == "store_unavailable", body
             summary = await (await http.get(f"/api/tables/{table}")).json()
             assert summary["status"] == "running" and summary["moves"] == frame["n"]
             disk(full=False)
@@ -189,6 +194,8 @@ def test_a_full_disk_holds_the_tables_until_it_writes_again(tmp_path: Path) -> N
             assert update.get("result")
             created = await http.post("/api/tables", json=config)
             assert created.status == 201
+            claimed = await http.post(claim, json={"seat": 1, "name": "B"})  # was not taken
+            assert claimed.status == 201
             for _ in range(100):
                 summary = await (await http.get(f"/api/tables/{table}")).json()
                 if summary["status"] == "over":
