@@ -115,12 +115,31 @@ def test_rules_players_that_match_the_seats_are_honoured() -> None:
     serve(test)
 
 
-def test_a_number_too_long_to_read_is_a_bad_request_not_a_crash() -> None:
+def test_json_too_long_or_too_deep_to_read_is_a_bad_request_not_a_crash() -> None:
     async def test(client: TestClient) -> None:
-        body = '{"seats": [null, "greedy"], "move_time": ' + "9" * 5000 + "}"
-        response = await client.post("/api/tables", data=body)
-        assert response.status == 400
-        assert (await response.json())["error"] == "the request body must be JSON"
+        for body in [
+            '{"seats": [null, "greedy"], "move_time": ' + "9" * 5000 + "}",  # over 4300 digits
+            "[" * 5000 + "]" * 5000,  # nested deeper than Python's recursion limit
+        ]:
+            response = await client.post("/api/tables", data=body)
+            assert response.status == 400
+            assert (await response.json())["error"] == "the request body must be JSON"
+        table = await (await client.post("/api/tables", json={"seats": [None, "greedy"]})).json()
+        ws = await client.ws_connect("/ws")
+        await ws.send_str("[" * 2000 + "]" * 2000)  # within a frame's 4 KiB
+        frame = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
+        assert frame == {
+            "type": "error",
+            "error": "the first frame must be JSON",
+            "code": "bad_request",
+        }
+        watcher = await client.ws_connect("/ws")
+        await watcher.send_json({"type": "watch", "table": table["id"]})
+        welcome = json.loads((await asyncio.wait_for(watcher.receive(), 10)).data)
+        assert welcome["type"] == "welcome"
+        await watcher.send_str("[" * 2000 + "]" * 2000)
+        frame = json.loads((await asyncio.wait_for(watcher.receive(), 10)).data)
+        assert frame["type"] == "error" and frame["error"] == "a frame must be JSON", frame
 
     serve(test)
 

@@ -139,7 +139,7 @@ def _load(text: str, what: str) -> Any:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise TableError(f"{what} holds a lone surrogate (\\ud800...), which is not text") from None
-    except ValueError:  # not JSON, or a number too long to read
+    except (ValueError, RecursionError):  # not JSON, a number too long, nested too deep
         raise TableError(f"{what} must be JSON") from None
     return data
 

@@ -41,7 +41,15 @@ from ..players import Player
 from ..rules import Rules
 from .store import Store, StoredSeat, StoredTable, StoreError
 
-__all__ = ["Connection", "Lobby", "Table", "TableConfig", "TableError", "hash_token"]
+__all__ = [
+    "Connection",
+    "Lobby",
+    "Table",
+    "TableConfig",
+    "TableError",
+    "bot_cost",
+    "hash_token",
+]
 
 MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
@@ -588,7 +596,7 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
         if type(seat) is not int or seat not in self.open_seats():
-            raise TableError(f"seat {seat!r} is not open at table {self.id}", 409)
+            raise TableError(f"seat {_short(seat)} is not open at table {self.id}", 409)
         if (
             not isinstance(name, str)
             or not 1 <= len(name.strip()) <= MAX_NAME
