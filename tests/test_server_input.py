@@ -19,7 +19,15 @@ aiohttp = pytest.importorskip("aiohttp")
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 from server_support import free_port, peak_memory_kib, start_server, stop_server  # noqa: E402
 
-from skitgubbe.server import Lobby, SQLiteStore, StoredTable, TableError, create_app  # noqa: E402
+import skitgubbe as sg  # noqa: E402
+from skitgubbe.server import (  # noqa: E402
+    Lobby,
+    SQLiteStore,
+    StoredTable,
+    TableConfig,
+    TableError,
+    create_app,
+)
 from skitgubbe.server.app import LOBBY  # noqa: E402
 from skitgubbe.server.store import StoreError  # noqa: E402
 from skitgubbe.server.tables import MAX_BOT_ITERATIONS, MAX_MOVES  # noqa: E402
@@ -279,3 +287,33 @@ def test_the_lobby_and_the_record_wait_for_the_spectator_delay() -> None:
         assert (await client.get(f"/api/tables/{soon['id']}/record")).status == 200
 
     serve(test)
+
+
+def test_a_restored_table_shows_its_moves_only_once_the_delay_has_passed(tmp_path: Path) -> None:
+    path = str(tmp_path / "server.db")
+    config = TableConfig.from_json(
+        {"seats": [None, "greedy"], "spectator_delay": 600, "rules": SHORT}
+    ).to_json()
+    game = sg.Game.new(sg.Rules.from_dict(config["rules"]), seed=5)
+    for _ in range(10):
+        game.play(game.legal_moves[0])
+    store = SQLiteStore(path)
+    store.create(StoredTable("t", config, seed=5, seats=[None, None]))
+    store.claim("t", 0, "ab" * 32, "Ann")
+    store.start("t")
+    for index, move in enumerate(game.moves):
+        store.append_move("t", index, str(move), None)
+    store.close()
+
+    async def main() -> dict[str, Any]:
+        lobby = Lobby(SQLiteStore(path))
+        try:
+            assert lobby.restore() == 1
+            assert lobby.tables["t"].game.moves_played == 10
+            return lobby.tables["t"].summary()
+        finally:
+            await lobby.close()
+            lobby.store.close()
+
+    summary = asyncio.run(main())
+    assert (summary["status"], summary["moves"], summary["result"]) == ("running", 0, None)

@@ -524,13 +524,14 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self.moves_stored = len(stored.moves)  # moves the store has committed
         self._start_stored = True  # whether the store knows the table is running
-        # What the lobby shows (moves, result, over), spectator_delay seconds late.
-        result = None if self.game.result is None else self.game.result.to_dict()
-        self._shown: tuple[int, dict[str, Any] | None, bool] = (
-            self.game.moves_played,
-            result,
-            self.status == "over",
-        )
+        # What the lobby shows (moves, result, over), spectator_delay seconds late. A table
+        # restored with moves shows none of them until the delay has passed once more.
+        self._shown: tuple[int, dict[str, Any] | None, bool] = (0, None, False)
+        if self.game.moves_played and self.config.spectator_delay:
+            self._publish()
+        else:
+            result = None if self.game.result is None else self.game.result.to_dict()
+            self._shown = (self.game.moves_played, result, self.status == "over")
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
