@@ -5,8 +5,12 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import IO
+
+_LOGS: dict[int, IO[bytes]] = {}  # each server's stderr, by its process id
 
 
 def free_port() -> int:
@@ -15,12 +19,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
+    """``skitgubbe serve`` (with ``args``) on ``port`` and ``db``, once it listens. Its stderr
+    goes to a file (a pipe nobody reads would fill and stop the server): :func:`stop_server`
+    gives it back."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_server, once read
     server = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db), *args],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
     )
+    _LOGS[server.pid] = log
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -28,9 +37,35 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
                 return server
         except OSError:
             if server.poll() is not None:
-                raise AssertionError(
-                    server.stderr.read().decode() if server.stderr else ""
-                ) from None
+                raise AssertionError(_read_log(server)) from None
             time.sleep(0.05)
     server.kill()
     raise AssertionError("the server did not start")
+
+
+def _read_log(server: subprocess.Popen[bytes]) -> str:
+    log = _LOGS.pop(server.pid, None)
+    if log is None:
+        return ""
+    with log:
+        log.seek(0)
+        return log.read().decode("utf-8", "replace")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> str:
+    """Stop a server (SIGTERM, as an operator would) and give back what it wrote to stderr."""
+    server.terminate()
+    try:
+        server.wait(20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(20)
+    return _read_log(server)
+
+
+def peak_memory_kib(pid: int) -> int:
+    """A process's peak resident memory (VmHWM), in KiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM in /proc/PID/status")

@@ -843,6 +843,14 @@ def _parser() -> argparse.ArgumentParser:
         help="let tables seat this engine as 'engine:NAME' (SPEC: an engine spec such as "
         "'cmd:./mybot'; repeat for more)",
     )
+    serve_cmd.add_argument(
+        "--max-bot-iterations",
+        type=int,
+        default=20_000,
+        metavar="N",
+        help="refuse a table whose searching bot does more per move: an ismcts seat's "
+        "iterations, a pimc seat's worlds x rollouts (default 20000)",
+    )
     return parser
 
 
@@ -884,7 +892,9 @@ def run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves un
         if not equals or not name.strip() or not spec.strip():
             raise ArgumentError(f"--engine takes NAME=SPEC (e.g. low=cmd:./lowbot), not {entry!r}")
         engines[name.strip()] = spec.strip()
-    run(args.host, args.port, args.db, engines)
+    if args.max_bot_iterations < 1:
+        raise ArgumentError(f"--max-bot-iterations must be >= 1, not {args.max_bot_iterations}")
+    run(args.host, args.port, args.db, engines, args.max_bot_iterations)
     return 0
 
 

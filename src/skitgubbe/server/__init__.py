@@ -12,19 +12,32 @@ See ``docs/server.md`` for the HTTP and websocket API.
 
 from __future__ import annotations
 
-from .app import FULL_GC_SECONDS, MAX_BAD_FRAMES, MAX_FRAME, MAX_REQUEST, create_app, run, tune_gc
-from .store import SQLiteStore, Store, StoredSeat, StoredTable
+from .app import (
+    FULL_GC_SECONDS,
+    MAX_BAD_FRAMES,
+    MAX_BOT_ITERATIONS,
+    MAX_FRAME,
+    MAX_REQUEST,
+    STORE_UNAVAILABLE,
+    create_app,
+    run,
+    tune_gc,
+)
+from .store import SQLiteStore, Store, StoredSeat, StoredTable, StoreError
 from .tables import Connection, Lobby, Table, TableConfig, TableError, hash_token
 
 __all__ = [
     "FULL_GC_SECONDS",
     "MAX_BAD_FRAMES",
+    "MAX_BOT_ITERATIONS",
     "MAX_FRAME",
     "MAX_REQUEST",
+    "STORE_UNAVAILABLE",
     "Connection",
     "Lobby",
     "SQLiteStore",
     "Store",
+    "StoreError",
     "StoredSeat",
     "StoredTable",
     "Table",

@@ -19,20 +19,25 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
 * ``GET /ws``: a websocket. Its first frame is ``{"type": "join", "table": id,
   "token": token}`` for a seat (the token never travels in a URL) or
   ``{"type": "watch", "table": id}`` for a spectator; then the server sends
-  ``welcome``, ``your_turn``, ``move`` and ``error`` frames, and a seat sends
+  ``welcome``, ``update`` and ``error`` frames, and a seat sends
   ``{"type": "move", "n": moves_played, "move": "7H"}``;
 * ``/``, ``/table``, ``/static/...``: the browser table; ``/cards/{card}.svg``:
   card pictures from :mod:`skitgubbe.svg`.
 
 Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
-socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed.
+socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed. An error is JSON,
+``{"error": message, "code": code}``; a request the store could not write is
+answered ``503`` with the code :data:`STORE_UNAVAILABLE` (the tables wait and go
+on by themselves once the store writes again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from typing import Any, Final
@@ -42,14 +47,16 @@ from aiohttp import WSMsgType, web
 from .. import svg
 from ..cards import Card
 from ..errors import SkitgubbeError
-from .store import SQLiteStore, Store
-from .tables import Lobby, Table, TableError
+from .store import SQLiteStore, Store, StoreError
+from .tables import MAX_BOT_ITERATIONS, Lobby, Table, TableError
 
 __all__ = [
     "FULL_GC_SECONDS",
     "MAX_BAD_FRAMES",
+    "MAX_BOT_ITERATIONS",
     "MAX_FRAME",
     "MAX_REQUEST",
+    "STORE_UNAVAILABLE",
     "create_app",
     "run",
     "tune_gc",
@@ -67,6 +74,7 @@ JOIN_TIME: Final = 10.0
 FULL_GC_SECONDS: Final = 600.0
 """How often the serving process runs a full garbage collection (:func:`tune_gc`)."""
 
+_log: Final = logging.getLogger("skitgubbe.server")
 LOBBY: Final = web.AppKey("lobby", Lobby)
 _GC_TASK: Final = web.AppKey("gc_task", asyncio.Task[None])
 _NEVER: Final = 1 << 30  # a threshold never reached
@@ -87,15 +95,61 @@ class _Socket:
         await self.ws.close(message=reason.encode("utf-8")[:120])
 
 
+STORE_UNAVAILABLE: Final = "store_unavailable"
+"""The ``code`` of an answer (``503``) to a request the store could not write."""
+
+
 def _error(error: TableError) -> web.Response:
-    return web.json_response({"error": str(error)}, status=error.status)
+    return web.json_response({"error": str(error), "code": error.code}, status=error.status)
+
+
+def _store_error(error: StoreError) -> web.Response:
+    message = f"the server cannot store anything now ({error}); nothing changed: try again later"
+    return web.json_response({"error": message, "code": STORE_UNAVAILABLE}, status=503)
+
+
+@web.middleware
+async def _json_errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """A store that cannot write is a ``503`` with the code ``store_unavailable``; a bug is a
+    ``500`` in JSON too (and a traceback in the log), never a plain-text page."""
+    try:
+        return await handler(request)
+    except StoreError as error:
+        return _store_error(error)
+    except web.HTTPRequestEntityTooLarge:
+        body = {"error": f"a request body is at most {MAX_REQUEST} bytes", "code": "too_large"}
+        return web.json_response(body, status=413)
+    except web.HTTPException:
+        raise
+    except (ConnectionError, asyncio.CancelledError):
+        raise  # the client went away: nothing to answer
+    except Exception:
+        _log.exception("error in %s %s", request.method, request.path)
+        body = {"error": "the server failed (a bug, logged)", "code": "internal"}
+        return web.json_response(body, status=500)
+
+
+def _load(text: str, what: str) -> Any:
+    """JSON from a client, every string in it writable as UTF-8 (JSON lets a lone surrogate,
+    ``\\ud800``, through: no store could keep it)."""
+    try:
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise TableError(f"{what} holds a lone surrogate (\\ud800...), which is not text") from None
+    except (ValueError, RecursionError):  # not JSON, a number too long, nested too deep
+        raise TableError(f"{what} must be JSON") from None
+    return data
 
 
 async def _body(request: web.Request) -> Any:
     try:
-        return await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise TableError("the request body must be JSON") from None
+        text = await request.text()
+    except UnicodeDecodeError:
+        raise TableError("the request body must be JSON in UTF-8") from None
+    return _load(text, "the request body")
 
 
 async def _list_tables(request: web.Request) -> web.Response:
@@ -189,19 +243,28 @@ async def _static_file(request: web.Request) -> web.Response:
     return await _page(name)(request)
 
 
-async def _websocket(request: web.Request) -> web.WebSocketResponse:
+async def _websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30)
-    await ws.prepare(request)
-    lobby = request.app[LOBBY]
+    try:
+        await ws.prepare(request)
+    except ConnectionError:  # the client left before the handshake's answer
+        return web.Response()  # (aiohttp finds the connection gone, and logs nothing)
+    with contextlib.suppress(ConnectionError):  # the client went away: nothing to log
+        await _serve_socket(request.app[LOBBY], ws)
+    return ws
+
+
+async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse) -> None:
+    """One socket's life: its join (or watch) frame, then its moves."""
     socket = _Socket(ws)
     table: Table | None = None
     seat: int | None = None
     bad = 0
 
-    async def refuse(message: str) -> None:
+    async def refuse(message: str, code: str = "bad_request") -> None:
         nonlocal bad
         bad += 1
-        await socket.send({"type": "error", "error": message})
+        await socket.send({"type": "error", "error": message, "code": code})
         if bad >= MAX_BAD_FRAMES:
             await socket.close("too many bad frames")
 
@@ -209,34 +272,42 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         first = await ws.receive(timeout=JOIN_TIME)
     except asyncio.TimeoutError:
         await socket.close("no join frame")
-        return ws
+        return
+    if first.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+        return  # gone before it said anything
     try:
         if first.type != WSMsgType.TEXT:
             raise TableError("the first frame is a JSON join or watch")
-        data = json.loads(first.data)
+        data = _load(first.data, "the first frame")
         if not isinstance(data, dict):
             raise TableError("the first frame is a JSON object")
         table = lobby.get(data.get("table"))
         if data.get("type") == "join":
             seat = table.seat_of(data.get("token"))
-            await table.attach(seat, socket)
-        elif data.get("type") == "watch":
-            await table.watch(socket)
-        else:
+        elif data.get("type") != "watch":
             raise TableError("the first frame's type is 'join' or 'watch'")
-    except (TableError, json.JSONDecodeError) as error:
-        await socket.send({"type": "error", "error": str(error)})
+    except TableError as error:
+        await socket.send({"type": "error", "error": str(error), "code": error.code})
         await socket.close("refused")
-        return ws
+        return
     try:
+        try:
+            if seat is not None:
+                await table.attach(seat, socket)
+            else:
+                await table.watch(socket)
+        except TableError as error:
+            await socket.send({"type": "error", "error": str(error), "code": error.code})
+            await socket.close("refused")
+            return
         async for frame in ws:
             if frame.type != WSMsgType.TEXT:
                 await refuse("frames are JSON text")
                 continue
             try:
-                data = json.loads(frame.data)
-            except json.JSONDecodeError:
-                await refuse("a frame is one JSON object")
+                data = _load(frame.data, "a frame")
+            except TableError as error:
+                await refuse(str(error))
                 continue
             if not isinstance(data, dict) or data.get("type") != "move":
                 await refuse('a frame is {"type": "move", "n": ..., "move": ...}')
@@ -247,13 +318,12 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
             try:
                 table.submit(seat, data.get("n"), data.get("move"))
             except TableError as error:
-                await refuse(str(error))
+                await refuse(str(error), error.code)
     finally:
         if seat is not None:
             table.detach(seat, socket)
         else:
             table.unwatch(socket)
-    return ws
 
 
 def create_app(
@@ -261,6 +331,7 @@ def create_app(
     *,
     restore: bool = True,
     engines: Mapping[str, str] | None = None,
+    max_bot_iterations: int = MAX_BOT_ITERATIONS,
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
@@ -271,15 +342,18 @@ def create_app(
     names the programs (engine specs, ``"cmd:./mybot"``) that a table may seat
     as ``"engine:NAME"``: each such seat runs its own process of that program,
     started at its first move; no request can start any other program.
+    ``max_bot_iterations`` bounds a searching bot's work per move (an ISMCTS
+    seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget is
+    at most ``MAX_BOT_SECONDS``): a table that asks for more is refused (``400``).
 
     >>> from skitgubbe.server import create_app
     >>> app = create_app(":memory:")
     >>> "/ws" in {route.resource.canonical for route in app.router.routes()}
     True
     """
-    app = web.Application(client_max_size=MAX_REQUEST)
+    app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_json_errors])
     the_store = SQLiteStore(store) if isinstance(store, str) else store
-    lobby = Lobby(the_store, engines=engines)
+    lobby = Lobby(the_store, engines=engines, max_bot_iterations=max_bot_iterations)
     app[LOBBY] = lobby
 
     async def startup(app: web.Application) -> None:
@@ -356,6 +430,7 @@ def run(
     port: int = 8080,
     store: str = "skitgubbe-server.db",
     engines: Mapping[str, str] | None = None,
+    max_bot_iterations: int = MAX_BOT_ITERATIONS,
 ) -> None:  # pragma: no cover - serves until interrupted
     """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
     with the collector tuned for many tables (:func:`tune_gc`).
@@ -363,9 +438,9 @@ def run(
     >>> import inspect
     >>> from skitgubbe.server import run
     >>> [p.default for p in inspect.signature(run).parameters.values()]
-    ['127.0.0.1', 8080, 'skitgubbe-server.db', None]
+    ['127.0.0.1', 8080, 'skitgubbe-server.db', None, 20000]
     """
-    app = create_app(store, engines=engines)
+    app = create_app(store, engines=engines, max_bot_iterations=max_bot_iterations)
     tune_gc(app)
     # Open sockets do not hold a shutdown up: the store already has every move.
     web.run_app(app, host=host, port=port, shutdown_timeout=2)

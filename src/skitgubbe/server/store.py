@@ -24,6 +24,7 @@ table keeps its game record for :command:`skitgubbe replay`.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import sqlite3
@@ -35,10 +36,29 @@ from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 import attrs
 
-__all__ = ["SQLiteStore", "Status", "Store", "StoredSeat", "StoredTable"]
+from ..errors import SkitgubbeError
+
+__all__ = ["SQLiteStore", "Status", "Store", "StoreError", "StoredSeat", "StoredTable"]
 
 Status = Literal["open", "running", "over"]
 """A table's state: seats still open, being played, or finished."""
+
+
+class StoreError(SkitgubbeError):
+    """The store could not write (a full disk, a closed or damaged database): that
+    transaction changed nothing, and every move appended before it is still pending,
+    stored by the next write that succeeds. The server retries its commits until one
+    does; a request that met it is answered ``503`` with the code ``store_unavailable``.
+
+    >>> from skitgubbe.server.store import SQLiteStore, StoreError, StoredTable
+    >>> store = SQLiteStore(":memory:")
+    >>> store.create(StoredTable("t", {}, seed=1, seats=[None, None]))
+    >>> try:
+    ...     store.create(StoredTable("t", {}, seed=2, seats=[None, None]))
+    ... except StoreError as error:
+    ...     print(error)
+    the store could not write: UNIQUE constraint failed: tables.id
+    """
 
 
 @attrs.define
@@ -85,6 +105,10 @@ class StoredTable:
 class Store(Protocol):
     """The server's persistence: each method is one transaction, done when it returns,
     except :meth:`append_move`, which :meth:`flush` (or the next other write) stores.
+
+    A write that fails raises :class:`StoreError` and changes nothing: the moves
+    appended before it stay pending, for the next write (the server retries until one
+    succeeds: a move is never dropped).
 
     :class:`SQLiteStore` is one; another database needs these methods only.
 
@@ -183,63 +207,104 @@ class SQLiteStore:
 
     def __init__(self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
-        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self._durable = durable
+        self._closed = False
+        self._db: sqlite3.Connection | None = self._connect()
+        wal = self._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         self._db.executescript(_SCHEMA)
         self._checkpoints: _Checkpoints | None = None
         # Held by each transaction, and by the checkpoint thread to finish a checkpoint.
         self._writing = threading.Lock()
         if wal:  # a file (":memory:" has no log)
-            self._db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint
             # The thread opens the file by its absolute name: the working directory may change.
             self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every, self._writing)
             weakref.finalize(self, self._checkpoints.stopping.set)  # a store never closed
         self._counts: dict[str, int] = {}
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
 
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":
+            db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint: the thread does
+        db.execute(f"PRAGMA synchronous={'FULL' if self._durable else 'NORMAL'}")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _connection(self) -> sqlite3.Connection:
+        """The connection; a file's is opened again if it was lost (closed under the store)."""
+        if self._db is None:
+            if self._closed or self.path == ":memory:":
+                raise sqlite3.ProgrammingError("the store is closed")
+            self._db = self._connect()
+        return self._db
+
     def _write(self, sql: str = "", args: Sequence[object] = ()) -> None:
         """One transaction: the moves appended so far, then ``sql`` (if any)."""
-        with self._writing, self._db:  # committed when the block ends
-            self._db.execute("BEGIN")
-            self._flush_moves()
-            if sql:
-                self._db.execute(sql, args)
+        self._transaction([(sql, args)] if sql else [])
 
-    def _flush_moves(self) -> None:
-        if not self._moves:
-            return
+    def _transaction(self, statements: Sequence[tuple[str, Sequence[object]]]) -> None:
+        """The pending moves and ``statements`` in one transaction. If it fails, nothing of
+        it is stored, the moves stay pending (for the next write), and :class:`StoreError`
+        says why."""
+        with self._writing:
+            try:
+                db = self._connection()
+                if db.in_transaction:  # a rollback that failed before
+                    db.rollback()
+                db.execute("BEGIN")
+                try:
+                    written = self._insert_moves(db)
+                    for sql, args in statements:
+                        db.execute(sql, args)
+                    db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        if db.in_transaction:
+                            db.rollback()
+                    raise
+            except (sqlite3.Error, OSError, UnicodeError, OverflowError) as error:
+                if isinstance(error, sqlite3.ProgrammingError) and self.path != ":memory:":
+                    self._db = None  # "Cannot operate on a closed database": open it again
+                raise StoreError(f"the store could not write: {error}") from error
+            del self._moves[:written]  # committed: no longer pending
+
+    def _insert_moves(self, db: sqlite3.Connection) -> int:
+        """Insert the pending moves in the open transaction; how many."""
+        pending = list(self._moves)
+        if not pending:
+            return 0
         runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
-        for table_id, index, move, _ in self._moves:
+        for table_id, index, move, _ in pending:
             runs.setdefault(table_id, (index, []))[1].append(move)
-        self._db.executemany(
+        db.executemany(
             "INSERT INTO moves VALUES (?, ?, ?)",
             [(table_id, first, "\n".join(moves)) for table_id, (first, moves) in runs.items()],
         )
-        stood_in = [(t, n, why) for t, n, _, why in self._moves if why is not None]
+        stood_in = [(t, n, why) for t, n, _, why in pending if why is not None]
         if stood_in:
-            self._db.executemany("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in)
-        self._moves.clear()
+            db.executemany("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in)
+        return len(pending)
 
     def flush(self) -> None:
         if self._moves:
             self._write()
 
     def create(self, table: StoredTable) -> None:
-        with self._writing, self._db:
-            self._db.execute("BEGIN")
-            self._flush_moves()
-            self._db.execute(
+        statements: list[tuple[str, Sequence[object]]] = [
+            (
                 "INSERT INTO tables (id, config, seed, status, created) VALUES (?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), str(table.seed), table.status, table.created),
             )
-            for seat, claimed in enumerate(table.seats):
-                if claimed is not None:
-                    self._db.execute(
+        ]
+        for seat, claimed in enumerate(table.seats):
+            if claimed is not None:
+                statements.append(
+                    (
                         "INSERT INTO seats VALUES (?, ?, ?, ?)",
                         (table.id, seat, claimed.token_hash, claimed.name),
                     )
+                )
+        self._transaction(statements)
         self._counts[table.id] = 0
 
     def claim(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
@@ -274,29 +339,35 @@ class SQLiteStore:
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         self.flush()
+        try:
+            return self._load(self._connection(), status)
+        except sqlite3.Error as error:
+            raise StoreError(f"the store could not read: {error}") from error
+
+    def _load(self, db: sqlite3.Connection, status: Sequence[Status]) -> list[StoredTable]:
         marks = ", ".join("?" * len(status))
         chosen = f"SELECT id FROM tables WHERE status IN ({marks})"
         seats: dict[str, dict[int, StoredSeat]] = {}
-        for table_id, seat, token_hash, name in self._db.execute(
+        for table_id, seat, token_hash, name in db.execute(
             f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({chosen})",
             tuple(status),
         ):
             seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
         moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
-        for table_id, n, run in self._db.execute(
+        for table_id, n, run in db.execute(
             f"SELECT table_id, n, moves FROM moves WHERE table_id IN ({chosen}) "
             "ORDER BY table_id, n",
             tuple(status),
         ):
             _extend(moves[table_id], table_id, n, run)
         stand_ins: dict[str, dict[int, str]] = {}
-        for table_id, n, stand_in in self._db.execute(
+        for table_id, n, stand_in in db.execute(
             f"SELECT table_id, n, stand_in FROM stand_ins WHERE table_id IN ({chosen})",
             tuple(status),
         ):
             stand_ins.setdefault(table_id, {})[n] = stand_in
         tables = []
-        for table_id, config, seed, state, created, record in self._db.execute(
+        for table_id, config, seed, state, created, record in db.execute(
             f"SELECT id, config, seed, status, created, record FROM tables "
             f"WHERE status IN ({marks}) ORDER BY created, id",
             tuple(status),
@@ -324,23 +395,33 @@ class SQLiteStore:
     def _stored_moves(self, table_id: str) -> list[str]:
         self.flush()
         moves: list[str] = []
-        for n, run in self._db.execute(
+        for n, run in self._connection().execute(
             "SELECT n, moves FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
         ):
             _extend(moves, table_id, n, run)
         return moves
 
     def record(self, table_id: str) -> dict[str, Any] | None:
-        row = self._db.execute(
-            "SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,)
-        ).fetchone()
+        try:
+            row = (
+                self._connection()
+                .execute("SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,))
+                .fetchone()
+            )
+        except sqlite3.Error as error:
+            raise StoreError(f"the store could not read: {error}") from error
         return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
-        self.flush()
-        if self._checkpoints is not None:
-            self._checkpoints.stop()
-        self._db.close()
+        try:
+            self.flush()
+        finally:
+            self._closed = True
+            if self._checkpoints is not None:
+                self._checkpoints.stop()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 def _extend(moves: list[str], table_id: str, n: int, run: str) -> None:
@@ -370,17 +451,29 @@ class _Checkpoints(threading.Thread):
         self.start()
 
     def run(self) -> None:
-        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        db: sqlite3.Connection | None = None
         try:
             while not self.stopping.wait(self._every):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # beside the writer
-                with self._writing:  # the rest, a moment's worth, with the writer held
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log's space back, at the end
-        except sqlite3.Error:  # pragma: no cover - the next start checkpoints anyway
-            pass
+                try:
+                    if db is None:
+                        db = self._open()
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # beside the writer
+                    with self._writing:  # the rest, a moment's worth, with the writer held
+                        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:  # a full disk: tried again, on a new connection, next round
+                    if db is not None:
+                        db.close()
+                    db = None
+            with contextlib.suppress(sqlite3.Error):
+                if db is None:
+                    db = self._open()
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log's space back, at the end
         finally:
-            db.close()
+            if db is not None:
+                db.close()
+
+    def _open(self) -> sqlite3.Connection:
+        return sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
 
     def stop(self) -> None:
         self.stopping.set()

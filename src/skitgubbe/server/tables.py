@@ -21,15 +21,17 @@ import gc
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
 
 from .. import bots, protocol
 from ..bots.command import EngineSpec
+from ..bots.search import ISMCTSBot, PIMCBot
 from ..errors import ArgumentError, SkitgubbeError
 from ..events import Event
 from ..game import Game
@@ -37,16 +39,41 @@ from ..moves import Move
 from ..observation import Observation
 from ..players import Player
 from ..rules import Rules
-from .store import Store, StoredSeat, StoredTable
+from .store import Store, StoredSeat, StoredTable, StoreError
 
-__all__ = ["Connection", "Lobby", "Table", "TableConfig", "TableError", "hash_token"]
+__all__ = [
+    "Connection",
+    "Lobby",
+    "Table",
+    "TableConfig",
+    "TableError",
+    "bot_cost",
+    "hash_token",
+]
 
 MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
-MAX_PLAYERS: Final = 7
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+"""A table seats 2 to 4 players (the rules allow no other number)."""
+MAX_MOVES: Final = 10_000
+"""The largest ``max_moves`` a table's rules may set (a game stops there, a draw)."""
+MAX_BOT_ITERATIONS: Final = 20_000
+"""The default bound on a searching bot's work per move (see :class:`TableConfig`)."""
+MAX_BOT_SECONDS: Final = 10.0
+"""The longest time budget per move a searching bot may be given (``ismcts:time=S``)."""
+MAX_SPECTATORS: Final = 100
+"""The most spectators a table takes at once (each holds ``spectator_delay`` seconds of
+updates in memory)."""
+MAX_SPEC: Final = 200
+"""The longest bot spec, in characters."""
+_RETRY_FIRST: Final = 0.05  # seconds before a failed store write is tried again,
+_RETRY_MOST: Final = 2.0  # doubled each time, up to this
 _CHEAP_BOTS: Final = frozenset({"random", "greedy"})
 ENGINE_PREFIX: Final = "engine:"
 """A seat spec ``"engine:NAME"`` sits one of the server's named engines."""
+
+_log: Final = logging.getLogger("skitgubbe.server")
 
 # Stored moves are parsed again on every restart, and a few hundred texts cover them all.
 _parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
@@ -68,6 +95,20 @@ class TableError(SkitgubbeError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+    @property
+    def code(self) -> str:
+        """A stable name of the kind of error, for programs: ``bad_request`` (400),
+        ``forbidden`` (403), ``not_found`` (404) or ``conflict`` (409).
+
+        >>> from skitgubbe.server import TableError
+        >>> TableError("it is not your turn", 409).code
+        'conflict'
+        """
+        return _CODES.get(self.status, "bad_request")
+
+
+_CODES: Final = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict"}
 
 
 class Connection(Protocol):
@@ -109,12 +150,96 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _is_text(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON lets a lone surrogate through).
+
+    >>> _is_text("Åsa"), _is_text("x\\ud800")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _number(value: object, name: str, low: float, high: float, default: float | None) -> Any:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise TableError(f"{name} must be a number {low:g} … {high:g}, not {value!r}")
+        raise TableError(f"{name} must be a number {low:g} … {high:g}, not {_short(value)}")
     return value
+
+
+def _short(value: object) -> str:
+    """A value named in an error, cut short (it may be a long string from a request)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _rules(data: object, players: int, stored: bool) -> Rules:
+    """A table's rules from its JSON (a preset name, or fields over a preset)."""
+    try:
+        if isinstance(data, str):
+            rules = Rules.preset(data, players=players)
+        elif isinstance(data, Mapping):
+            fields = {k: v for k, v in data.items() if k not in ("preset", "players")}
+            preset = data.get("preset", "classic")
+            if not isinstance(preset, str):
+                raise TableError(f"rules.preset must be a preset name, not {_short(preset)}")
+            named = data.get("players", players)
+            if named != players:  # the seats decide it: a different number is a mistake
+                raise TableError(
+                    f"rules.players is {_short(named)}, but the table has {players} seats "
+                    "(leave it out: the seats decide it)"
+                )
+            base = Rules.preset(preset, players).to_dict()
+            rules = Rules.from_dict({**base, **fields})
+        else:
+            raise TableError("rules must be a preset name or a JSON object of rules")
+    except TableError:
+        raise
+    except SkitgubbeError as error:
+        raise TableError(f"rules: {error}") from None
+    if rules.max_moves > MAX_MOVES and not stored:
+        raise TableError(f"rules.max_moves must be at most {MAX_MOVES}, not {rules.max_moves}")
+    return rules
+
+
+def bot_cost(bot: Player) -> tuple[int | None, float | None]:
+    """A searching bot's budget per move: ``(iterations, seconds)``, either ``None`` when
+    it sets none (``(None, None)``: the bot does not search, or the server cannot tell).
+
+    ISMCTS counts its ``iterations``; PIMC plays ``worlds × rollouts`` games per legal
+    move, counted as that many iterations.
+
+    >>> from skitgubbe import bots
+    >>> from skitgubbe.server.tables import bot_cost
+    >>> bot_cost(bots.make("ismcts:iterations=400")), bot_cost(bots.make("greedy"))
+    ((400, None), (None, None))
+    >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
+    (32, None)
+    """
+    if isinstance(bot, ISMCTSBot):
+        return bot.iterations, bot.time
+    if isinstance(bot, PIMCBot):
+        return bot.worlds * bot.rollouts, None
+    return None, None
+
+
+def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
+    iterations, seconds = bot_cost(bot)
+    if iterations is None and seconds is None:
+        return
+    if iterations is not None and iterations <= max_iterations:
+        return  # with a time budget too, it stops at whichever comes first
+    if seconds is not None and seconds <= MAX_BOT_SECONDS:
+        return
+    raise TableError(
+        f"seat {seat}: {spec!r} searches too much for this server: at most "
+        f"{max_iterations} iterations (pimc: worlds × rollouts) or {MAX_BOT_SECONDS:g} s "
+        "per move"
+    )
 
 
 @attrs.define(frozen=True)
@@ -150,24 +275,44 @@ class TableConfig:
     stand_in: str = "greedy"
 
     @classmethod
-    def from_json(cls, data: object, *, engines: Collection[str] = ()) -> TableConfig:
-        """A configuration from JSON (a lobby request, or the store), checked field by field;
-        ``engines`` are the names an ``"engine:NAME"`` seat may use."""
+    def from_json(
+        cls,
+        data: object,
+        *,
+        engines: Collection[str] = (),
+        max_bot_iterations: int = MAX_BOT_ITERATIONS,
+        stored: bool = False,
+    ) -> TableConfig:
+        """A configuration from JSON (a lobby request, or the store), checked field by field,
+        each size before anything is built from it; ``engines`` are the names an
+        ``"engine:NAME"`` seat may use, ``max_bot_iterations`` bounds a searching bot's
+        work per move (:func:`bot_cost`). A ``stored`` configuration was accepted once: the
+        server's bounds on cost (``max_moves``, the bots' work) are not applied again, so
+        that lowering them never keeps a game from resuming."""
         if not isinstance(data, Mapping):
             raise TableError("a table's configuration is a JSON object")
         seats = data.get("seats")
+        players = data.get("players")
+        if players is not None and (
+            type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS
+        ):
+            raise TableError(
+                f"players must be an int {MIN_PLAYERS} … {MAX_PLAYERS}, not {_short(players)}"
+            )
         if seats is None:
-            players = data.get("players", 3)
-            if type(players) is not int:
-                raise TableError(f"players must be an int, not {players!r}")
-            seats = [None] + ["greedy"] * (players - 1)
-        if not isinstance(seats, list) or not 2 <= len(seats) <= MAX_PLAYERS:
-            raise TableError(f"seats must be a list of 2 … {MAX_PLAYERS} entries")
+            seats = [None] + ["greedy"] * ((players or 3) - 1)
+        if not isinstance(seats, list) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise TableError(f"seats must be a list of {MIN_PLAYERS} … {MAX_PLAYERS} entries")
+        if players is not None and players != len(seats):
+            raise TableError(f"players is {players}, but seats lists {len(seats)}")
         for seat, spec in enumerate(seats):
             if spec is None:
                 continue
-            if not isinstance(spec, str) or len(spec) > 200:
-                raise TableError(f"seat {seat} must be null (a person) or a bot spec string")
+            if not isinstance(spec, str) or len(spec) > MAX_SPEC:
+                raise TableError(
+                    f"seat {seat} must be null (a person) or a bot spec string "
+                    f"(at most {MAX_SPEC} characters)"
+                )
             if spec.startswith(ENGINE_PREFIX):
                 name = spec[len(ENGINE_PREFIX) :]
                 if name not in engines:
@@ -180,29 +325,17 @@ class TableConfig:
                     "the ones it runs ('engine:NAME')"
                 )
             try:
-                bots.make(spec, seed=0)
+                bot = bots.make(spec, seed=0)
             except SkitgubbeError as error:
                 raise TableError(f"seat {seat}: {error}") from None
-        rules_data = data.get("rules", "classic")
-        try:
-            if isinstance(rules_data, str):
-                rules = Rules.preset(rules_data, players=len(seats))
-            elif isinstance(rules_data, Mapping):
-                fields = {k: v for k, v in rules_data.items() if k not in ("preset", "players")}
-                preset = rules_data.get("preset", "classic")
-                if not isinstance(preset, str):
-                    raise TableError(f"rules.preset must be a preset name, not {preset!r}")
-                base = Rules.preset(preset, len(seats)).to_dict()
-                rules = Rules.from_dict({**base, **fields})
-            else:
-                raise TableError("rules must be a preset name or a JSON object of rules")
-        except SkitgubbeError as error:
-            if isinstance(error, TableError):
-                raise
-            raise TableError(f"rules: {error}") from None
+            if not stored:
+                _check_cost(seat, spec, bot, max_bot_iterations)
+        rules = _rules(data.get("rules", "classic"), len(seats), stored)
         stand_in = data.get("stand_in", "greedy")
         if not isinstance(stand_in, str) or stand_in not in _CHEAP_BOTS:
-            raise TableError(f"stand_in must be one of {sorted(_CHEAP_BOTS)}, not {stand_in!r}")
+            raise TableError(
+                f"stand_in must be one of {sorted(_CHEAP_BOTS)}, not {_short(stand_in)}"
+            )
         return cls(
             rules,
             tuple(seats),
@@ -263,34 +396,58 @@ class _GroupCommit:
     the flush for the loop's next turn, and every table that asks before then is
     answered by that one commit (a group commit: under load, one transaction
     carries the moves of many tables).
+
+    A commit that fails with :class:`StoreError` (a full disk) leaves every move
+    pending in the store and every table waiting: it is tried again after
+    ``_RETRY_FIRST`` seconds, then twice as long each time (up to ``_RETRY_MOST``),
+    and the tables go on once one succeeds. ``failing`` is the last failure while
+    they wait, ``None`` once the store writes again.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.failing: StoreError | None = None
         self._waiting: list[asyncio.Future[None]] = []
+        self._scheduled = False
+        self._delay = 0.0
 
     async def wait(self) -> None:
         # A future of each waiter's own: a table cancelled while it waits cancels only its
         # own, and a waiter wakes one step after the commit (no shield in between).
         loop = asyncio.get_running_loop()
-        if not self._waiting:
+        if not self._scheduled:
+            self._scheduled = True
             loop.call_soon(self._commit)
         waiter = loop.create_future()
         self._waiting.append(waiter)
         await waiter
 
     def _commit(self) -> None:
-        waiting, self._waiting = self._waiting, []
         try:
             self.store.flush()
-        except Exception as error:  # every waiting table fails with the store
+        except StoreError as error:  # every move stays pending: try again a little later
+            if all(waiter.done() for waiter in self._waiting):  # nobody waits (a shutdown)
+                self._waiting, self._scheduled = [], False
+                return
+            if self.failing is None:
+                _log.warning("the store failed; tables wait until it writes again: %s", error)
+            self.failing = error
+            self._delay = min(max(2 * self._delay, _RETRY_FIRST), _RETRY_MOST)
+            asyncio.get_running_loop().call_later(self._delay, self._commit)
+            return
+        except Exception as error:  # a bug: every waiting table fails with it
+            waiting, self._waiting, self._scheduled = self._waiting, [], False
             for waiter in waiting:
                 if not waiter.done():
                     waiter.set_exception(error)
-        else:
-            for waiter in waiting:
-                if not waiter.done():
-                    waiter.set_result(None)
+            return
+        if self.failing is not None:
+            _log.warning("the store writes again; the tables go on")
+        self.failing, self._delay = None, 0.0
+        waiting, self._waiting, self._scheduled = self._waiting, [], False
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)
 
 
 @attrs.define(eq=False)
@@ -366,6 +523,15 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.moves_stored = len(stored.moves)  # moves the store has committed
+        self._start_stored = True  # whether the store knows the table is running
+        # What the lobby shows (moves, result, over), spectator_delay seconds late. A table
+        # restored with moves shows none of them until the delay has passed once more.
+        self._shown: tuple[int, dict[str, Any] | None, bool] = (0, None, False)
+        if self.game.moves_played and self.config.spectator_delay:
+            self._publish()
+        else:
+            result = None if self.game.result is None else self.game.result.to_dict()
+            self._shown = (self.game.moves_played, result, self.status == "over")
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
@@ -404,14 +570,15 @@ class Table:
                 )
         return {
             "id": self.id,
-            "status": self.status,
+            "status": "running" if self.status == "over" and not self._shown[2] else self.status,
             "players": self.players,
             "seats": seats,
             "rules": self.config.rules.to_dict(),
             "move_time": self.config.move_time,
             "spectator_delay": self.config.spectator_delay,
-            "moves": self.game.moves_played,
-            "result": None if self.game.result is None else self.game.result.to_dict(),
+            # As the spectators see it: spectator_delay seconds late.
+            "moves": self._shown[0],
+            "result": self._shown[1],
             "created": self.created,
         }
 
@@ -430,9 +597,14 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
         if type(seat) is not int or seat not in self.open_seats():
-            raise TableError(f"seat {seat!r} is not open at table {self.id}", 409)
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
-            raise TableError(f"a name is 1 … {MAX_NAME} characters")
+            raise TableError(f"seat {_short(seat)} is not open at table {self.id}", 409)
+        if (
+            not isinstance(name, str)
+            or not 1 <= len(name.strip()) <= MAX_NAME
+            or not _is_text(name)
+            or not name.isprintable()
+        ):
+            raise TableError(f"a name is 1 … {MAX_NAME} printable characters")
         token = secrets.token_urlsafe(32)
         claimed = StoredSeat(hash_token(token), name.strip())
         self.store.claim(self.id, seat, claimed.token_hash, claimed.name)
@@ -441,7 +613,7 @@ class Table:
 
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`TableError` (403) for any other."""
-        if isinstance(token, str) and len(token) <= 100:
+        if isinstance(token, str) and len(token) <= 100 and _is_text(token):
             digest = hash_token(token)
             for seat, state in enumerate(self._seats):
                 if state.claimed is not None and hmac.compare_digest(
@@ -490,7 +662,10 @@ class Table:
             self._seats[seat].connection = None
 
     async def watch(self, connection: Connection) -> None:
-        """Add a spectator: public state only, ``spectator_delay`` seconds late."""
+        """Add a spectator: public state only, ``spectator_delay`` seconds late; at most
+        :data:`MAX_SPECTATORS` at once (:class:`TableError`, 409, for one more)."""
+        if len(self._spectators) >= MAX_SPECTATORS:
+            raise TableError(f"table {self.id} has {MAX_SPECTATORS} spectators already", 409)
         if self._pending:  # a move not stored yet is not shown either
             await self._commits.wait()
         view = self.game.observation(0)
@@ -532,7 +707,10 @@ class Table:
         if self.status == "open":
             if not self.ready():
                 raise TableError(f"table {self.id} still has open seats", 409)
-            self.store.start(self.id)
+            try:
+                self.store.start(self.id)
+            except StoreError:
+                self._start_stored = False  # play stores it first, as soon as the store can
             self.status = "running"
         self._task = asyncio.get_running_loop().create_task(self._play())
 
@@ -584,6 +762,9 @@ class Table:
     async def _play(self) -> None:
         game = self.game
         try:
+            if not self._start_stored:
+                await self._retrying(functools.partial(self.store.start, self.id))
+                self._start_stored = True
             while game.result is None:
                 seat = game.to_move
                 assert seat is not None
@@ -605,16 +786,32 @@ class Table:
                 self._record(seat, move, stand_in)
             await self._flush()
             self.status = "over"
-            self.store.finish(self.id, game.record())
+            await self._retrying(functools.partial(self.store.finish, self.id, game.record()))
+            self._publish()
             self.done.set()
             await self._close_bots()
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # a bug, or the store failing: stop this table only
+        except Exception as error:  # a bug: stop this table only
+            _log.exception("table %s stopped", self.id)
             for state in self._seats:
                 if state.connection is not None:
-                    await _quietly(state.connection.send({"type": "error", "error": str(error)}))
+                    message = {"type": "error", "error": str(error), "code": "internal"}
+                    await _quietly(state.connection.send(message))
             raise
+
+    async def _retrying(self, write: Callable[[], None]) -> None:
+        """Write to the store, again and again while it fails (the table waits meanwhile)."""
+        delay = 0.0
+        while True:
+            try:
+                write()
+                return
+            except StoreError as error:
+                if not delay:
+                    _log.warning("table %s waits for the store: %s", self.id, error)
+                delay = min(max(2 * delay, _RETRY_FIRST), _RETRY_MOST)
+                await asyncio.sleep(delay)
 
     async def _bot_move(self, seat: int) -> tuple[Move, str | None]:
         """The bot's move, or the stand-in's (and ``"error"``) when the bot fails."""
@@ -638,6 +835,7 @@ class Table:
 
     async def _person_move(self, seat: int) -> Move | None:
         """The person's answer, or ``None`` when its time ran out."""
+        await self._store_pending()  # the clock starts once the moves before it are stored
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Move | None] = loop.create_future()
         self._answer = answer
@@ -685,10 +883,10 @@ class Table:
         what its view allows (and its prompt, when it is the seat asked), the spectators
         the public part. One ``update`` frame a viewer, however many moves it holds."""
         pending = self._pending
-        if pending:
-            await self._commits.wait()  # every move is stored before anyone is told
-            self.moves_stored = self.game.moves_played
+        await self._store_pending()  # every move is stored before anyone is told
         self._pending = []
+        if pending:
+            self._publish()
         result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
             if state.connection is None or not (pending or self._waiting == viewer):
@@ -721,6 +919,28 @@ class Table:
                 else:
                     await _quietly(connection.send(message))
 
+    async def _store_pending(self) -> None:
+        """Wait until every move played is stored (through the group commit, which retries
+        while the store fails)."""
+        if self.moves_stored < self.game.moves_played:
+            await self._commits.wait()
+            self.moves_stored = self.game.moves_played
+
+    def _publish(self) -> None:
+        """Show the lobby the moves told so far, ``spectator_delay`` seconds late: the lobby
+        gives away no more than a spectator sees."""
+        result = None if self.game.result is None else self.game.result.to_dict()
+        shown = (self.game.moves_played, result, self.status == "over")
+        if self.config.spectator_delay:
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.config.spectator_delay, self._show, shown)
+        else:
+            self._show(shown)
+
+    def _show(self, shown: tuple[int, dict[str, Any] | None, bool]) -> None:
+        if shown[0] >= self._shown[0]:
+            self._shown = shown
+
     def _later(self, delay: float, connection: Connection, message: Mapping[str, Any]) -> None:
         async def send() -> None:
             await asyncio.sleep(delay)
@@ -732,9 +952,16 @@ class Table:
         task.add_done_callback(self._tasks.discard)
 
     def record(self) -> dict[str, Any]:
-        """The finished game's record (its seed included); :class:`TableError` before the end."""
+        """The finished game's record (its seed included); :class:`TableError` before the end,
+        and until the spectators (``spectator_delay`` seconds late) have seen the end."""
         if self.game.result is None:
             raise TableError("the game is not over: its record would give the deal away", 409)
+        if not self._shown[2]:
+            raise TableError(
+                f"the game is over, but it is shown {self.config.spectator_delay:g} s late: "
+                "its record comes then",
+                409,
+            )
         return self.game.record()
 
 
@@ -765,10 +992,20 @@ class Lobby:
     """
 
     def __init__(
-        self, store: Store, *, max_tables: int = 10_000, engines: Mapping[str, str] | None = None
+        self,
+        store: Store,
+        *,
+        max_tables: int = 10_000,
+        engines: Mapping[str, str] | None = None,
+        max_bot_iterations: int = MAX_BOT_ITERATIONS,
     ) -> None:
+        if type(max_bot_iterations) is not int or max_bot_iterations < 1:
+            raise ArgumentError(
+                f"max_bot_iterations must be an int >= 1, not {max_bot_iterations!r}"
+            )
         self.store = store
         self.max_tables = max_tables
+        self.max_bot_iterations = max_bot_iterations
         self.engines: dict[str, EngineSpec] = {}
         for name, spec in (engines or {}).items():
             if not name.isidentifier():
@@ -787,7 +1024,9 @@ class Lobby:
         """A new table from a JSON configuration; play starts at once if it has no person."""
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold", 409)
-        config = TableConfig.from_json(data, engines=self.engines)
+        config = TableConfig.from_json(
+            data, engines=self.engines, max_bot_iterations=self.max_bot_iterations
+        )
         stored = StoredTable(
             secrets.token_hex(8),
             config.to_json(),
@@ -806,7 +1045,7 @@ class Lobby:
         """A table by id; :class:`TableError` (404) if there is none."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(f"no table {_short(table_id)}", 404)
         return table
 
     def restore(self) -> int:
@@ -822,13 +1061,13 @@ class Lobby:
                 if config is None:
                     try:
                         config = configs[key] = TableConfig.from_json(
-                            stored.config, engines=self.engines
+                            stored.config, engines=self.engines, stored=True
                         )
                     except TableError as error:
                         raise ArgumentError(f"stored table {stored.id}: {error}") from None
                 table = self._table(stored, config)
                 self.tables[table.id] = table
-                if table.status == "running":
+                if table.status == "running" or table.ready():  # ready: its start went unstored
                     table.start()
         finally:
             if collecting:
