@@ -46,6 +46,7 @@ from .errors import (
     RecordError,
     RulesError,
     SkitgubbeError,
+    StateError,
 )
 from .events import Event, EventKind
 from .game import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
@@ -213,6 +214,7 @@ __all__ = [
     "SimulationResult",
     "SkitgubbeError",
     "SprtResult",
+    "StateError",
     "Suit",
     "TablePlay",
     "TableUpdate",
