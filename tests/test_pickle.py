@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rules_gen import random_rules
 
 import skitgubbe as sg
 from skitgubbe import _engine
@@ -374,8 +377,14 @@ def test_the_reported_tampered_pickles_raise_a_state_error_naming_the_field() ->
         assert repr(name) in result["text"], result
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("base", sorted(_bases()))
+@pytest.mark.parametrize(
+    "base",
+    # The worlds load most tamperings (stale bytes) and play each out: about 10 s each.
+    [
+        pytest.param(b, marks=pytest.mark.slow) if b.startswith("world") else b
+        for b in sorted(_bases())
+    ],
+)
 def test_every_byte_of_a_pickled_state_tampered_loads_valid_or_raises_state_error(
     base: str,
 ) -> None:
@@ -390,3 +399,36 @@ def test_every_byte_of_a_pickled_state_tampered_loads_valid_or_raises_state_erro
     if base.startswith("world"):  # no deal to compare with: the C check decides
         fields = {r["field"] for r in errors}
         assert {"table_len", "stock_len", "follower", "n_finished", "hand"} <= fields, fields
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
+    rng: random.Random, from_shedding: bool
+) -> None:
+    # No false rejections: every state real play reaches (under any rules, from a
+    # deal or a phase-2 position, to the end or the move cap) passes sg_state_check,
+    # and so do worlds sampled from any seat's view; the game unpickles at every point.
+    rules = random_rules(rng)
+    if from_shedding:
+        hands: list[list[sg.Card]] = [[] for _ in range(rules.players)]
+        for card in sg.CardSet.full():
+            seat = rng.randrange(rules.players + 1)
+            if seat < rules.players:
+                hands[seat].append(card)
+        leader = rng.randrange(rules.players)
+        game = sg.Game.from_shedding(
+            rules, hands, trump=rng.choice([None, "S", "H"]), leader=leader
+        )
+    else:
+        game = sg.Game.new(rules, seed=rng.getrandbits(64))
+    while True:
+        assert _engine.state_check(game._core.snapshot()) == (0, None), game
+        if rng.random() < 0.05:
+            _same_game(game, pickle.loads(pickle.dumps(game)))
+        if game.to_move is None:
+            break
+        world = game.observation(game.to_move).sample_world(rng.getrandbits(32))
+        assert _engine.state_check(world._core.snapshot()) == (0, None)
+        game.play(rng.choice(game.legal_moves))
+    _same_game(game, pickle.loads(pickle.dumps(game)))

@@ -624,9 +624,11 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
 
 /* Whether `view` is a view as sg_view makes them (of a game going on, or over),
  * or a whole state: returns 0, or the number of the first check that fails.
- * Bytes from outside the process (a pickle, a tampered observation) must pass
- * it, and have a player to move, before sg_sample_world, sg_greedy_move,
- * sg_pimc or sg_ismcts see them.  The checks, in order:
+ * A view from outside the process (a pickled or tampered observation) must
+ * pass it, and have a player to move, before sg_sample_world, sg_greedy_move,
+ * sg_pimc or sg_ismcts see it; a whole state from outside (a pickled game)
+ * must pass the stricter sg_state_check below.  Each check names the field at
+ * fault in sg_state_check.  The checks, in order:
  *   1  the rules pass sg_rules_check
  *   2  phase is a phase; to_move is a seat, or SG_NO_SEAT once the game is over
  *   3  stock_top <= stock_len <= 52, table_len and round_start <= 52
