@@ -432,3 +432,52 @@ def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
         assert _engine.state_check(world._core.snapshot()) == (0, None)
         game.play(rng.choice(game.legal_moves))
     _same_game(game, pickle.loads(pickle.dumps(game)))
+
+
+def test_the_other_parts_of_a_game_pickle_are_checked_too() -> None:
+    # Besides the start state: the rules, the start position, the seed, the deal's
+    # events, the moves and the slough being chosen; each refused part is named.
+    game = sg.Game.new(sg.Rules.modern(), seed=0)
+    for _ in range(11):
+        game.play(game.legal_moves[0])
+    game.play_action(sg.actions.SLOUGH_CARD + sg.Card.parse("3S").index)
+    unpickle, parts = game.__reduce__()
+    rules, start, seed, core, events, codes, pending = parts
+    twin = unpickle(*parts)
+    assert twin.slough_chosen == game.slough_chosen and twin.moves == game.moves
+    other_deck = {**start, "deck": start["deck"][1:] + start["deck"][:1]}
+    bad: list[tuple[str, tuple[Any, ...]]] = [
+        ("rules", (sg.Rules.modern(4), start, seed, core, events, codes, pending)),
+        ("rules", ("modern", start, seed, core, events, codes, pending)),
+        ("state", (rules, start, seed, "core", events, codes, pending)),
+        ("start", (rules, {**start, "dealer": 0}, seed, core, events, codes, pending)),
+        ("start", (rules, {"deck": start["deck"]}, seed, core, events, codes, pending)),
+        ("start", (rules, [], seed, core, events, codes, pending)),
+        ("seed", (rules, start, seed + 1, core, events, codes, pending)),
+        ("seed", (rules, start, -1, core, events, codes, pending)),
+        ("seed", (rules, other_deck, seed, core, events, codes, pending)),
+        ("start", (rules, other_deck, None, core, events, codes, pending)),
+        ("events", (rules, start, seed, core, events[1:], codes, pending)),
+        ("events", (rules, start, seed, core, list(events), codes, pending)),
+        ("moves", (rules, start, seed, core, events, [*codes[:3], codes[5]], pending)),
+        ("moves", (rules, start, seed, core, events, [*codes, 2**70], pending)),
+        ("moves", (rules, start, seed, core, events, [*codes, "3S"], pending)),
+        ("moves", (rules, start, seed, core, events, 7, pending)),
+        ("slough", (rules, start, seed, core, events, codes, 1 << 63)),
+        ("slough", (rules, start, seed, core, events, codes, pending | 1)),
+        ("slough", (rules, start, seed, core, events, codes, "3S")),
+    ]
+    for field, changed in bad:
+        with pytest.raises(sg.StateError) as caught:
+            unpickle(*changed)
+        assert caught.value.field == field, (field, caught.value)
+        assert isinstance(caught.value, ValueError)
+    # A phase-2 start is dealt again too.
+    shedding = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
+    unpickle, parts = shedding.__reduce__()
+    rules, start, seed, core, events, codes, pending = parts
+    assert unpickle(*parts).legal_moves == shedding.legal_moves
+    for start_bad in ({**start, "leader": 1}, {**start, "trump": "H"}, {**start, "hands": ()}):
+        with pytest.raises(sg.StateError) as caught:
+            unpickle(rules, start_bad, seed, core, events, codes, pending)
+        assert caught.value.field == "start"
