@@ -946,7 +946,9 @@ static int play_checked(const sg_state *start, sg_rng *rng, int steps, const cha
         }
         static const sg_public_move recent[1] = {{UINT64_C(1) << 5, SG_MOVE_KIND_PLAY, 0, {0}}};
         sg_state_tensor(&st, recent, 1, tensor);
-        for (uint8_t seat = 0; seat < st.rules.players; seat++) {
+        /* What each seat sees: at the start, after the first move, and at the end. */
+        const int seats = step < 2 || step >= steps || st.phase == SG_PHASE_OVER;
+        for (uint8_t seat = 0; seats && seat < st.rules.players; seat++) {
             sg_observation obs;
             sg_state view, world;
             sg_observe(&st, seat, &obs);
