@@ -481,3 +481,11 @@ def test_the_other_parts_of_a_game_pickle_are_checked_too() -> None:
         with pytest.raises(sg.StateError) as caught:
             unpickle(rules, start_bad, seed, core, events, codes, pending)
         assert caught.value.field == "start"
+
+
+def test_a_state_error_is_a_value_error_of_the_package_and_pickles_with_its_field() -> None:
+    error = sg.StateError("not a state of a game: its 'table_len' is wrong", "table_len")
+    twin = pickle.loads(pickle.dumps(error))
+    assert type(twin) is sg.StateError and str(twin) == str(error) and twin.field == "table_len"
+    assert isinstance(twin, sg.SkitgubbeError) and isinstance(twin, ValueError)
+    assert not isinstance(twin, _engine.CoreError)
