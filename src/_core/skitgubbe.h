@@ -624,9 +624,11 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
 
 /* Whether `view` is a view as sg_view makes them (of a game going on, or over),
  * or a whole state: returns 0, or the number of the first check that fails.
- * Bytes from outside the process (a pickle, a tampered observation) must pass
- * it, and have a player to move, before sg_sample_world, sg_greedy_move,
- * sg_pimc or sg_ismcts see them.  The checks, in order:
+ * A view from outside the process (a pickled or tampered observation) must
+ * pass it, and have a player to move, before sg_sample_world, sg_greedy_move,
+ * sg_pimc or sg_ismcts see it; a whole state from outside (a pickled game)
+ * must pass the stricter sg_state_check below.  Each check names the field at
+ * fault in sg_state_check.  The checks, in order:
  *   1  the rules pass sg_rules_check
  *   2  phase is a phase; to_move is a seat, or SG_NO_SEAT once the game is over
  *   3  stock_top <= stock_len <= 52, table_len and round_start <= 52
@@ -680,6 +682,40 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view);
  * harness tests/fuzz/fuzz_core.c checks both).  The numbers are stable; new
  * checks are added at the end. */
 int sg_view_check(const sg_state *view);
+
+/* Whether `st` is a whole state of a game as the engine makes them (no
+ * unknown slots): returns 0, or the number of the first check that fails,
+ * with *field (if not NULL) set to the name of the sg_state member at fault
+ * (a static string: "table_len", "follower", "hand" ...; "rules" for the
+ * rules or their spare bytes, "cards" when a card lies nowhere), or NULL when
+ * the state passes.  A state from outside the process (an unpickled game)
+ * must pass it before anything else reads it.  It runs the checks of
+ * sg_view_check in order, with these differences: a whole state names every
+ * card (6: hidden_card is never SG_UNKNOWN_CARD; 7: unseen[] is all zero; 9:
+ * no stock card is SG_UNKNOWN_CARD; so 10 means every card of the deck lies
+ * in exactly one place), then:
+ *   21 the spare bytes (rules.reserved, reserved) are zero
+ *   22 known[p] is within p's hand and collection, and holds the whole
+ *      collection (it is public), in every phase; seats beyond `players`
+ *      know nothing; moves <= rules.max_moves
+ *   23 phase 1, the trump: public exactly under trump=UPCARD; otherwise
+ *      SG_NO_SUIT, or under trump=LAST_CARD the hidden card's suit once it
+ *      is drawn; under last_card=HIDDEN an empty stock has left a hidden
+ *      card (unless the last card was the up-card); hidden_holder is
+ *      SG_NO_SEAT while there is no hidden card
+ *   24 phase 1: trick_target and trick_turns are 0; round_first is a seat;
+ *      follower is the leader's left neighbour; under DUEL the table's cards
+ *      were laid by the leader and the follower in turn
+ *   25 a game over and not truncated: at most one seat holds cards, and it
+ *      is the loser (SG_NO_SEAT: none); the others are all in finished[]; no
+ *      stock, hidden card, round, slough window or pending end is left
+ *   26 a truncated game has reached the move cap
+ * A state that passes, played on with legal moves, keeps passing, and no
+ * function of this header reads or writes out of bounds on it
+ * (tests/c/core_check.c tampers with every byte of real states under the
+ * sanitizers to check this).  The numbers are stable; new checks are added
+ * at the end. */
+int sg_state_check(const sg_state *st, const char **field);
 
 /* A state consistent with a view: the cards the view does not place are dealt
  * uniformly at random into its unknown slots (the unseen cards of each hand,

@@ -47,6 +47,7 @@ from .errors import (
     RecordError,
     RulesError,
     SkitgubbeError,
+    StateError,
 )
 from .events import Event, EventKind
 from .game import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
@@ -215,6 +216,7 @@ __all__ = [
     "SimulationResult",
     "SkitgubbeError",
     "SprtResult",
+    "StateError",
     "Suit",
     "TablePlay",
     "TableUpdate",

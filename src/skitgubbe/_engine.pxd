@@ -108,6 +108,7 @@ cdef extern from "skitgubbe.h" nogil:
         uint8_t loser
         uint8_t truncated
         uint8_t unseen[4]
+        uint8_t reserved[3]
         uint32_t moves
 
     ctypedef struct sg_event:
@@ -273,6 +274,7 @@ cdef extern from "skitgubbe.h" nogil:
 
     void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
     int sg_view_check(const sg_state *view)
+    int sg_state_check(const sg_state *st, const char **field)
     void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
     sg_move sg_greedy_move(const sg_state *st)
     int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,

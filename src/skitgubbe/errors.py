@@ -40,6 +40,7 @@ __all__ = [
     "RecordError",
     "RulesError",
     "SkitgubbeError",
+    "StateError",
 ]
 
 
@@ -107,6 +108,22 @@ class RulesError(FieldError):
     >>> error = RulesError("Rules.hand_size must be 3 or 5; got 4", "hand_size")
     >>> error.field
     'hand_size'
+    """
+
+
+class StateError(FieldError):
+    """A game from outside the process (an unpickled :class:`~skitgubbe.Game`) that
+    the engine cannot have made: its state fails the C core's whole-state check
+    (``sg_state_check``), or its pickled rules, start, moves or slough do not fit it.
+
+    ``field`` names what is at fault: a member of the core's state (``"table_len"``,
+    ``"follower"`` …), or a part of the pickle (``"rules"``, ``"start"``,
+    ``"events"``, ``"seed"``, ``"moves"``, ``"slough"``); ``None`` for bytes that
+    are no state at all.
+
+    >>> error = StateError("not a state of a game: its 'table_len' is wrong", "table_len")
+    >>> error.field, isinstance(error, ValueError)
+    ('table_len', True)
     """
 
 

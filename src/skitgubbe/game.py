@@ -43,6 +43,7 @@ from .errors import (
     RecordError,
     RulesError,
     SkitgubbeError,
+    StateError,
 )
 from .events import Event, from_raw, seen_by
 from .moves import Move
@@ -917,15 +918,100 @@ def _unpickle_game(
     pending: int = 0,
 ) -> Game:
     """The game :meth:`Game.__reduce__` describes: its start, replayed move by move,
-    then the slough being chosen, card by card."""
+    then the slough being chosen, card by card.
+
+    Every part is checked, as a record is (:meth:`Game.from_record`): the start
+    state passed the C core's whole-state check when it was unpickled
+    (``_engine.from_snapshot``); here the rules must be the state's, a start
+    position (deck or hands) must deal exactly that state and its events, and
+    every move must be legal. Anything else raises :class:`~skitgubbe.StateError`
+    naming the part at fault.
+    """
     from .actions import SLOUGH_CARD
 
+    if not isinstance(core, _engine.Core):
+        raise StateError(f"the pickled start is not a position: {brief(core)}", "state")
+    if not isinstance(rules, Rules) or rules._core_values() != core.rules:
+        raise StateError(
+            f"the pickled rules {brief(rules)} are not those of the pickled state", "rules"
+        )
+    if not (seed is None or (type(seed) is int and 0 <= seed < 2**64)):
+        raise StateError(
+            f"the pickled seed must be None or an int 0 <= seed < 2**64, not {brief(seed)}", "seed"
+        )
+    if type(events) is not tuple or not all(type(e) is Event for e in events):
+        raise StateError(f"the pickled start's events are not Events: {brief(events)}", "events")
+    if type(start) is not dict:
+        raise StateError(f"the pickled start must be a dict, not {brief(start)}", "start")
+    if start:
+        _check_pickled_start(rules, start, seed, core, events)
+    elif seed is not None:
+        raise StateError("a pickled game with a seed has no dealt deck", "seed")
     game = Game._make(rules, core.with_events(events), start, seed)
-    for code in codes:
-        game.play(Move.from_code(code))
-    for card in _new_set(pending):
-        game.play_action(SLOUGH_CARD + card.index)
+    if not isinstance(codes, (list, tuple)):
+        raise StateError(f"the pickled moves must be a list, not {brief(codes)}", "moves")
+    for index, code in enumerate(codes):
+        try:
+            move = Move.from_code(code)
+            game.play(move)
+        except (SkitgubbeError, TypeError, ValueError, OverflowError) as exc:
+            raise StateError(
+                f"move {index} of the pickled history ({brief(code)}) is not legal there: {exc}",
+                "moves",
+            ) from exc
+    if type(pending) is not int or pending < 0 or pending & ~CardSet.full().mask:
+        raise StateError(
+            f"the pickled slough being chosen is not cards: {brief(pending)}", "slough"
+        )
+    chosen = _new_set(pending)
+    for card in chosen:
+        try:
+            game.play_action(SLOUGH_CARD + card.index)
+        except IllegalActionError as exc:
+            raise StateError(
+                f"the pickled slough being chosen ({chosen}) cannot be chosen: {exc}", "slough"
+            ) from exc
     return game
+
+
+def _check_pickled_start(
+    rules: Rules,
+    start: dict[str, Any],
+    seed: int | None,
+    core: _engine.Core,
+    events: tuple[Event, ...],
+) -> None:
+    """A pickled game's start position must deal exactly its start state and events."""
+    try:
+        if "deck" in start:
+            if set(start) != {"deck", "dealer"}:
+                raise StateError(f"the pickled start has keys {sorted(start)}", "start")
+            _check_start(start, rules.players)
+            if seed is None:
+                dealt = Game.new(rules, deck=start["deck"], dealer=start["dealer"])
+            else:  # the seed's deck, compared with the pickled one as text (no parsing)
+                dealt = Game.new(rules, seed=seed, dealer=start["dealer"])
+                if dealt._start["deck"] != tuple(start["deck"]):
+                    raise StateError(f"the pickled deck is not the one seed {seed} deals", "seed")
+        else:
+            if set(start) != {"hands", "trump", "leader"}:
+                raise StateError(f"the pickled start has keys {sorted(start)}", "start")
+            if seed is not None:
+                raise StateError("a pickled game with a seed has no dealt deck", "seed")
+            _check_start(start, rules.players)
+            dealt = Game.from_shedding(
+                rules, start["hands"], trump=start["trump"], leader=start["leader"]
+            )
+    except StateError:
+        raise
+    except (SkitgubbeError, TypeError, ValueError) as exc:
+        raise StateError(f"the pickled start position is not one: {exc}", "start") from exc
+    if dealt._start != start:
+        raise StateError(f"the pickled start is not written as a game writes it: {start}", "start")
+    if dealt._core != core:
+        raise StateError("the pickled start state is not the one its start position deals", "start")
+    if tuple(dealt._core.events) != events:
+        raise StateError("the pickled start's events are not those of its deal", "events")
 
 
 # One sentence for each reason the C core gives for an illegal move (sg_why_illegal),

@@ -931,6 +931,156 @@ static void random_rules(sg_rng *rng, sg_rules *r)
     r->max_moves = 2000;
 }
 
+
+/* ---- states from outside: sg_state_check ------------------------------------ */
+
+/* Everything a binding does with a position, on a state that passed
+ * sg_state_check: it must keep passing as it is played on (for at most
+ * `steps` moves), and nothing may read or write out of bounds (the
+ * sanitizers watch).  Returns 0, or 1 after printing what went wrong. */
+static int play_checked(const sg_state *start, sg_rng *rng, int steps, const char *what)
+{
+    sg_state st = *start;
+    const int size = sg_state_tensor_size();
+    float *tensor = malloc((size_t)size * sizeof *tensor);
+    if (!tensor)
+        return 1;
+    int bad = 0;
+    for (int step = 0; !bad; step++) {
+        const char *field = "unset";
+        const int failed = sg_state_check(&st, &field);
+        if (failed || field) {
+            fprintf(stderr, "core_check: %s: after %d moves sg_state_check fails (%d, %s)\n",
+                    what, step, failed, field ? field : "no field");
+            bad = 1;
+            break;
+        }
+        static const sg_public_move recent[1] = {{UINT64_C(1) << 5, SG_MOVE_KIND_PLAY, 0, {0}}};
+        sg_state_tensor(&st, recent, 1, tensor);
+        /* What each seat sees: at the start, after the first move, and at the end. */
+        const int seats = step < 2 || step >= steps || st.phase == SG_PHASE_OVER;
+        for (uint8_t seat = 0; seats && seat < st.rules.players; seat++) {
+            sg_observation obs;
+            sg_state view, world;
+            sg_observe(&st, seat, &obs);
+            sg_observation_tensor(&st, seat, 0, recent, 1, tensor);
+            sg_view(&st, seat, &view);
+            if (sg_view_check(&view) != 0) {
+                fprintf(stderr, "core_check: %s: a view fails sg_view_check (%d)\n", what,
+                        sg_view_check(&view));
+                bad = 1;
+                break;
+            }
+            sg_sample_world(&view, rng, &world);
+            if (sg_state_check(&world, &field) != 0) {
+                fprintf(stderr, "core_check: %s: a sampled world fails sg_state_check (%s)\n",
+                        what, field);
+                bad = 1;
+                break;
+            }
+        }
+        if (bad || st.phase == SG_PHASE_OVER) {
+            sg_result result;
+            if (!bad && sg_game_result(&st, &result) != SG_ERROR_NONE) {
+                fprintf(stderr, "core_check: %s: a game over has no result\n", what);
+                bad = 1;
+            }
+            break;
+        }
+        if (step >= steps)
+            break;
+        sg_move moves[SG_MAX_MOVES];
+        const int n = sg_legal_moves(&st, moves);
+        if (n <= 0) {
+            fprintf(stderr, "core_check: %s: a game going on without a legal move\n", what);
+            bad = 1;
+            break;
+        }
+        uint16_t actions[SG_NUM_ACTIONS];
+        sg_legal_actions(&st, 0, actions);
+        (void)sg_greedy_move(&st);
+        sg_event buf[SG_MAX_EVENTS];
+        sg_events ev = {buf, SG_MAX_EVENTS, 0};
+        if (sg_apply(&st, moves[sg_rng_below(rng, (uint32_t)n)], &ev) != SG_ERROR_NONE ||
+            ev.len > SG_MAX_EVENTS) {
+            fprintf(stderr, "core_check: %s: a legal move does not apply\n", what);
+            bad = 1;
+        }
+    }
+    free(tensor);
+    return bad;
+}
+
+/* Tampering with states: every byte of real states (all phases, random
+ * rules) set to boundary and random values, and a few bytes at once.
+ * sg_state_check either refuses the state, naming a field, or the state is
+ * one the whole API handles (play_checked).  Returns the number of failures. */
+static int check_tampering(uint64_t seed, int positions, long *refused, long *passed)
+{
+    static const uint8_t values[] = {0,    1,    2,    3,    4,    5,    12,   13,  15,
+                                     16,   17,   51,   52,   53,   0x3F, 0x40, 0x7F, 0x80,
+                                     0xFD, 0xFE, 0xFF};
+    sg_rng rng;
+    sg_rng_seed(&rng, seed);
+    int bad = 0;
+    for (int k = 0; k < positions && !bad; k++) {
+        sg_rules rules;
+        random_rules(&rng, &rules);
+        rules.max_moves = k % 5 == 4 ? 30 : 2000; /* truncated games too */
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(seed + (uint64_t)k, deck);
+        sg_state st;
+        sg_new(&st, &rules, deck, (uint8_t)(k % rules.players), NULL);
+        /* A position at a random point of the game (the end included). */
+        const uint32_t stop = sg_rng_below(&rng, 120);
+        for (uint32_t i = 0; i < stop && st.phase != SG_PHASE_OVER; i++) {
+            sg_move moves[SG_MAX_MOVES];
+            const int n = sg_legal_moves(&st, moves);
+            sg_apply_unchecked(&st, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
+        }
+        if (k % 7 == 6)
+            while (st.phase != SG_PHASE_OVER) {
+                sg_move moves[SG_MAX_MOVES];
+                const int n = sg_legal_moves(&st, moves);
+                sg_apply_unchecked(&st, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
+            }
+        char what[96];
+        snprintf(what, sizeof what, "position %d", k);
+        if (play_checked(&st, &rng, 0, what))
+            return 1;
+        for (size_t byte = 0; byte < sizeof st && !bad; byte++) {
+            const uint8_t original = ((const uint8_t *)&st)[byte];
+            for (size_t v = 0; v < sizeof values + 3 && !bad; v++) {
+                const uint8_t value = v < sizeof values ? values[v]
+                                      : v == sizeof values ? (uint8_t)(original + 1)
+                                      : v == sizeof values + 1 ? (uint8_t)(original - 1)
+                                                               : (uint8_t)sg_rng_below(&rng, 256);
+                if (value == original)
+                    continue;
+                sg_state tampered = st;
+                ((uint8_t *)&tampered)[byte] = value;
+                /* Now and then, a second byte too: relations between fields. */
+                if (v == sizeof values + 2)
+                    ((uint8_t *)&tampered)[sg_rng_below(&rng, sizeof st)] =
+                        (uint8_t)sg_rng_below(&rng, 256);
+                const char *field = NULL;
+                if (sg_state_check(&tampered, &field) != 0) {
+                    if (!field) {
+                        fprintf(stderr, "core_check: a refused state names no field\n");
+                        bad = 1;
+                    }
+                    (*refused)++;
+                    continue;
+                }
+                (*passed)++;
+                snprintf(what, sizeof what, "position %d, byte %zu = %u", k, byte, value);
+                bad = play_checked(&tampered, &rng, 12, what);
+            }
+        }
+    }
+    return bad;
+}
+
 /* ---- the table of rule fields ----------------------------------------------- */
 
 /* What the table must say, written out independently: each field's name, kind,
@@ -1318,6 +1468,13 @@ int main(int argc, char **argv)
                 sg_new(&st, &rules, deck, (uint8_t)(game % rules.players), NULL);
             }
             while (1) {
+                const char *field = "unset";
+                if (sg_state_check(&st, &field) != 0 || field != NULL) {
+                    fprintf(stderr, "core_check: game %" PRIu64 ": sg_state_check refuses "
+                                    "a state of the game (%d, %s)\n",
+                            game, sg_state_check(&st, &field), field ? field : "no field");
+                    return 1;
+                }
                 if (sg_view_check(&st) != 0) {
                     fprintf(stderr, "core_check: game %" PRIu64 ": sg_view_check refuses "
                                     "a state of the game (%d)\n",
@@ -1342,8 +1499,13 @@ int main(int argc, char **argv)
             }
         }
     }
+    long refused = 0, passed = 0;
+    if (check_tampering(seed, 40, &refused, &passed))
+        return 1;
     if (check_policies() || check_vec_policies())
         return 1;
-    printf("core_check: ok, %" PRIu64 " simulated moves\n", total_moves);
+    printf("core_check: ok, %" PRIu64 " simulated moves; %ld tampered states refused, %ld passed "
+           "and played\n",
+           total_moves, refused, passed);
     return 0;
 }

@@ -38,8 +38,9 @@ static void check_failed(int line, const char *what)
 /* Moves played per game input, and per sampled world. */
 #define GAME_MOVES 400
 #define WORLD_MOVES 150
-/* The largest check number sg_view_check returns. */
+/* The largest check number sg_view_check returns, and sg_state_check. */
 #define MAX_CHECK 20
+#define MAX_STATE_CHECK 26
 
 typedef struct reader {
     const uint8_t *data;
@@ -202,6 +203,7 @@ static void play_game(reader *r)
     }
     check_events(&ev);
     check_state(&st);
+    CHECK(sg_state_check(&st, NULL) == 0); /* a game's states are whole */
 
     sg_move moves[SG_MAX_MOVES];
     for (int step = 0; step < GAME_MOVES && st.phase != SG_PHASE_OVER; step++) {
@@ -226,6 +228,7 @@ static void play_game(reader *r)
         CHECK(sg_apply(&st, move, &ev) == SG_ERROR_NONE);
         check_events(&ev);
         check_state(&st);
+        CHECK(sg_state_check(&st, NULL) == 0); /* a game's states are whole */
     }
     if (st.phase == SG_PHASE_OVER) {
         CHECK(sg_legal_moves(&st, moves) == 0);
@@ -294,6 +297,12 @@ static void search_view(reader *r)
     r->pos += left < sizeof view ? left : sizeof view;
     const int failed = sg_view_check(&view);
     CHECK(failed >= 0 && failed <= MAX_CHECK);
+    /* A whole state that passes sg_state_check passes sg_view_check (it
+     * runs the same checks and more), and a refused one names a field. */
+    const char *field = NULL;
+    const int whole = sg_state_check(&view, &field);
+    CHECK(whole >= 0 && whole <= MAX_STATE_CHECK && (whole == 0) == (field == NULL));
+    CHECK(whole != 0 || failed == 0);
     if (failed)
         return;
     const int players = view.rules.players;
