@@ -6,11 +6,14 @@ a C or JavaScript engine, a bot you did not write), does the handshake and asks
 it for each move over its standard input and output. Whatever the engine does,
 the referee stays in charge: every answer has a deadline (``move_time``,
 ``game_time`` with ``increment``, plus a small ``grace``), lines are read with
-a bounded buffer, and a fault (a timeout, an exit, garbage, an oversized line)
-kills the engine's whole process group and raises a precise
-:class:`~skitgubbe.EngineError` with the exit code and the tail of its
-standard error. The next game starts a fresh process. No engine process
-outlives its player, nor the interpreter. :class:`AsyncEnginePlayer` is the
+a bounded buffer, and a fault (a timeout, an exit, a closed output, garbage,
+an oversized line, a bad ``seq``) kills the engine with every process it
+started and raises a precise :class:`~skitgubbe.EngineError` with the exit
+code and the tail of its standard error. The next game starts a fresh
+process. No engine process outlives its player, nor the interpreter: on Linux
+each engine runs under a keeper (``skitgubbe._keeper``, a child subreaper)
+that kills all the engine started, daemons included, when it ends; elsewhere
+the engine's process group is killed. :class:`AsyncEnginePlayer` is the
 same seat for :func:`~skitgubbe.play_game_async`, and :class:`Limits` caps an
 engine's memory, CPU time and open files (POSIX).
 
@@ -443,8 +446,8 @@ class _Process:
     # -- the end
 
     def exited(self) -> bool:
-        """Whether the engine's main process has exited (without reaping it, so that
-        its process group id stays its own until we have killed the group)."""
+        """Whether the engine's main process (on Linux: its keeper) has exited, without
+        reaping it, so that its process id stays its own until we have killed it."""
         if self.reaped:
             return True
         waitid = getattr(os, "waitid", None)
@@ -509,7 +512,7 @@ class _Process:
 
     def close(self, farewell: bytes) -> int:
         """Say ``farewell`` (quit), close stdin, give the engine a moment to exit, then
-        kill what is left of its group and reap it."""
+        kill what is left of it and reap it."""
         if not self.reaped:
             with contextlib.suppress(OSError):
                 self.write(farewell, time.monotonic() + 0.1)
@@ -603,7 +606,8 @@ class EnginePlayer:
 
     ``command`` is the engine's command line (a str is split with
     :func:`shlex.split`). The process starts at once, in a process group of its
-    own, with pipes for its standard streams, and answers the handshake
+    own (on Linux under a keeper, see the module), with pipes for its standard
+    streams, and answers the handshake
     (``hello``/``id``, then a ``set_option`` for each of ``options``, then
     ``isready``/``readyok``) within ``handshake_time`` seconds. An option the
     engine did not declare, or a value not of its declared type (or out of its
@@ -616,9 +620,11 @@ class EnginePlayer:
     (``remaining`` starts at ``game_time``, loses the time each move took and
     gains ``increment``; ``None``: no limit). ``log`` messages are kept in
     :attr:`logs`; answers to earlier requests and unknown messages are
-    dropped. A line longer than ``max_line`` bytes is a fault.
+    dropped. A line longer than ``max_line`` bytes (the newline included), the
+    end of the engine's output, and an answer with a ``seq`` that is not an int,
+    of a request not yet sent, or of the wrong type are faults at once.
 
-    On any fault the engine's process group is killed and reaped and an
+    On any fault the engine and all it started are killed and reaped and an
     :class:`~skitgubbe.EngineError` (``kind``, ``returncode``, ``stderr``) is
     raised from the call: :class:`~skitgubbe.EngineTimeoutError` for a missed
     deadline, which the referee reports as the seat's
@@ -969,7 +975,7 @@ class EnginePlayer:
 
     def close(self) -> None:
         """Send ``quit``, close the engine's input, give it a second to exit, then kill
-        its process group and reap it. Idempotent.
+        it with all it started and reap it. Idempotent.
 
         >>> import sys
         >>> from skitgubbe.engine import EnginePlayer
@@ -987,7 +993,7 @@ class EnginePlayer:
             self._finalizer = None
 
     def kill(self) -> None:
-        """Kill the engine's process group now, from any thread (a call blocked on the
+        """Kill the engine and all it started now, from any thread (a call blocked on the
         engine then fails with an ``"exit"`` :class:`~skitgubbe.EngineError`). The
         next game starts a fresh engine.
 
