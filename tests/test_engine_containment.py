@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from engine_support import MARKER, Marked, marked_engines, script, wait_stopped
+from engine_support import MARKER, Marked, marked_engines, script, wait_gone, wait_stopped
 
 import skitgubbe as sg
 from skitgubbe import bots
+from skitgubbe import engine as engine_module
 from skitgubbe.engine import _KEEPER as KEEPER
 
-pytestmark = pytest.mark.skipif(not KEEPER, reason="daemons are contained on Linux only")
+linux_only = pytest.mark.skipif(not KEEPER, reason="daemons are contained on Linux only")
 
 
 @pytest.fixture
@@ -33,6 +34,7 @@ def daemons(folder: Path) -> list[int]:
     return sorted(int(path.name) for path in folder.iterdir())
 
 
+@linux_only
 def test_a_daemon_of_an_engine_does_not_outlive_its_game(engines: Marked, tmp_path: Path) -> None:
     engine = engines(script("daemon", str(tmp_path)), move_time=10)
     players = [engine, sg.bots.GreedyBot(), sg.bots.GreedyBot()]
@@ -43,6 +45,7 @@ def test_a_daemon_of_an_engine_does_not_outlive_its_game(engines: Marked, tmp_pa
     assert wait_stopped([daemon]) == []
 
 
+@linux_only
 def test_a_daemon_dies_with_an_engine_killed_for_a_fault(engines: Marked, tmp_path: Path) -> None:
     engine = engines(script("daemon", str(tmp_path)), move_time=10)
     game = sg.Game.new(seed=2)
@@ -54,6 +57,7 @@ def test_a_daemon_dies_with_an_engine_killed_for_a_fault(engines: Marked, tmp_pa
     engine.close()
 
 
+@linux_only
 def test_the_arena_command_leaves_no_daemon_behind(engines: Marked, tmp_path: Path) -> None:
     spec = "cmd:" + shlex.join(script("daemon", str(tmp_path)))
     options = ["--deals", "1", "--jobs", "2", "--seed", "1"]
@@ -72,6 +76,7 @@ def test_the_arena_command_leaves_no_daemon_behind(engines: Marked, tmp_path: Pa
     assert wait_stopped(found) == []
 
 
+@linux_only
 def test_a_stopped_worker_leaves_no_daemon_behind(
     engines: Marked, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,3 +93,17 @@ def test_a_stopped_worker_leaves_no_daemon_behind(
     found = daemons(tmp_path)
     assert found
     assert wait_stopped(found) == []
+
+
+def test_without_a_keeper_the_engines_process_group_is_killed(
+    engines: Marked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where there is no keeper (not Linux), the referee kills the engine's process group:
+    # the children that stayed in it die with the engine (a daemon would escape).
+    monkeypatch.setattr(engine_module, "_KEEPER", False)
+    engine = engines(script("forker", "polite"), move_time=10)
+    assert engine._child_pid == engine.pid  # no keeper: the engine is the referee's child
+    assert len(engines.alive()) == 3  # the engine and its two children
+    sg.play_game([engine, sg.bots.GreedyBot()], seed=1)
+    engine.close()
+    assert wait_gone(engines.marker) == []
