@@ -51,8 +51,11 @@ def test_a_daemon_dies_with_an_engine_killed_for_a_fault(engines: Marked, tmp_pa
     game = sg.Game.new(seed=2)
     engine.choose(game.observation(game.to_move))
     (daemon,) = daemons(tmp_path)
+    keeper = engine._child_pid
+    assert keeper is not None and keeper != engine.pid
     engine.kill()  # as a fault, or a cancelled call, does
     assert wait_stopped([daemon]) == []
+    os.waitid(os.P_PID, keeper, os.WEXITED | os.WNOWAIT)  # the keeper exits after the sweep
     assert engine.ping() < 10  # the next call starts a fresh engine
     engine.close()
 
