@@ -435,3 +435,14 @@ def test_an_engine_is_sent_nothing_its_seat_cannot_know(engines: Marked, tmp_pat
             drive(engine, sg.Game.new(sg.Rules.classic(3), deck=cards), [], 0)
         seen.append(record.read_bytes())
     assert seen[0] != seen[1]
+
+
+def test_an_engine_killed_between_games_is_replaced_by_the_next_call(engines: Marked) -> None:
+    # kill() does not wait for the engine (and, on Linux, its keeper) to be gone: the next
+    # call must not take the dying process for a running one.
+    engine = engines(script("first"))
+    for _ in range(3):
+        pid = engine.pid
+        engine.kill()
+        assert engine.ping() < 10
+        assert engine.running and engine.pid != pid

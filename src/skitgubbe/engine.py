@@ -308,6 +308,7 @@ class _Process:
         self.tail = bytearray()
         self.tail_lock = threading.Lock()
         self.reaped = False
+        self.killed = False
         self.lock = threading.Lock()  # reaping and closing
         self.drain = threading.Thread(
             target=self._drain, name=f"skitgubbe-engine-{self.pid}-stderr", daemon=True
@@ -475,6 +476,7 @@ class _Process:
         with self.lock:
             if self.reaped:
                 return
+            self.killed = True  # dying: never to be used again, even before it has exited
             if self.control is not None:
                 with contextlib.suppress(OSError):  # a full pipe has been told already
                     os.write(self.control, b"k")
@@ -798,7 +800,7 @@ class EnginePlayer:
         """
         self._check_open()
         process = self._process
-        if process is not None and process.exited():  # it ended between games
+        if process is not None and (process.killed or process.exited()):  # ended between games
             self._process = None
             if self._finalizer is not None:
                 self._finalizer.detach()
