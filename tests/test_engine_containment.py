@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -110,3 +111,17 @@ def test_without_a_keeper_the_engines_process_group_is_killed(
     sg.play_game([engine, sg.bots.GreedyBot()], seed=1)
     engine.close()
     assert wait_gone(engines.marker) == []
+
+
+@linux_only
+def test_a_keeper_signalled_again_and_again_still_ends_everything(engines: Marked) -> None:
+    # SIGTERM (the referee's death, the arena's parent, anyone) makes the keeper end the
+    # engine and all it started, however many come and whenever they come.
+    engine = engines(script("forker", "polite"))
+    keeper = engine._child_pid
+    assert keeper is not None and len(engines.alive()) == 4  # keeper, engine, 2 children
+    for _ in range(3):
+        os.kill(keeper, signal.SIGTERM)
+    os.waitid(os.P_PID, keeper, os.WEXITED | os.WNOWAIT)
+    assert wait_gone(engines.marker) == []
+    assert engine.ping() < 10  # and the next call starts a fresh engine

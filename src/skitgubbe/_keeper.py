@@ -50,12 +50,9 @@ _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-class _TerminatedError(Exception):
-    """SIGTERM: end the engine now."""
-
-
-def _terminated(signum: int, frame: FrameType | None) -> NoReturn:
-    raise _TerminatedError
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM: nothing here. The signal's byte on the wakeup pipe ends the wait, however
+    early it came; raising here could cut the keeper short anywhere, before its sweep."""
 
 
 def _quietly(function: Callable[..., object], *args: int) -> None:
@@ -193,6 +190,9 @@ def main(args: Sequence[str]) -> NoReturn:
     engine = 0
     waited = None
     try:
+        woken, wakeup = os.pipe()  # close-on-exec, as the engine's end of "errors"
+        os.set_blocking(wakeup, False)
+        signal.set_wakeup_fd(wakeup)
         signal.signal(signal.SIGTERM, _terminated)
         if parent:
             prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
@@ -223,6 +223,7 @@ def main(args: Sequence[str]) -> NoReturn:
         os.write(status, b"ok %d\n" % engine)
         os.close(status)
         poll = select.poll()
+        poll.register(woken, select.POLLIN)
         poll.register(control, select.POLLIN)
         pidfd = os.pidfd_open(engine)
         poll.register(pidfd, select.POLLIN)
@@ -230,9 +231,8 @@ def main(args: Sequence[str]) -> NoReturn:
             if fd == pidfd:
                 waited = os.waitpid(engine, 0)[1]
                 break
-    except (_TerminatedError, OSError):  # told to end, or the referee is gone
+    except OSError:  # the referee is gone
         pass
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if engine <= 0:
         os._exit(1)
     _exit_as(_sweep(engine, waited), prctl)
