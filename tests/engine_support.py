@@ -24,6 +24,12 @@ def script(name: str, *args: str) -> list[str]:
     return [sys.executable, str(ENGINES / f"{name}.py"), *args]
 
 
+def processes(engine: EnginePlayer) -> list[int]:
+    """The processes of a running engine: the engine, and on Linux its keeper (which the
+    marker in the environment also reaches), in order of process id."""
+    return sorted({pid for pid in (engine.pid, engine._child_pid) if pid is not None})
+
+
 def marked_processes(marker: str) -> list[int]:
     """The processes whose environment holds ``MARKER=marker`` (Linux /proc)."""
     proc = Path("/proc")
@@ -40,6 +46,29 @@ def marked_processes(marker: str) -> list[int]:
         if needle in environ.split(b"\0"):
             found.append(int(entry.name))
     return found
+
+
+def running(pid: int) -> bool:
+    """Whether the process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: it exists
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # gone meanwhile, or no /proc: os.kill found it
+        return Path("/proc").is_dir() is False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def wait_stopped(pids: list[int], grace: float = 5.0) -> list[int]:
+    """The processes of ``pids`` still running after up to ``grace`` seconds."""
+    deadline = time.monotonic() + grace
+    while (left := [pid for pid in pids if running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left
 
 
 def wait_gone(marker: str, grace: float = 2.0) -> list[int]:

@@ -18,11 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_support import GREEDY, MARKER, Marked, marked_engines, script, wait_gone
+from engine_support import (
+    GREEDY,
+    MARKER,
+    Marked,
+    marked_engines,
+    processes,
+    script,
+    wait_gone,
+)
 from test_hidden_information import swappable, swapped
 
 import skitgubbe as sg
 from skitgubbe import _engine
+from skitgubbe.engine import _KEEPER as KEEPER
 from skitgubbe.engine import AsyncEnginePlayer, EnginePlayer, Limits
 
 
@@ -89,7 +98,7 @@ def test_options_are_set_and_checked_against_what_the_engine_declared(
     for options, message in bad:
         with pytest.raises(sg.ArgumentError, match=message.replace("[", r"\[")):
             engines(script("first"), options=options)
-    assert wait_gone(engines.marker, 0) == [engine.pid]  # the refused ones are gone
+    assert wait_gone(engines.marker, 0) == processes(engine)  # the refused ones are gone
 
 
 def test_a_built_in_bots_options_reach_it(engines: Marked) -> None:
@@ -177,7 +186,7 @@ def test_no_game_time_means_no_remaining(engines: Marked, tmp_path: Path) -> Non
 def test_close_ends_the_process_and_is_idempotent(engines: Marked) -> None:
     engine = engines(script("forker", "polite"))
     sg.play_game([engine, sg.bots.GreedyBot()], seed=1)
-    assert len(engines.alive()) == 3  # the engine and its two children
+    assert len(engines.alive()) == 3 + KEEPER  # the engine, its two children (and keeper)
     engine.close()
     engine.close()
     assert not engine.running and engine.pid is None
@@ -188,7 +197,7 @@ def test_close_ends_the_process_and_is_idempotent(engines: Marked) -> None:
 
 def test_a_forgotten_player_does_not_leave_its_engine_behind(engines: Marked) -> None:
     engine = EnginePlayer(GREEDY, env=engines.env)
-    assert engines.alive() == [engine.pid]
+    assert engines.alive() == processes(engine)
     del engine
     gc.collect()
     assert wait_gone(engines.marker) == []
@@ -426,3 +435,14 @@ def test_an_engine_is_sent_nothing_its_seat_cannot_know(engines: Marked, tmp_pat
             drive(engine, sg.Game.new(sg.Rules.classic(3), deck=cards), [], 0)
         seen.append(record.read_bytes())
     assert seen[0] != seen[1]
+
+
+def test_an_engine_killed_between_games_is_replaced_by_the_next_call(engines: Marked) -> None:
+    # kill() does not wait for the engine (and, on Linux, its keeper) to be gone: the next
+    # call must not take the dying process for a running one.
+    engine = engines(script("first"))
+    for _ in range(3):
+        pid = engine.pid
+        engine.kill()
+        assert engine.ping() < 10
+        assert engine.running and engine.pid != pid

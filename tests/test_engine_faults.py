@@ -17,6 +17,7 @@ import pytest
 from engine_support import GREEDY, Marked, marked_engines, play_until_fault, script, wait_gone
 
 import skitgubbe as sg
+from skitgubbe.engine import _KEEPER as KEEPER
 from skitgubbe.engine import Limits
 
 MOVE_TIME = 0.5
@@ -152,7 +153,7 @@ def test_the_referee_reports_other_faults_as_player_errors(engines: Marked) -> N
 
 def test_children_of_an_engine_die_with_it(engines: Marked) -> None:
     engine = engines(script("forker"), move_time=0.2)
-    assert len(engines.alive()) == 3
+    assert len(engines.alive()) == 3 + KEEPER  # the engine, two children (and the keeper)
     with pytest.raises(sg.PlayerTimeoutError):
         sg.play_game([engine, sg.bots.GreedyBot()], seed=1)
     assert wait_gone(engines.marker, grace=0.5) == []

@@ -167,9 +167,10 @@ def test_a_pool_keeps_one_engine_per_spec_and_slot_and_seeds_it_for_each_game(
             lineup = [pool.make(spec, seed=10 + game, slot=0), sg.bots.GreedyBot()]
             results.append(sg.play_game(lineup, seed=game))
         assert isinstance(first, EnginePlayer)
-        pid = first.pid
+        pid, child = first.pid, first._child_pid  # the child: the engine's keeper on Linux
+        assert child is not None
         first.kill()  # an engine that ended between games: the next game starts another
-        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # dead (not reaped: the player does)
+        os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # dead (not reaped: the player does)
         assert pool.make(spec, seed=12, slot=0) is first and first.running and first.pid != pid
         engines_made = pool.engines
     assert results == [
@@ -202,10 +203,10 @@ def test_set_option_is_checked_sent_between_games_and_after_a_fault(
     assert engine.ping() < 5  # the engine has read what came before
     sets = [m for m in received(log) if m["type"] == "set_option"]
     assert sets == [{"type": "set_option", "name": "depth", "value": 5}]
-    pid = engine.pid
-    assert pid is not None
+    pid, child = engine.pid, engine._child_pid  # the child: the engine's keeper on Linux
+    assert pid is not None and child is not None
     engine.kill()
-    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped
+    os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped
     engine.start()  # a fresh process hears the option in its handshake
     assert engine.pid != pid
     engine.ping()

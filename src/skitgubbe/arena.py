@@ -1191,8 +1191,9 @@ _MAX_ENGINES: Final = 8
 _SLOT: Final = _ENGINES + _MAX_ENGINES
 """The shared slot of a worker: [0] calls begun, [1] 1 while in a call, [2] the seat
 (-1 before the first call of a game), [3] the method (index in _METHODS), [4] moves played,
-[5] truncated, [6] seats out so far, [7:11] those seats, [11:19] its engines' process ids
-(each its process group's), which the parent kills if it has to stop the worker."""
+[5] truncated, [6] seats out so far, [7:11] those seats, [11:19] the process ids of its
+engines' keepers (or, without keepers, of the engines: each its process group's), which
+the parent ends if it has to stop the worker (:func:`skitgubbe.engine._kill_child`)."""
 
 Job: TypeAlias = tuple[int, int, int]
 """A game to play: (deal, arrangement, the task it belongs to)."""
@@ -1224,7 +1225,7 @@ def _slot_publish(slot: Any) -> Publish:
     """A :data:`Publish` writing the engines' process ids into a worker's shared slot."""
 
     def publish(pool: BotPool) -> None:
-        pids = [engine.pid for engine in pool.engines if engine.pid is not None]
+        pids = [engine._child_pid for engine in pool.engines if engine._child_pid is not None]
         for i in range(_MAX_ENGINES):
             slot[_ENGINES + i] = float(pids[i]) if i < len(pids) else 0.0
 
@@ -1312,16 +1313,17 @@ class _Worker:
         return int(slot[2]), _METHODS[int(slot[3])], before, bool(slot[5]), int(slot[4])
 
     def stop(self) -> str:
-        """Stop the process (if it still runs) and wait for it, then kill the process
-        groups of the engines it left running; say how it ended."""
+        """Stop the process (if it still runs) and wait for it, then end the engines it
+        left running; say how it ended."""
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
+        from .engine import _kill_child  # loaded by the workers, not at import
+
         for i in range(_MAX_ENGINES):
             pid = int(self.slot[_ENGINES + i])
             if pid > 0:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(pid, signal.SIGKILL)
+                _kill_child(pid)  # the engine and all it started, daemons included
                 self.slot[_ENGINES + i] = 0.0
         return _exit_text(self.process.exitcode)
 

@@ -6,11 +6,14 @@ a C or JavaScript engine, a bot you did not write), does the handshake and asks
 it for each move over its standard input and output. Whatever the engine does,
 the referee stays in charge: every answer has a deadline (``move_time``,
 ``game_time`` with ``increment``, plus a small ``grace``), lines are read with
-a bounded buffer, and a fault (a timeout, an exit, garbage, an oversized line)
-kills the engine's whole process group and raises a precise
-:class:`~skitgubbe.EngineError` with the exit code and the tail of its
-standard error. The next game starts a fresh process. No engine process
-outlives its player, nor the interpreter. :class:`AsyncEnginePlayer` is the
+a bounded buffer, and a fault (a timeout, an exit, a closed output, garbage,
+an oversized line, a bad ``seq``) kills the engine with every process it
+started and raises a precise :class:`~skitgubbe.EngineError` with the exit
+code and the tail of its standard error. The next game starts a fresh
+process. No engine process outlives its player, nor the interpreter: on Linux
+each engine runs under a keeper (``skitgubbe._keeper``, a child subreaper)
+that kills all the engine started, daemons included, when it ends; elsewhere
+the engine's process group is killed. :class:`AsyncEnginePlayer` is the
 same seat for :func:`~skitgubbe.play_game_async`, and :class:`Limits` caps an
 engine's memory, CPU time and open files (POSIX).
 
@@ -70,7 +73,6 @@ LOG_LINES: Final = 64
 """How many ``log`` messages of an engine are kept (the last ones)."""
 
 _QUIT_WAIT: Final = 1.0  # seconds an engine has to exit after quit
-_EXIT_WAIT: Final = 0.5  # seconds an engine that closed stdout has to exit on its own
 _READ_SIZE: Final = 1 << 16
 _OPTION_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
     "int": int,
@@ -176,6 +178,22 @@ def _prctl() -> Callable[..., int] | None:
 
 _PR_SET_PDEATHSIG: Final = 1
 
+_KEEPER_PATH: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keeper.py")
+_KEEPER_WAIT: Final = 5.0  # seconds a keeper has to end its engine before it is killed
+
+
+def _keeper_available() -> bool:
+    """Whether engines run under a keeper (:mod:`skitgubbe._keeper`): on Linux, with
+    ``prctl`` and ``pidfd_open`` (Linux 5.3), and the keeper's file at hand."""
+    return _prctl() is not None and hasattr(os, "pidfd_open") and os.path.isfile(_KEEPER_PATH)
+
+
+_KEEPER: Final = _keeper_available()
+"""Whether this platform runs each engine under a keeper process that kills every
+descendant of the engine when it ends — those that daemonized included (Linux, with
+``PR_SET_CHILD_SUBREAPER`` and ``pidfd_open``). Elsewhere the referee kills the
+engine's process group, which a process that left the group (``setsid``) escapes."""
+
 
 def _child_setup(
     settings: list[tuple[int, int, int]], parent: int | None
@@ -249,25 +267,33 @@ class _Process:
         max_line: int,
         user: str | int | None = None,
         group: str | int | None = None,
+        start_time: float = 10.0,
     ) -> None:
         settings = limits._settings() if limits is not None else []
         # The parent-death signal follows the thread that forks: only the main thread
         # lives as long as the process (a worker thread may end before its engine).
         main = threading.current_thread() is threading.main_thread()
-        self.popen = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            bufsize=0,
-            cwd=cwd,
-            env=env,
-            start_new_session=True,  # its own process group: killed as one
-            preexec_fn=_child_setup(settings, os.getpid() if main else None),
-            user=user,
-            group=group,
-            extra_groups=[] if user is not None or group is not None else None,
-        )
+        self.control: int | None = None  # the keeper's "end it now" pipe
+        if _KEEPER:
+            self.popen, self.engine_pid = self._keep(
+                argv, cwd, env, settings, os.getpid() if main else 0, user, group, start_time
+            )
+        else:
+            self.popen = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,  # its own process group: killed as one
+                preexec_fn=_child_setup(settings, os.getpid() if main else None),
+                user=user,
+                group=group,
+                extra_groups=[] if user is not None or group is not None else None,
+            )
+            self.engine_pid = self.popen.pid
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.pid = self.popen.pid
         self.max_line = max_line
@@ -282,11 +308,73 @@ class _Process:
         self.tail = bytearray()
         self.tail_lock = threading.Lock()
         self.reaped = False
+        self.killed = False
         self.lock = threading.Lock()  # reaping and closing
         self.drain = threading.Thread(
             target=self._drain, name=f"skitgubbe-engine-{self.pid}-stderr", daemon=True
         )
         self.drain.start()
+
+    def _keep(
+        self,
+        argv: Sequence[str],
+        cwd: str | os.PathLike[str] | None,
+        env: Mapping[str, str] | None,
+        settings: list[tuple[int, int, int]],
+        parent: int,
+        user: str | int | None,
+        group: str | int | None,
+        start_time: float,
+    ) -> tuple[subprocess.Popen[bytes], int]:
+        """Start the engine under a keeper (:mod:`skitgubbe._keeper`); the keeper's
+        Popen and the engine's process id. OSError when the engine cannot run."""
+        uid, gid = _user_id(user), _group_id(group)
+        groups = "" if user is not None or group is not None else "-"
+        limits = ";".join(f"{which}:{soft}:{hard}" for which, soft, hard in settings)
+        control, self.control = os.pipe()
+        os.set_blocking(self.control, False)
+        status, status_w = os.pipe()
+        keeper = [sys.executable, "-I", "-S", _KEEPER_PATH, str(control), str(status_w)]
+        keeper += [str(parent), _text(uid), _text(gid), groups, limits, "--", *argv]
+        try:
+            popen = subprocess.Popen(
+                keeper,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,  # the keeper's session; the engine has a group of its own
+                pass_fds=(control, status_w),
+            )
+        except BaseException:
+            os.close(self.control)
+            raise
+        finally:
+            os.close(control)
+            os.close(status_w)
+        try:
+            answer = _read_status(status, time.monotonic() + start_time)
+        finally:
+            os.close(status)
+        if answer.startswith(b"ok "):
+            return popen, int(answer[3:])
+        for pipe in (popen.stdin, popen.stdout, popen.stderr):
+            if pipe is not None:
+                pipe.close()
+        with contextlib.suppress(OSError):
+            os.write(self.control, b"k")
+        try:
+            code = popen.wait(_KEEPER_WAIT)
+        except subprocess.TimeoutExpired:
+            os.killpg(popen.pid, signal.SIGKILL)
+            code = popen.wait()
+        os.close(self.control)
+        if answer.startswith(b"err ") and answer[4:].strip().isdigit():
+            number = int(answer[4:])
+            raise OSError(number, os.strerror(number), argv[0])
+        raise OSError(f"the engine's keeper failed ({_exit_words(code)})")
 
     def _drain(self) -> None:
         stderr = self.popen.stderr
@@ -342,12 +430,10 @@ class _Process:
                 raise _OversizedError
             if deadline is None:
                 self.reading.wait()
-            else:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.reading.wait(left):
-                    if time.monotonic() >= deadline:
-                        return None
-                    continue
+            elif not self.reading.wait(max(0.0, deadline - time.monotonic())):
+                if time.monotonic() >= deadline:  # a deadline passed still has a look
+                    return None
+                continue
             try:
                 chunk = os.read(self.stdout, min(_READ_SIZE, self.max_line + 1 - len(buffer)))
             except BlockingIOError:
@@ -361,8 +447,8 @@ class _Process:
     # -- the end
 
     def exited(self) -> bool:
-        """Whether the engine's main process has exited (without reaping it, so that
-        its process group id stays its own until we have killed the group)."""
+        """Whether the engine's main process (on Linux: its keeper) has exited, without
+        reaping it, so that its process id stays its own until we have killed it."""
         if self.reaped:
             return True
         waitid = getattr(os, "waitid", None)
@@ -385,20 +471,33 @@ class _Process:
         return True
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (safe from any thread, any number of times)."""
+        """Kill the engine and all it started: its keeper does (and then exits), else
+        SIGKILL to the whole process group. Safe from any thread, any number of times."""
         with self.lock:
             if self.reaped:
+                return
+            self.killed = True  # dying: never to be used again, even before it has exited
+            if self.control is not None:
+                with contextlib.suppress(OSError):  # a full pipe has been told already
+                    os.write(self.control, b"k")
                 return
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
 
     def reap(self) -> int:
-        """Kill the group, reap the main process and release the pipes; its exit status."""
+        """Kill the engine, reap the process and release the pipes; its exit status."""
         self.kill()
         with self.lock:  # a kill from another thread never meets a reaped (reusable) pid
-            returncode = self.popen.wait()
+            try:
+                returncode = self.popen.wait(None if self.control is None else _KEEPER_WAIT)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a keeper never hangs
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pid, signal.SIGKILL)
+                returncode = self.popen.wait()
             if not self.reaped:
                 self.reaped = True
+                if self.control is not None:
+                    os.close(self.control)
                 for closing in (self.reading, self.writing):
                     closing.close()
                 for pipe in (self.popen.stdin, self.popen.stdout):
@@ -415,7 +514,7 @@ class _Process:
 
     def close(self, farewell: bytes) -> int:
         """Say ``farewell`` (quit), close stdin, give the engine a moment to exit, then
-        kill what is left of its group and reap it."""
+        kill what is left of it and reap it."""
         if not self.reaped:
             with contextlib.suppress(OSError):
                 self.write(farewell, time.monotonic() + 0.1)
@@ -509,7 +608,8 @@ class EnginePlayer:
 
     ``command`` is the engine's command line (a str is split with
     :func:`shlex.split`). The process starts at once, in a process group of its
-    own, with pipes for its standard streams, and answers the handshake
+    own (on Linux under a keeper, see the module), with pipes for its standard
+    streams, and answers the handshake
     (``hello``/``id``, then a ``set_option`` for each of ``options``, then
     ``isready``/``readyok``) within ``handshake_time`` seconds. An option the
     engine did not declare, or a value not of its declared type (or out of its
@@ -522,9 +622,11 @@ class EnginePlayer:
     (``remaining`` starts at ``game_time``, loses the time each move took and
     gains ``increment``; ``None``: no limit). ``log`` messages are kept in
     :attr:`logs`; answers to earlier requests and unknown messages are
-    dropped. A line longer than ``max_line`` bytes is a fault.
+    dropped. A line longer than ``max_line`` bytes (the newline included), the
+    end of the engine's output, and an answer with a ``seq`` that is not an int,
+    of a request not yet sent, or of the wrong type are faults at once.
 
-    On any fault the engine's process group is killed and reaped and an
+    On any fault the engine and all it started are killed and reaped and an
     :class:`~skitgubbe.EngineError` (``kind``, ``returncode``, ``stderr``) is
     raised from the call: :class:`~skitgubbe.EngineTimeoutError` for a missed
     deadline, which the referee reports as the seat's
@@ -622,6 +724,7 @@ class EnginePlayer:
         self.id: EngineId | None = None
         self.logs: deque[str] = deque(maxlen=LOG_LINES)
         self._seq = itertools.count(1)
+        self._asked = 0  # the last seq sent
         self._games = itertools.count(1)
         self._process = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -665,6 +768,8 @@ class EnginePlayer:
     @property
     def pid(self) -> int | None:
         """The engine process's id (also its process group's), or ``None`` when none runs.
+        On Linux the engine is the child of a keeper process, the referee's own child,
+        which kills all the engine started when it ends (see the module).
 
         >>> import sys
         >>> from skitgubbe.engine import EnginePlayer
@@ -672,6 +777,12 @@ class EnginePlayer:
         ...     e.pid > 0
         True
         """
+        return None if self._process is None else self._process.engine_pid
+
+    @property
+    def _child_pid(self) -> int | None:
+        """The referee's own child: the engine's keeper (see :func:`_kill_child`), or the
+        engine itself where there is no keeper."""
         return None if self._process is None else self._process.pid
 
     def start(self) -> None:
@@ -689,7 +800,7 @@ class EnginePlayer:
         """
         self._check_open()
         process = self._process
-        if process is not None and process.exited():  # it ended between games
+        if process is not None and (process.killed or process.exited()):  # ended between games
             self._process = None
             if self._finalizer is not None:
                 self._finalizer.detach()
@@ -784,16 +895,15 @@ class EnginePlayer:
         data = protocol.encode_go(seq, observation, clock)
         if new:
             data = protocol.encode_events(new) + data
+        self._before(seq, "go")
         started = time.monotonic()
         deadline = None if budget is None else started + budget + self.grace
         self._write(data, deadline)
-        while True:
-            answer = self._read(deadline, f"move for go {seq}", budget)
-            kind = answer["type"]
-            if kind == "move" and answer.get("seq") == seq:
-                break
-            if kind == "log":
-                self._log(answer)
+        self._asked = seq
+        while not self._answers(
+            answer := self._read(deadline, f"move for go {seq}", budget), seq, "move"
+        ):
+            pass
         if table.remaining is not None:
             spent = time.monotonic() - started
             table.remaining = max(0.0, table.remaining - spent) + self.increment
@@ -867,7 +977,7 @@ class EnginePlayer:
 
     def close(self) -> None:
         """Send ``quit``, close the engine's input, give it a second to exit, then kill
-        its process group and reap it. Idempotent.
+        it with all it started and reap it. Idempotent.
 
         >>> import sys
         >>> from skitgubbe.engine import EnginePlayer
@@ -885,7 +995,7 @@ class EnginePlayer:
             self._finalizer = None
 
     def kill(self) -> None:
-        """Kill the engine's process group now, from any thread (a call blocked on the
+        """Kill the engine and all it started now, from any thread (a call blocked on the
         engine then fails with an ``"exit"`` :class:`~skitgubbe.EngineError`). The
         next game starts a fresh engine.
 
@@ -924,6 +1034,7 @@ class EnginePlayer:
                 max_line=self.max_line,
                 user=self._user,
                 group=self._group,
+                start_time=self.handshake_time,
             )
         except (OSError, subprocess.SubprocessError) as error:
             raise EngineError(
@@ -984,13 +1095,46 @@ class EnginePlayer:
     def _ready(self, data: bytes, deadline: float, limit: float) -> None:
         """Write ``data`` and an ``isready``; wait for its ``readyok`` by ``deadline``."""
         seq = next(self._seq)
+        self._before(seq, "isready")
         self._write(data + protocol.encode({"type": "isready", "seq": seq}), deadline, "handshake")
-        while True:
-            message = self._read(deadline, f"readyok {seq}", limit, kind="handshake")
-            if message["type"] == "readyok" and message.get("seq") == seq:
-                return
-            if message["type"] == "log":
+        self._asked = seq
+        while not self._answers(
+            self._read(deadline, f"readyok {seq}", limit, kind="handshake"), seq, "readyok"
+        ):
+            pass
+
+    def _answers(self, message: dict[str, Any], seq: int, kind: str) -> bool:
+        """Whether ``message`` is the awaited answer ``kind`` to request ``seq``. A log is
+        kept; an answer to an earlier request (late) is dropped; an answer whose ``seq``
+        is not an int, names a request not yet sent, or is of the wrong type for
+        ``seq`` is a ``"protocol"`` fault."""
+        got = message["type"]
+        if got not in ("move", "readyok"):
+            if got == "log":
                 self._log(message)
+            return False
+        number = message.get("seq")
+        request = f"{'go' if kind == 'move' else 'isready'} {seq}"
+        if type(number) is not int:
+            shown = "no seq" if "seq" not in message else f"seq {number!r}"
+            self._fault(
+                "protocol", f"sent {got} with {shown} (awaiting {request}): a seq is an int"
+            )
+        if number > self._asked:
+            self._fault(
+                "protocol", f"sent {got} {number} before its request was sent (awaiting {request})"
+            )
+        if number != seq:
+            return False  # a late answer to an earlier request
+        if got != kind:
+            self._fault("protocol", f"answered {request} with {got}, not {kind}")
+        return True
+
+    def _before(self, seq: int, request: str) -> None:
+        """Read what the engine sent before request ``seq`` is written: an answer to it
+        (or to a later one) sent ahead of it is a fault, as is any bad ``seq``."""
+        while (message := self._peek(f"{request} {seq} to be sent")) is not None:
+            self._answers(message, seq, "move" if request == "go" else "readyok")
 
     def _check_option(self, key: str, value: object) -> None:
         assert self.id is not None
@@ -1065,29 +1209,42 @@ class EnginePlayer:
     def _read(
         self, deadline: float | None, awaited: str, limit: float | None, kind: str = "timeout"
     ) -> dict[str, Any]:
-        process = self._process
-        assert process is not None
+        """The next message by ``deadline``; past it, a ``kind`` fault (``limit`` seconds)."""
         while True:
-            try:
-                line = process.line(deadline)
-            except _OversizedError:
-                self._fault("oversized", f"wrote a line longer than {self.max_line} bytes")
-            except _EndOfOutputError:
-                self._ended(f"closed its output while the referee awaited {awaited}")
+            line = self._line(deadline, awaited)
             if line is None:
                 grace = f" (+{self.grace} s grace)" if kind == "timeout" else ""
                 self._fault(kind, f"no {awaited} within {limit} s{grace}", limit)
             if line.strip():
-                break
+                return self._decode(line)
+
+    def _peek(self, awaited: str) -> dict[str, Any] | None:
+        """The next message already sent, without waiting; None if there is none."""
+        while (line := self._line(0.0, awaited)) is not None:
+            if line.strip():
+                return self._decode(line)
+        return None
+
+    def _line(self, deadline: float | None, awaited: str) -> bytes | None:
+        process = self._process
+        assert process is not None
+        try:
+            return process.line(deadline)
+        except _OversizedError:
+            self._fault("oversized", f"wrote a line longer than {self.max_line} bytes")
+        except _EndOfOutputError:
+            self._ended(f"closed its output while the referee awaited {awaited}")
+
+    def _decode(self, line: bytes) -> dict[str, Any]:
         try:
             return protocol.decode(line)
         except protocol.ProtocolError as error:
             self._fault("garbage", f"wrote {error}")
 
     def _ended(self, what: str) -> NoReturn:
-        process = self._process
-        assert process is not None
-        process.wait_exit(_EXIT_WAIT)
+        """The engine closed its output (or its input): a fault at once. An engine that
+        exited keeps its own exit status (the kill does not change it); one that still
+        runs is killed."""
         self._fault("exit", what)
 
     def _fault(self, kind: str, detail: str, limit: float | None = None) -> NoReturn:
@@ -1101,7 +1258,7 @@ class EnginePlayer:
         alive = not process.exited()
         returncode = process.reap()
         tail = process.stderr_tail()
-        if alive:
+        if alive and returncode == -signal.SIGKILL:
             ending = f"killed by the referee (exit code {returncode})"
         elif returncode < 0:
             ending = f"exit code {returncode} (signal {_signal_name(-returncode)})"
@@ -1300,3 +1457,62 @@ def _tail_text(tail: str, limit: int = 600) -> str:
         return "(empty)"
     text = tail if len(tail) <= limit else "..." + tail[-limit:]
     return repr(text)
+
+
+def _text(number: int | None) -> str:
+    return "-" if number is None else str(number)
+
+
+def _user_id(user: str | int | None) -> int | None:
+    """The user id of ``user`` (a name or a number), as :class:`subprocess.Popen` reads it."""
+    if user is None or isinstance(user, int):
+        return user
+    import pwd
+
+    try:
+        return pwd.getpwnam(user).pw_uid
+    except KeyError:
+        raise OSError(f"no user {user!r}") from None
+
+
+def _group_id(group: str | int | None) -> int | None:
+    """The group id of ``group`` (a name or a number)."""
+    if group is None or isinstance(group, int):
+        return group
+    import grp
+
+    try:
+        return grp.getgrnam(group).gr_gid
+    except KeyError:
+        raise OSError(f"no group {group!r}") from None
+
+
+def _read_status(fd: int, deadline: float) -> bytes:
+    """The keeper's line on ``fd`` (``ok PID`` or ``err ERRNO``), or what came by ``deadline``."""
+    data = b""
+    ready = select.poll()
+    ready.register(fd, select.POLLIN)
+    while not data.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not ready.poll(math.ceil(left * 1e3)):
+            break
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _exit_words(code: int) -> str:
+    return f"exit code {code}" if code >= 0 else f"signal {_signal_name(-code)}"
+
+
+def _kill_child(pid: int) -> None:
+    """End the engine whose referee's child (:attr:`EnginePlayer._child_pid`) is ``pid``
+    from another process (the arena's parent, when it stops a worker): its keeper is
+    told with SIGTERM to kill it and all it started, else its process group is killed."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if _KEEPER:
+            os.kill(pid, signal.SIGTERM)
+        else:
+            os.killpg(pid, signal.SIGKILL)
