@@ -849,11 +849,9 @@ cdef tuple STATE_CHECKS = (
 
 
 cdef str state_check_name(int failed):
-    if 1 <= failed <= len(VIEW_CHECKS):
-        return VIEW_CHECKS[failed - 1]
     if len(VIEW_CHECKS) < failed <= len(VIEW_CHECKS) + len(STATE_CHECKS):
         return STATE_CHECKS[failed - len(VIEW_CHECKS) - 1]
-    return "unknown"
+    return view_check_name(failed)
 
 
 cdef int check_state(const sg_state *st) except -1:
