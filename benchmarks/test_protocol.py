@@ -19,7 +19,15 @@ decision on pipes.
 *Faults*: the hostile test engines of ``tests/engines`` misbehave at their third
 ``go``; the time is that ``choose``'s, from the call to the raised error (engine
 killed and reaped, standard error collected), with ``move_time`` 0.25 s and the
-default grace 0.05 s.
+default grace 0.05 s. ``mute`` (closes its standard output at that ``go`` and keeps
+running) gets ``move_time`` 30 s: its end of file must be noticed at once, not after
+the move time or a wait for the engine to exit (it took some 519 ms when the referee
+waited 0.5 s for the exit). One fault per round, each round a fresh engine.
+
+*Start*: an :class:`~skitgubbe.engine.EnginePlayer` of ``tests/engines/first.py``
+started (interpreter, handshake) and closed: the floor of an engine's start, next to
+``test_arena_engines.py::test_engine_start`` (``skitgubbe engine greedy``, which
+imports the package).
 """
 
 from __future__ import annotations
@@ -287,7 +295,7 @@ def test_engine_side_in_memory(benchmark: BenchmarkFixture, figures: Figures) ->
 
 # -- faults: time to detect -----------------------------------------------------------------
 
-FAULTS: Final = {
+FAULTS: Final[dict[str, dict[str, Any]]] = {
     "silent": {},
     "late": {},
     "stale": {},
@@ -296,7 +304,10 @@ FAULTS: Final = {
     "crash": {},
     "forker": {},
     "hog": {"limits": Limits(memory=200 << 20), "move_time": 5.0},
+    "mute": {"move_time": 30.0},
 }
+# What the error must say, for the faults whose kind and message are checked.
+FAULT_ERRORS: Final = {"mute": ("exit", "closed its output")}
 
 
 def _at_third_go(name: str, options: dict[str, Any]) -> tuple[EnginePlayer, sg.Observation]:
@@ -345,8 +356,30 @@ def test_fault_detection(benchmark: BenchmarkFixture, figures: Figures, name: st
     # Every round's engine faulted (one round under --benchmark-disable, as in CI's smoke run).
     assert errors and len(errors) == len(players) and not any(e.running for e in players)
     error = errors[-1]
+    if name in FAULT_ERRORS:
+        kind, words = FAULT_ERRORS[name]
+        assert all(e.kind == kind and words in str(e) for e in errors), errors
     benchmark.extra_info.update(kind=error.kind, returncode=error.returncode)
     seconds = fastest_seconds(benchmark)
     if seconds is not None:
         label = f"{name}: {type(error).__name__} {error.kind}, exit code {error.returncode}"
         figures.add(f"fault-{name}", benchmark, Figure("ms_to_detect", label, seconds * 1e3, "ms"))
+
+
+# -- start: an engine's start and handshake -------------------------------------------------
+
+
+@pytest.mark.benchmark(group="engine start")
+def test_minimal_engine_start(benchmark: BenchmarkFixture, figures: Figures) -> None:
+    command = [sys.executable, str(ENGINES / "first.py")]
+
+    def start() -> str:
+        with EnginePlayer(command) as engine:
+            assert engine.id is not None
+            return engine.id.name
+
+    assert pedantic(benchmark, start, rounds=ROUNDS, warmup_rounds=1) == "first"
+    seconds = fastest_seconds(benchmark)
+    if seconds is not None:
+        label = "EnginePlayer start + handshake + close (tests/engines/first.py)"
+        figures.add("minimal-engine-start", benchmark, Figure("ms", label, seconds * 1e3, "ms"))
