@@ -31,7 +31,7 @@ BotFactory = Callable[..., Player]
 
 _FACTORIES: dict[str, BotFactory] = {}
 
-NO_SEED: Final = (
+_NO_SEED: Final = (
     "seeds are never part of a spec: the tool that makes the bot gives it its seed (the "
     "commands, arena, sprt, ladder, session and play, derive one per game and seat from "
     "their --seed; in Python, bots.make(spec, seed=...))"
@@ -102,7 +102,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     >>> parse_spec("cmd[move_time=1]:node bot.js")
     ('cmd', {'move_time': 1, 'command': 'node bot.js'})
 
-    A seed is never part of a spec (:data:`NO_SEED` says where it comes from):
+    A seed is never part of a spec (the error says where seeds come from):
 
     >>> parse_spec("greedy:seed=1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -120,7 +120,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         name, _, options_text = spec.strip().partition(":")
     options = _specs.options(options_text, spec)
     if any(key.lower() == "seed" for key in options):
-        raise ArgumentError(f"bot spec {spec!r}: {NO_SEED}")
+        raise ArgumentError(f"bot spec {spec!r}: {_NO_SEED}")
     if engine:
         return "cmd", {**options, "command": command_text.strip()}
     return name.strip().lower(), options
