@@ -603,6 +603,7 @@ def test_an_unknown_entrant_name_in_a_result_is_an_error(in_process: sg.MatchRes
 # -- Dask ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_match_on_a_local_dask_cluster_gives_the_same_result(
     in_process: sg.MatchResult, tmp_path: Path
 ) -> None:
@@ -733,6 +734,7 @@ def wrecked_match(how: str, **options: Any) -> tuple[str, sg.MatchResult, sg.Mat
     return spec, sg.run_match(entrants, deals=2, seed=3, **options), reference
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [None, 2])
 def test_a_bot_that_never_returns_loses_its_games_and_the_match_completes(
     jobs: int | None,
@@ -751,6 +753,7 @@ def test_a_bot_that_never_returns_loses_its_games_and_the_match_completes(
     assert result.entrant(spec).crashes == len(reference.crashes)
 
 
+@pytest.mark.slow
 def test_a_slow_bot_loses_with_the_timeout_reason_and_the_record_keeps_it(
     tmp_path: Path,
 ) -> None:
@@ -771,6 +774,7 @@ def test_a_slow_bot_loses_with_the_timeout_reason_and_the_record_keeps_it(
     ]
 
 
+@pytest.mark.slow
 def test_on_an_executor_a_late_answer_still_loses() -> None:
     # An executor's workers cannot be stopped: the limit is checked when the call returns.
     with ThreadPoolExecutor(1) as pool:

@@ -104,6 +104,7 @@ def check_result(page: Any, url: str, table: str) -> None:
         assert shown == "greedy is the skitgubbe", shown
 
 
+@pytest.mark.slow
 def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     browser: Any, server: str, tmp_path: Path
 ) -> None:
@@ -122,6 +123,7 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     page.close()
 
 
+@pytest.mark.slow
 def test_two_people_in_two_browsers_play_each_other(browser: Any, server: str) -> None:
     first, second = browser.new_context(), browser.new_context()  # two people, two storages
     ann, bo = first.new_page(), second.new_page()
@@ -145,6 +147,7 @@ def test_two_people_in_two_browsers_play_each_other(browser: Any, server: str) -
     second.close()
 
 
+@pytest.mark.slow
 def test_a_reload_mid_game_resumes_the_seat(browser: Any, server: str) -> None:
     page = browser.new_page()
     table = create_and_sit(page, server, players=3, others="greedy", name="Ann")

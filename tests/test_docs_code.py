@@ -68,6 +68,7 @@ def test_every_output_block_follows_python_code() -> None:
                 assert i and blocks[i - 1][0].startswith("python"), f"docs/{page}:{line}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES)
 def test_python_blocks_run_and_print_what_the_page_shows(
     page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -56,6 +56,7 @@ def marker(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 # -- engines play as the bots they serve ------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "how", [{}, {"jobs": 2}, {"timeout": 5.0}], ids=["in-process", "jobs", "timeout"]
 )
@@ -71,6 +72,7 @@ def test_an_engine_entrant_plays_exactly_as_its_bot_in_process(
     assert there.entrants == (GREEDY_SPEC, RANDOM_SPEC, "pimc:worlds=2")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [{}, {"jobs": 2, "timeout": 5.0}], ids=["in-process", "jobs"])
 def test_an_isolated_match_is_the_match_in_process(marker: str, how: dict[str, Any]) -> None:
     entrants = ["greedy", "random", "pimc:worlds=2,rollouts=1"]
@@ -135,6 +137,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "args", "options", "kind", "detail"), HOSTILE, ids=[case[0] for case in HOSTILE]
 )
@@ -180,6 +183,7 @@ def test_an_engine_that_fails_once_costs_one_game_and_no_other(marker: str, tmp_
     ]
 
 
+@pytest.mark.slow
 def test_a_stopped_worker_leaves_no_engine_behind(marker: str) -> None:
     # The wrecker loops forever in some games: the match stops its worker, whose engine
     # (with the two children it forked) must go too, killed by the match.
@@ -191,6 +195,7 @@ def test_a_stopped_worker_leaves_no_engine_behind(marker: str) -> None:
     assert len(result.games) == 6
 
 
+@pytest.mark.slow
 def test_the_arena_command_line_plays_engines_and_isolates(
     marker: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -245,6 +250,7 @@ def test_an_engine_is_sent_one_way_seeds_that_do_not_lead_back_to_the_deal(
     assert not (set(sent) & (set(derived) | deck_seeds | {seed}))
 
 
+@pytest.mark.slow
 def test_the_command_line_draws_a_secret_seed_for_a_match_with_engines(
     marker: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

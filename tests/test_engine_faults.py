@@ -82,6 +82,7 @@ def table() -> Iterator[None]:
             print(f"{name:8} {what:33} {seconds * 1000:8.0f} ms")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_hostile_engine_is_stopped_precisely(engines: Marked, case: Case) -> None:
     options = {"move_time": MOVE_TIME, "grace": GRACE, **case.options}

@@ -392,6 +392,7 @@ def test_long_lines(engine: Engine) -> None:
     engine.quit()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [{}, {"jobs": 2, "timeout": 2.0}], ids=["in-process", "workers"])
 def test_an_arena_match_between_the_example_engines_and_a_built_in_bot(
     c_engine: Path, how: dict[str, Any]

@@ -59,6 +59,7 @@ def test_embed_game_example_saves_a_record_that_replays(tmp_path: Path) -> None:
     assert game.result is not None and game.result.moves_played == game.moves_played
 
 
+@pytest.mark.slow
 def test_tournament_example() -> None:
     out = run_example("examples/tournament.py", "10")
     assert out.startswith("10 deal sets, 60 games")
@@ -116,6 +117,7 @@ def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:
     assert f"{game.moves_played} moves" in out
 
 
+@pytest.mark.slow
 def test_learning_example_trains_plots_and_plays_in_the_arena(tmp_path: Path) -> None:
     png = tmp_path / "curve.png"
     out = run_example(

@@ -83,6 +83,7 @@ def inputs(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
+@pytest.mark.slow
 def test_the_corpus_and_every_crash_reproducer_replay_cleanly(fuzzer: Path) -> None:
     files = inputs(CORPUS) + inputs(REGRESSIONS)
     assert len(inputs(CORPUS)) >= 100 and inputs(REGRESSIONS)
@@ -91,6 +92,7 @@ def test_the_corpus_and_every_crash_reproducer_replay_cleanly(fuzzer: Path) -> N
     assert done.stderr.count("Executed ") == len(files), done.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_the_corpus_is_what_its_generator_makes(tmp_path: Path) -> None:
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang")
     if cc is None:

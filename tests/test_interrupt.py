@@ -111,6 +111,7 @@ def test_ctrl_c_on_a_sequential_test_stops_it_in_a_line_and_the_state_resumes(
     assert resumed == expected
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_an_arena_run_says_so_in_a_line() -> None:
     # --progress lines tell when games are being played; the interrupt comes after one.
     child = subprocess.Popen(

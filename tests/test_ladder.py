@@ -40,6 +40,7 @@ def _synthetic_ladder(rng: np.random.Generator, rounds: int, luck: str) -> list[
     return games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("luck", ["independent", "cluster"])
 def test_the_95_percent_intervals_cover_the_true_differences(luck: str) -> None:
     rng = np.random.default_rng(11)
@@ -111,6 +112,7 @@ def reference() -> LadderResult:
     return run_ladder(_BOTS, rounds=12, seed=2)
 
 
+@pytest.mark.slow
 def test_a_state_file_resumes_a_killed_ladder_with_the_same_result(
     reference: LadderResult, tmp_path: Path
 ) -> None:
@@ -129,6 +131,7 @@ def test_a_state_file_resumes_a_killed_ladder_with_the_same_result(
     assert run_ladder(_BOTS, rounds=12, seed=2, state=str(state)) == reference  # all on file
 
 
+@pytest.mark.slow
 def test_on_a_dask_cluster_the_ladder_is_the_same(reference: LadderResult, tmp_path: Path) -> None:
     data = on_dask(f"ladder.run_ladder({_ARGS}, executor=executor)", tmp_path / "dask.json")
     assert LadderResult.from_dict(data) == reference

@@ -249,6 +249,7 @@ def test_shuffle_is_a_permutation_and_deterministic() -> None:
     assert deck_from_seed(1) != deck_from_seed(2)
 
 
+@pytest.mark.slow
 def test_playout_vectors() -> None:
     """Recompute the random-playout totals compared against the C ``sg_play_random``."""
     for players, expected in vectors.PLAYOUT_TOTALS.items():
@@ -727,6 +728,7 @@ def test_random_game_truncated() -> None:
 # ---------------------------------------------------------------- conservation
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conservation_random_games(players: int) -> None:
     """Over 200 random games every card is always in exactly one place; invariants hold.

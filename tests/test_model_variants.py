@@ -1082,6 +1082,7 @@ def random_variants(chooser: random.Random) -> dict[str, VariantValue]:
     return variants
 
 
+@pytest.mark.slow
 def test_random_variant_games() -> None:
     """600 random games over random configurations: invariants and knowledge after every move.
 

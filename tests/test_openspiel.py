@@ -105,6 +105,7 @@ def test_a_game_string_names_the_same_game() -> None:
 # -- OpenSpiel's random simulation test ------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", SEATS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_sim_test(preset: str, players: int) -> None:
@@ -227,6 +228,7 @@ def _seen(state: SkitgubbeState, player: int) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", SEATS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_strings_and_tensors_depend_only_on_what_the_player_knows(

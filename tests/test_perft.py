@@ -70,6 +70,7 @@ PERFT = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(PERFT))
 def test_perft_of_seeded_positions(key: tuple[int, int, int, int]) -> None:
     players, seed, prefix, depth = key

@@ -426,6 +426,7 @@ def test_the_compilers_messages_name_the_users_file_and_line(tmp_path: Path) -> 
         compile_c("\n\nint32_t f(const sg_position *p, void *c) { return nope; }", "f")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["overwritten", "emptied", "sidecar"])
 def test_a_cached_build_that_does_not_verify_is_built_again(tmp_path: Path, damage: str) -> None:
     source = tmp_path / "first.c"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_gen import random_rules
@@ -148,6 +149,7 @@ field_names = st.sampled_from([field.name for field in sg.Rules.fields()])
 rules_like = st.dictionaries(field_names | st.text(max_size=8), json_like, max_size=4) | json_like
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(rules_like)
 def test_rules_from_dict_returns_rules_or_a_rules_error(data: object) -> None:

@@ -62,6 +62,7 @@ def referee_messages(count: int, seed: int) -> Iterator[dict[str, Any]]:
     yield {"type": "quit"}
 
 
+@pytest.mark.slow
 def test_every_referee_message_of_random_games_matches_the_schema() -> None:
     kinds = set()
     for message in referee_messages(12, seed=1):
@@ -100,6 +101,7 @@ def test_the_schema_refuses_what_the_protocol_forbids() -> None:
     assert VALIDATOR.is_valid({**good, "newer_key": True})
 
 
+@pytest.mark.slow
 def test_observations_and_events_read_back_equal() -> None:
     checked = 0
     for game in games(10, seed=3):
@@ -117,6 +119,7 @@ def test_observations_and_events_read_back_equal() -> None:
     assert checked > 1000
 
 
+@pytest.mark.slow
 def test_the_one_pass_reading_agrees_with_the_field_by_field_one() -> None:
     """observation_from_json and event_from_json read a message as this module writes
     it in one pass, and fall back to reading field by field (which names a bad field) at
@@ -205,6 +208,7 @@ def test_an_engine_sees_the_observations_the_referee_sent() -> None:
     assert [list(view.history) for view in seen] == [list(view.history) for view in views]
 
 
+@pytest.mark.slow
 def test_the_referees_lines_are_its_messages_encoded() -> None:
     """encode_go and encode_events write, byte for byte, what encode writes of go and
     events (EnginePlayer sends the former): every position of random games, every seat,

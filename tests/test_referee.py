@@ -55,6 +55,7 @@ def test_accept_returns_the_events_and_records_a_decision() -> None:
     assert 0 <= decision.seconds < 1
 
 
+@pytest.mark.slow
 def test_a_decision_is_timed_from_the_opening_of_the_turn() -> None:
     class Slow(First):
         def choose(self, observation: sg.Observation) -> sg.Move:

@@ -134,6 +134,7 @@ def test_the_seats_view_of_a_game_is_its_observations(tmp_path: Path) -> None:
 # -- a seat's view shows nothing that seat could not see ---------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "seed"), GAMES)
 def test_a_seats_replay_shows_nothing_it_did_not_see(
     rules: sg.Rules, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -39,6 +39,7 @@ def run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload, no-any-return]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="sanitizers need gcc or clang")
 def test_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
     exe = tmp_path / "core_check"
@@ -72,6 +73,7 @@ def test_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path
     assert tampered and int(tampered[1]) > 0 and int(tampered[2]) > 0, result.stdout
 
 
+@pytest.mark.slow
 def test_core_compiles_as_strict_c99_without_warnings(tmp_path: Path) -> None:
     for source in SOURCES:
         build = run([compiler(), *STRICT, "-O2", "-c", source, "-o", str(tmp_path / "x.o")])

@@ -407,6 +407,7 @@ def test_store_faults_at_many_more_tables(
 # -- clients that go away -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_clients_that_disconnect_at_any_moment_log_no_traceback(tmp_path: Path) -> None:
     db, port = tmp_path / "server.db", free_port()
 

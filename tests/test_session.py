@@ -660,6 +660,7 @@ def test_the_example_in_docs_sessions_md_runs(capsys: pytest.CaptureFixture[str]
 
 # Issue 9, point 9: every field of a session record is checked by type, and deep
 # nesting anywhere is a RecordError, not a RecursionError.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change",
     [

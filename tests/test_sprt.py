@@ -144,6 +144,7 @@ def test_truncated_games_keep_the_false_acceptance_at_alpha_but_a_plain_loss_rat
 # -- real games ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_greedy_is_found_stronger_than_random_quickly() -> None:
     result = run_sprt("greedy", "random", seed=3)
     assert result.decision == "H1"
@@ -172,6 +173,7 @@ def reference() -> sg.SprtResult:
     return _fast_test()
 
 
+@pytest.mark.slow
 def test_workers_and_chunks_give_the_same_result(reference: sg.SprtResult) -> None:
     assert reference.decision is not None
     result = _fast_test(jobs=2, chunk_size=3)
@@ -179,6 +181,7 @@ def test_workers_and_chunks_give_the_same_result(reference: sg.SprtResult) -> No
     assert result.decision == reference.decision
 
 
+@pytest.mark.slow
 def test_a_state_file_resumes_after_a_kill_with_the_same_result(
     reference: sg.SprtResult, tmp_path: Path
 ) -> None:
@@ -200,6 +203,7 @@ def test_a_state_file_of_another_run_is_refused(tmp_path: Path) -> None:
         run_sprt("greedy", "random", seed=2, max_deals=2, state=state)
 
 
+@pytest.mark.slow
 def test_a_decided_test_on_an_executor_cancels_and_reports_the_rest(
     reference: sg.SprtResult,
 ) -> None:
@@ -211,6 +215,7 @@ def test_a_decided_test_on_an_executor_cancels_and_reports_the_rest(
     assert result.discarded >= 1
 
 
+@pytest.mark.slow
 def test_on_a_dask_cluster_the_result_is_the_same(reference: sg.SprtResult, tmp_path: Path) -> None:
     data = on_dask(f"sprt.run_sprt({_FAST_ARGS}, executor=executor)", tmp_path / "dask.json")
     assert data["scores"] == [str(score) for score in reference.scores]
@@ -251,6 +256,7 @@ def test_a_bot_against_its_twin_scores_its_fair_share() -> None:
     assert set(result.scores) == {Fraction(1, 3)}  # one game seen from each seat
 
 
+@pytest.mark.slow
 def test_cli_sprt_prints_the_report_and_saves_json_and_plot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
