@@ -131,9 +131,46 @@ async def _json_errors(
         return web.json_response(body, status=500)
 
 
+_MAX_DEPTH: Final = 32
+"""How deeply a client's JSON may nest arrays and objects (a table's is 3 deep): checked
+before it is parsed, so that the answer does not depend on the Python's recursion limit."""
+
+
+def _depth(text: str) -> int:
+    """How deeply ``text``'s arrays and objects nest (brackets in strings not counted)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _load(text: str, what: str) -> Any:
     """JSON from a client, every string in it writable as UTF-8 (JSON lets a lone surrogate,
-    ``\\ud800``, through: no store could keep it)."""
+    ``\\ud800``, through: no store could keep it), nested at most :data:`_MAX_DEPTH` deep.
+
+    >>> _load('{"seats": [null, "greedy"]}', "the request body")
+    {'seats': [None, 'greedy']}
+    >>> _load("[" * 40 + "]" * 40, "a frame")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.server.tables.TableError: a frame must be JSON nested at most 32 deep
+    """
+    if _depth(text) > _MAX_DEPTH:
+        raise TableError(f"{what} must be JSON nested at most {_MAX_DEPTH} deep")
     try:
         data = json.loads(text)
         json.dumps(data, ensure_ascii=False).encode("utf-8")
