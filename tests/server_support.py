@@ -1,16 +1,33 @@
-"""Starting a real `skitgubbe serve` process on 127.0.0.1 for the server and browser tests."""
+"""Servers for the server and browser tests, on 127.0.0.1: a real `skitgubbe serve` process,
+or an application in this process behind aiohttp's test client."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 _LOGS: dict[int, IO[bytes]] = {}  # each server's stderr, by its process id
+
+
+def serve(test: Callable[[Any], Awaitable[None]], store: Any = ":memory:", **options: Any) -> None:
+    """Run ``test(client)`` (at most 120 s) against ``create_app(store, **options)`` in this
+    process, through aiohttp's test client."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from skitgubbe.server import create_app
+
+    async def main() -> None:
+        async with TestClient(TestServer(create_app(store, **options))) as client:
+            await asyncio.wait_for(test(client), 120)
+
+    asyncio.run(main())
 
 
 def free_port() -> int:

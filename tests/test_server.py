@@ -15,7 +15,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
-from server_support import free_port, start_server  # noqa: E402
+from server_support import free_port, serve, start_server  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
 import skitgubbe.server  # noqa: E402
@@ -40,14 +40,6 @@ BOTS2 = ["greedy", "greedy"]
 # Games played out here end within this many moves: playing the first legal move, as these
 # tests do, can go round in circles until the rules' limit (10,000 moves by default).
 SHORT = {"max_moves": 600}
-
-
-def serve(test: Callable[[TestClient], Awaitable[None]], store: Any = ":memory:") -> None:
-    async def main() -> None:
-        async with TestClient(TestServer(create_app(store))) as client:
-            await asyncio.wait_for(test(client), 120)
-
-    asyncio.run(main())
 
 
 async def new_table(client: TestClient, **config: Any) -> dict[str, Any]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
-from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
-from server_support import free_port, peak_memory_kib, start_server, stop_server  # noqa: E402
+from aiohttp.test_utils import TestClient  # noqa: E402
+from server_support import free_port, peak_memory_kib, serve, start_server, stop_server  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
 from skitgubbe.server import (  # noqa: E402
@@ -33,14 +32,6 @@ from skitgubbe.server.store import StoreError  # noqa: E402
 from skitgubbe.server.tables import MAX_BOT_ITERATIONS, MAX_MOVES  # noqa: E402
 
 SHORT = {"max_moves": 600}
-
-
-def serve(test: Callable[[TestClient], Awaitable[None]], **options: Any) -> None:
-    async def main() -> None:
-        async with TestClient(TestServer(create_app(":memory:", **options))) as client:
-            await asyncio.wait_for(test(client), 120)
-
-    asyncio.run(main())
 
 
 # -- sizes from a request ---------------------------------------------------------------
