@@ -123,6 +123,16 @@ def test_bad_arguments_are_refused() -> None:
             VectorEnv(**kwargs)  # type: ignore[arg-type]
 
 
+def test_stepping_or_sampling_before_a_reset_is_refused() -> None:
+    env = VectorEnv(2, seed=1)
+    with pytest.raises(sg.ArgumentError, match=r"call reset\(\) before step\(\)"):
+        env.step([0, 0])
+    with pytest.raises(sg.ArgumentError, match=r"call reset\(\) before sample_actions\(\)"):
+        env.sample_actions()
+    _, info = env.reset()
+    assert info["action_mask"][[0, 1], env.sample_actions()].all()
+
+
 def test_the_same_seed_gives_the_same_games() -> None:
     runs = []
     for _ in range(2):

@@ -257,9 +257,7 @@ class VectorEnv:
         >>> obs, rewards, terminated, truncated, info = env.step(actions)
         """
         with self._calling():
-            if not self._dealt:
-                raise ArgumentError("call reset() before sample_actions()")
-            if self._core.sample(self._sampled) >= 0:  # pragma: no cover - dealt games move
+            if self._core.sample(self._sampled) >= 0:  # the core has dealt no game yet
                 raise ArgumentError("call reset() before sample_actions()")
         return self._sampled
 
