@@ -1168,7 +1168,9 @@ def _play_units(
     with contextlib.ExitStack() as stack:
         if executor is None:
             context = multiprocessing.get_context()
-            executor = stack.enter_context(ProcessPoolExecutor(jobs, mp_context=context))
+            executor = stack.enter_context(
+                ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_ctrl_c)
+            )
         window = 2 * (jobs or os.cpu_count() or 1)
         lost: list[int] = []
         try:
@@ -1232,9 +1234,15 @@ def _slot_publish(slot: Any) -> Publish:
     return publish
 
 
+def _ignore_ctrl_c() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (it stops the run and says so in
+    a line); a worker that took it too would print its own traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _work(conn: Connection, slot: Any, plan: _Plan) -> None:
     """A worker process: play the games of each task received, sending each game back."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _ignore_ctrl_c()
     publish = _slot_publish(slot)
     pool = plan.pool()
     try:
