@@ -24,21 +24,21 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from .. import __version__, _engine
-from .._files import load_json_object
-from ..bots import BotPool, EngineSpec, RandomBot, is_engine_spec, make
-from ..errors import ArgumentError, RulesError, SkitgubbeError
-from ..events import Event, EventKind
-from ..game import Game
-from ..players import Player
-from ..rules import Rules, TrickMode, TrumpRule
-from ..simulate import simulate
+from ... import __version__, _engine
+from ..._files import load_json_object
+from ...bots import BotPool, EngineSpec, RandomBot, is_engine_spec, make
+from ...errors import ArgumentError, RulesError, SkitgubbeError
+from ...events import Event, EventKind
+from ...game import Game
+from ...players import Player
+from ...rules import Rules, TrickMode, TrumpRule
+from ...simulate import simulate
 
 if TYPE_CHECKING:
     # The arena and sessions load only for the commands that use them (rich only for play
     # and replay), so that `skitgubbe --help` starts quickly.
-    from ..arena import MatchResult
-    from ..session import Session, SessionGame
+    from ...arena import MatchResult
+    from ...session import Session, SessionGame
 
 __all__ = ["main"]
 
@@ -188,7 +188,7 @@ def _load_session(
     path: str, given: Sequence[str] | None, pool: BotPool
 ) -> tuple[Session, list[str]]:
     """The session saved in ``path`` with its bots (``--bots``, if given, must match)."""
-    from ..session import Session
+    from ...session import Session
 
     record = load_json_object(path, "session record")
     try:
@@ -285,7 +285,7 @@ def _new_session(
     out: TextIO,
 ) -> tuple[Session, list[str]]:
     """A new session from the flags (``rules_given`` from ``--rules``/``--set``)."""
-    from ..session import Session
+    from ...session import Session
 
     players = 3 if players is None else players
     rules = rules_given or Rules.classic(players=players)
@@ -422,7 +422,7 @@ def print_match(result: MatchResult, out: TextIO) -> None:
 
 def run_arena(args: argparse.Namespace, out: TextIO) -> int:
     """Play the match the ``arena`` arguments describe, print it and save what was asked."""
-    from ..arena import run_match
+    from ...arena import run_match
 
     entrants: list[str] = args.entrants
     if args.players is None:
@@ -504,7 +504,7 @@ def _report(
 
 def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
     """Run the sequential test the ``sprt`` arguments describe and print its report."""
-    from ..sprt import run_sprt
+    from ...sprt import run_sprt
 
     running = _common_run(args, [args.new, args.old])
     bounds: dict[str, Any] = {}
@@ -529,7 +529,7 @@ def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
 
 def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
     """Play the ladder the ``ladder`` arguments describe and print its table."""
-    from ..ladder import LadderResult, run_ladder
+    from ...ladder import LadderResult, run_ladder
 
     running = _common_run(args, args.bots)
     base = None
@@ -856,7 +856,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def run_play(args: argparse.Namespace) -> int:
     """Play the game the ``play`` arguments describe, in this terminal."""
-    from .play import PlaySession  # rich is imported only by the commands that draw with it
+    from ..play import PlaySession  # rich is imported only by the commands that draw with it
 
     session = PlaySession.new(
         _rules(args), bots=args.bots, seat=args.seat, seed=args.seed, casual=args.casual
@@ -868,7 +868,7 @@ def run_replay(args: argparse.Namespace) -> int:
     """Replay the record in ``args.file``: step through it in a terminal, else print it."""
     from rich.console import Console
 
-    from .replay import Replay
+    from ..replay import Replay
 
     replay = Replay.load(args.file, seat=args.seat)
     console = Console(highlight=False)
@@ -881,7 +881,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves until stopped
     """Serve the multiplayer server until interrupted."""
     try:
-        from ..server import run
+        from ...server import run
     except ModuleNotFoundError as error:
         raise ArgumentError(
             f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
@@ -974,7 +974,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.command == "replay":
             return run_replay(args)
         if args.command == "engine":
-            from ..serve import serve_spec
+            from ...serve import serve_spec
 
             return serve_spec(args.spec)
         if args.command == "serve":
