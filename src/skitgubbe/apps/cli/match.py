@@ -296,10 +296,10 @@ def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
     )
 
 
-def _add_move_time_argument(command: argparse.ArgumentParser, help: str) -> None:
+def _add_move_time_argument(command: argparse.ArgumentParser, text: str) -> None:
     """``--move-time SECONDS`` (also ``--timeout``, its old name), kept as ``args.timeout``."""
     command.add_argument(
-        "--move-time", "--timeout", dest="timeout", type=float, metavar="SECONDS", help=help
+        "--move-time", "--timeout", dest="timeout", type=float, metavar="SECONDS", help=text
     )
 
 
