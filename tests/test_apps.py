@@ -100,6 +100,19 @@ def test_the_command_line_is_a_package_of_one_module_per_command_family() -> Non
         assert handler.__module__.rpartition(".")[2] in families, name
 
 
+def test_the_wheel_lists_every_package_of_the_source() -> None:
+    """setuptools is given the packages by name: a new one (apps/cli) must be listed."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^packages = \[(.*)\]$", pyproject, flags=re.M)
+    assert listed
+    source = ROOT / "src"
+    packages = {
+        ".".join(path.parent.relative_to(source).parts)
+        for path in (source / "skitgubbe").rglob("__init__.py")
+    }
+    assert set(re.findall(r'"([\w.]+)"', listed[1])) == packages
+
+
 @pytest.mark.parametrize("command", ["arena", "sprt", "ladder"])
 @pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf"])
 def test_every_timed_command_refuses_a_bad_move_time_alike(
