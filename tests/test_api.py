@@ -14,7 +14,9 @@ import sys
 import pytest
 
 import skitgubbe as sg
-from skitgubbe.apps.cli import main, run_arena, run_session
+from skitgubbe.apps.cli import main
+from skitgubbe.apps.cli.match import run_arena
+from skitgubbe.apps.cli.session import run_session
 from skitgubbe.errors import ArgumentError
 
 LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.engine", "skitgubbe.session"]

@@ -58,7 +58,9 @@ def _imported_names(path: Path) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("module", sorted(path.name for path in APPS.glob("*.py")))
+@pytest.mark.parametrize(
+    "module", sorted(path.relative_to(APPS).as_posix() for path in APPS.rglob("*.py"))
+)
 def test_an_app_imports_no_private_name(module: str) -> None:
     private = [
         f"{source}.{name}"
@@ -67,9 +69,65 @@ def test_an_app_imports_no_private_name(module: str) -> None:
         # Dunder names (__version__) are public.
         if name.startswith("_")
         and not name.startswith("__")
-        and (source, name) != ("..", "_engine")
+        and (source.strip("."), name) != ("", "_engine")
     ]
     assert not private
+
+
+def test_the_command_line_is_a_package_of_one_module_per_command_family() -> None:
+    """Each command lives in a module of its own and joins the parser from there; the
+    help lists the commands in the order they always had."""
+    from skitgubbe.apps import cli
+
+    families = {"demo", "session", "match", "terminal", "engine", "serve"}
+    modules = {path.stem for path in (APPS / "cli").glob("*.py")}
+    assert modules == {"__init__", "__main__", "common", *families}
+    parser = cli.build_parser()
+    listed = re.findall(r"^    (\w+) ", parser.format_help(), flags=re.M)
+    assert listed == [
+        *("demo", "simulate", "session", "arena", "sprt", "ladder"),
+        *("play", "engine", "replay", "serve"),
+    ]
+    operands = {
+        "arena": ["a"],
+        "sprt": ["a", "b"],
+        "ladder": ["a"],
+        "engine": ["a"],
+        "replay": ["a"],
+    }
+    for name in listed:
+        handler = parser.parse_args([name, *operands.get(name, [])]).handler
+        assert handler.__module__.rpartition(".")[2] in families, name
+
+
+def test_the_wheel_lists_every_package_of_the_source() -> None:
+    """setuptools is given the packages by name: a new one (apps/cli) must be listed."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^packages = \[(.*)\]$", pyproject, flags=re.M)
+    assert listed
+    source = ROOT / "src"
+    packages = {
+        ".".join(path.parent.relative_to(source).parts)
+        for path in (source / "skitgubbe").rglob("__init__.py")
+    }
+    assert set(re.findall(r'"([\w.]+)"', listed[1])) == packages
+
+
+@pytest.mark.parametrize("command", ["arena", "sprt", "ladder"])
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf"])
+def test_every_timed_command_refuses_a_bad_move_time_alike(
+    command: str, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skitgubbe.apps.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main([command, "random", "greedy", "--move-time", bad])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"skitgubbe: error: --move-time must be a positive number of seconds, not {float(bad)}\n"
+    )
 
 
 def test_the_console_script_and_python_dash_m_reach_main() -> None:

@@ -554,13 +554,14 @@ def _other_value(field: sg_rules.RuleField) -> str:
 
 
 def test_the_command_line_sets_every_field_of_the_table() -> None:
-    from skitgubbe.apps import cli
+    from skitgubbe.apps.cli import build_parser
+    from skitgubbe.apps.cli.common import rules_from_args
 
-    parser = cli._parser()
+    parser = build_parser()
     for field in Rules.fields():
         text = _other_value(field)
         args = parser.parse_args(["demo", "--set", f"{field.name}={text}"])
-        rules = cli._rules(args)
+        rules = rules_from_args(args)
         assert getattr(rules, field.name) == field.parse(text) != field.default, field.name
 
 

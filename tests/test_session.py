@@ -16,7 +16,8 @@ from nesting import nested
 
 import skitgubbe as sg
 from skitgubbe import _engine
-from skitgubbe.apps.cli import _random_lineup, main
+from skitgubbe.apps.cli import main
+from skitgubbe.apps.cli.session import random_lineup
 
 
 class Lowest:
@@ -529,7 +530,7 @@ def test_cli_session_prints_the_cut_the_games_and_the_tally(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = run_cli(capsys, "--players", "3", "--games", "12", "--seed", "40")
-    session = sg.Session(_random_lineup(40, 3), sg.Rules(), seed=40)
+    session = sg.Session(random_lineup(40, 3), sg.Rules(), seed=40)
     session.play(12)
     assert lines[0] == (
         "Skitgubbe session: classic, 3 players, seed 40; random bots play every seat."
@@ -554,7 +555,7 @@ def test_cli_session_prints_the_cut_the_games_and_the_tally(
 
 def _pot_line(seed: int, games: int) -> str:
     """The pot line the command should print, from the same session played here."""
-    session = sg.Session(_random_lineup(seed, 3), sg.Rules(), seed=seed, pot=True)
+    session = sg.Session(random_lineup(seed, 3), sg.Rules(), seed=seed, pot=True)
     session.play(games)
     standings = session.standings()
     assert standings.pot is not None and standings.shares is not None

@@ -1,0 +1,82 @@
+"""``skitgubbe serve``: the multiplayer server and its browser table (``docs/server.md``).
+
+The server (:mod:`skitgubbe.server`) needs the ``server`` extra (aiohttp); it
+loads only when the command runs, and its absence is a one-line error.
+
+>>> parser = argparse.ArgumentParser(prog="skitgubbe")
+>>> add_serve_command(parser.add_subparsers(dest="command"))
+>>> parser.parse_args(["serve", "--port", "9000"]).port
+9000
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ...errors import ArgumentError
+
+if TYPE_CHECKING:
+    from .common import Commands
+
+__all__ = ["add_serve_command"]
+
+
+def add_serve_command(commands: Commands) -> None:
+    """Add ``skitgubbe serve`` to the command line's ``commands``.
+
+    >>> parser = argparse.ArgumentParser(prog="skitgubbe")
+    >>> add_serve_command(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["serve", "--engine", "low=cmd:./lowbot"]).engine
+    ['low=cmd:./lowbot']
+    """
+    command = commands.add_parser(
+        "serve",
+        help="run the multiplayer server and its browser table (extra: server)",
+        description="Serve the lobby, the websockets and the browser table (docs/server.md). "
+        "Every move is stored in the SQLite file before anyone is told of it; started again "
+        "on the same file, the server resumes every game. Needs the 'server' extra "
+        "(pip install 'skitgubbe[server]').",
+    )
+    command.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    command.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    command.add_argument(
+        "--db", default="skitgubbe-server.db", help="the SQLite file (default skitgubbe-server.db)"
+    )
+    command.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="let tables seat this engine as 'engine:NAME' (SPEC: an engine spec such as "
+        "'cmd:./mybot'; repeat for more)",
+    )
+    command.add_argument(
+        "--max-bot-iterations",
+        type=int,
+        default=20_000,
+        metavar="N",
+        help="refuse a table whose searching bot does more per move: an ismcts seat's "
+        "iterations, a pimc seat's worlds x rollouts (default 20000)",
+    )
+    command.set_defaults(handler=_run_server)
+
+
+def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves until stopped
+    """Serve the multiplayer server until interrupted."""
+    try:
+        from ...server import run
+    except ModuleNotFoundError as error:
+        raise ArgumentError(
+            f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
+        ) from None
+    engines: dict[str, str] = {}
+    for entry in args.engine:
+        name, equals, spec = entry.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ArgumentError(f"--engine takes NAME=SPEC (e.g. low=cmd:./lowbot), not {entry!r}")
+        engines[name.strip()] = spec.strip()
+    if args.max_bot_iterations < 1:
+        raise ArgumentError(f"--max-bot-iterations must be >= 1, not {args.max_bot_iterations}")
+    run(args.host, args.port, args.db, engines, args.max_bot_iterations)
+    return 0
