@@ -1,6 +1,6 @@
 """Readable positions for scenario tests: decks that deal given hands, and short helpers.
 
-:func:`dealt` builds the deck that deals given hands (RULES.md §2: ``deck[k]``
+:func:`dealt` builds the deck that deals given hands (docs/rules.md §2: ``deck[k]``
 goes to seat ``dealer + 1 + k``), :func:`burn_deck` and :func:`flip_pairs` run
 the stock down to its last cards, and the rest make assertions short.
 """
@@ -30,7 +30,7 @@ def deck(top: str) -> list[str]:
 
 def dealt(hands: Sequence[str], stock: str = "", dealer: int | None = None) -> list[str]:
     """The deck that deals ``hands[seat]`` to each seat and puts ``stock`` on top
-    of the stock (RULES.md §2: ``deck[k]`` goes to seat ``dealer + 1 + k``)."""
+    of the stock (docs/rules.md §2: ``deck[k]`` goes to seat ``dealer + 1 + k``)."""
     n = len(hands)
     dealer = n - 1 if dealer is None else dealer
     per_seat = [cards(hand) for hand in hands]
@@ -47,7 +47,7 @@ def leader_wins_pairs(pool: Iterable[str], trump: Suit | None = None) -> list[st
     """``pool`` ordered as pairs (leader's card, follower's card) that the leader
     wins when both are turned from the stock.
 
-    Without ``trump`` the higher rank wins (RULES.md §3.5). With ``trump``
+    Without ``trump`` the higher rank wins (docs/rules.md §3.5). With ``trump``
     (the up-card variant, §5.1) the leader's card is a trump or at least as high
     as the follower's, which is never a trump: off-suit it loses, in suit it is
     lower."""
@@ -76,7 +76,7 @@ def burn_deck(hands: Sequence[str], last: str, dealer: int | None = None) -> lis
 
 def flip_pairs(game: Game, pairs: int) -> None:
     """Both duellists try their luck ``pairs`` times; with a burn deck the leader
-    wins every pair, and nobody's hand changes (RULES.md §3.3)."""
+    wins every pair, and nobody's hand changes (docs/rules.md §3.3)."""
     for _ in range(pairs):
         leader = game.to_move
         hands = game.hands

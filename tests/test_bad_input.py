@@ -49,7 +49,7 @@ def deck(top: str) -> list[str]:
 
 
 # Three players, dealer seat 2: seat 0 gets 9♥ 2♠ 3♠, seat 1 2♣ K♦ A♦, seat 2
-# 4♠ 5♠ 6♠ (RULES.md §2); the stock starts K♠ 4♥ 8♣.
+# 4♠ 5♠ 6♠ (docs/rules.md §2); the stock starts K♠ 4♥ 8♣.
 OPENING = deck("9H 2C 4S 2S KD 5S 3S AD 6S KS 4H 8C")
 
 

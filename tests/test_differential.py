@@ -1,4 +1,4 @@
-"""The engine against the plain-Python model of RULES.md (tests/model), move by move.
+"""The engine against the plain-Python model of docs/rules.md (tests/model), move by move.
 
 Both are dealt the same deck; after every move they must agree on the phase,
 the player to move, the legal moves, the result and where every card lies; and

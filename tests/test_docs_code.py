@@ -22,6 +22,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = (
     "index.md",
     "getting-started.md",
+    "rules.md",
     "tutorial.md",
     "embedding.md",
     "learning.md",

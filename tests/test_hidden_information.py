@@ -1,4 +1,4 @@
-"""Hidden information stays hidden (RULES.md §8).
+"""Hidden information stays hidden (docs/rules.md §8).
 
 * No observation contains a card its seat cannot know: every card it shows
   was dealt or drawn to that seat, or moved in a public event.

@@ -1,6 +1,6 @@
 """Tests of the reference model of classic Skitgubbe (``tests/model``) itself.
 
-These pin the model to RULES.md: the worked examples of section 10, the
+These pin the model to docs/rules.md: the worked examples of section 10, the
 phase-1 details of section 3, the phase transition of section 5, phase 2 of
 section 6, the observation of section 8 and the generator of section 2.
 """
@@ -316,7 +316,8 @@ def test_bad_configuration_rejected() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_rules_example_phase1(players: int) -> None:
-    """RULES 10: Anna leads a 7, Ben throws his 3 to keep the king, Anna wins and leads again."""
+    """docs/rules.md §10: Anna leads a 7, Ben throws his 3 to keep the king, Anna wins and leads
+    again."""
     dealer = players - 1  # Anna = seat 0 leads, Ben = seat 1 follows
     hands = [["7C", "9H", "JS"], ["KD", "4S", "3H"], ["5C", "6C", "8C"]][:players]
     game = ModelGame(players, rigged_deck(players, dealer, hands), dealer)
@@ -354,7 +355,8 @@ def test_follower_wins_and_leads_against_his_neighbour() -> None:
 
 
 def test_tie_replay() -> None:
-    """RULES 3.6: tied cards stay; the same pair replays; the first untied pair takes everything."""
+    """docs/rules.md §3.6: tied cards stay; the same pair replays; the first untied pair takes
+    everything."""
     hands = [["7C", "9D", "2S"], ["7D", "9H", "5H"], ["AC", "AD", "AH"]]
     game = ModelGame(3, rigged_deck(3, 2, hands), 2)
     game.play(play("7C"))
@@ -379,7 +381,8 @@ def test_tie_replay() -> None:
 
 
 def test_flip() -> None:
-    """RULES 3.3: a flip plays the top stock card; the hand is unchanged, nothing is drawn."""
+    """docs/rules.md §3.3: a flip plays the top stock card; the hand is unchanged, nothing is
+    drawn."""
     hands = [["7C", "9H", "JS"], ["KD", "4S", "3H"]]
     game = ModelGame(2, rigged_deck(2, 1, hands, stock_top=["QS", "2D"]), 1)
     hand_before = set(game.hands[0])
@@ -430,7 +433,8 @@ def test_illegal_moves_leave_state_unchanged() -> None:
 
 
 def test_hidden_last_card() -> None:
-    """RULES 3.7 and 5: the last stock card lies hidden by its drawer, gives trump, is revealed."""
+    """docs/rules.md §3.7 and §5: the last stock card lies hidden by its drawer, gives trump, is
+    revealed."""
     deck = deck_from_seed(21)
     game = ModelGame(3, deck, 2)
     scripted_collecting(game, lambda g: len(g.stock) == 1)
@@ -468,7 +472,8 @@ def test_hidden_last_card() -> None:
 
 
 def test_phase2_leader_is_last_drawer() -> None:
-    """RULES 5.5: over many games, phase 2 starts with the last drawer (or his next holder)."""
+    """docs/rules.md §5.5: over many games, phase 2 starts with the last drawer (or his next
+    holder)."""
     checked = 0
     for seed in range(60):
         game = ModelGame(3, deck_from_seed(seed), 2)
@@ -490,7 +495,7 @@ def test_phase2_leader_is_last_drawer() -> None:
 
 
 def test_take_back_at_end_of_phase1() -> None:
-    """RULES 3.8: cards of an unfinished trick go back to whoever played them, publicly."""
+    """docs/rules.md §3.8: cards of an unfinished trick go back to whoever played them, publicly."""
     found = 0
     for players in (2, 3, 4):
         for seed in range(300):
@@ -546,7 +551,8 @@ def test_phase1_ends_when_player_to_move_has_no_hand_card() -> None:
 
 
 def test_rules_example_phase2() -> None:
-    """RULES 10: 9D, JD, Carla picks up, Anna QD on her own 9D, Ben AD: the trick is complete."""
+    """docs/rules.md §10: 9D, JD, Carla picks up, Anna QD on her own 9D, Ben AD: the trick is
+    complete."""
     hands = [cards("9D", "QD", "4C"), cards("JD", "AD", "5C"), cards("2D", "3S")]
     game = ModelGame.from_shedding(3, hands, trump=HEARTS, leader=0)
     assert game.phase == SHEDDING
@@ -578,7 +584,8 @@ def test_rules_example_phase2() -> None:
 
 
 def test_beating_rules() -> None:
-    """RULES 6.2: a higher card of the suit, or a trump on a non-trump; higher trump on trump."""
+    """docs/rules.md §6.2: a higher card of the suit, or a trump on a non-trump; higher trump on
+    trump."""
     game = ModelGame.from_shedding(2, [cards("5C"), cards("6C")], trump=HEARTS, leader=0)
     assert game.beats(c("6C"), c("5C"))
     assert not game.beats(c("4C"), c("5C"))
@@ -592,7 +599,8 @@ def test_beating_rules() -> None:
 
 
 def test_pick_up_always_allowed_and_empty_table() -> None:
-    """RULES 6.2, 6.6: pick-up is allowed even if one could beat; an empty table passes the lead."""
+    """docs/rules.md §6.2, §6.6: pick-up is allowed even if one could beat; an empty table passes
+    the lead."""
     hands = [cards("5C", "9S"), cards("AC", "2D"), cards("3H", "4H")]
     game = ModelGame.from_shedding(3, hands, trump=DIAMONDS, leader=0)
     game.play(play("5C"))
@@ -607,7 +615,7 @@ def test_pick_up_always_allowed_and_empty_table() -> None:
 
 
 def test_out_player_skipped() -> None:
-    """RULES 1 and 6.7: a player who went out is skipped when the turn passes."""
+    """docs/rules.md §1 and §6.7: a player who went out is skipped when the turn passes."""
     hands = [cards("3C", "9C", "2D"), cards("4C"), cards("5S", "KS")]
     game = ModelGame.from_shedding(3, hands, trump=HEARTS, leader=0)
     game.play(play("3C"))
@@ -626,7 +634,8 @@ def test_out_player_skipped() -> None:
 
 
 def test_target_counts_holders_at_the_lead() -> None:
-    """RULES 6.5: the target is fixed at the lead and does not shrink when someone goes out."""
+    """docs/rules.md §6.5: the target is fixed at the lead and does not shrink when someone goes
+    out."""
     hands = [cards("3C", "9S"), cards("4C"), cards("5C", "6C"), cards("7C", "8C")]
     game = ModelGame.from_shedding(4, hands, trump=HEARTS, leader=0)
     game.play(play("3C"))
@@ -643,7 +652,8 @@ def test_target_counts_holders_at_the_lead() -> None:
 
 
 def test_last_play_goes_out_next_holder_leads() -> None:
-    """RULES 6.5: when the completing play was the player's last card, his next player leads."""
+    """docs/rules.md §6.5: when the completing play was the player's last card, his next player
+    leads."""
     hands = [cards("3C", "9S"), cards("4C", "10S"), cards("5C")]
     game = ModelGame.from_shedding(3, hands, trump=HEARTS, leader=0)
     game.play(play("3C"))
@@ -656,7 +666,7 @@ def test_last_play_goes_out_next_holder_leads() -> None:
 
 
 def test_game_end_and_loser() -> None:
-    """RULES 6.7: the game ends the moment at most one player holds cards."""
+    """docs/rules.md §6.7: the game ends the moment at most one player holds cards."""
     game = ModelGame.from_shedding(2, [cards("5C"), cards("2C", "3C")], trump=HEARTS, leader=0)
     game.play(play("5C"))
     assert game.phase == OVER
@@ -682,7 +692,7 @@ def test_from_shedding_outs_in_seat_order_from_leader() -> None:
 
 
 def test_move_cap_truncates() -> None:
-    """RULES 6.8: reaching the cap ends the game with no loser, marked truncated."""
+    """docs/rules.md §6.8: reaching the cap ends the game with no loser, marked truncated."""
     game = ModelGame(3, deck_from_seed(8), 2, max_moves=5)
     for _ in range(5):
         assert game.phase != OVER

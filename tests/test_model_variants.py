@@ -1,4 +1,4 @@
-"""Tests of the reference model (``tests/model``) under the rule variants of RULES.md section 9.
+"""Tests of the reference model (``tests/model``) under the rule variants of docs/rules.md §9.
 
 Each variant gets a small scenario that checks its rule on a rigged deal or a
 given phase-2 position; then random games over random variant configurations
@@ -365,7 +365,7 @@ def test_bad_variants_rejected() -> None:
         ModelGame(3, deck, 2, trick_mode="all", trump="upcard", multi_card_plays=True)
     with pytest.raises(ValueError, match="pickup"):
         ModelGame.from_shedding(2, [cards("2C"), cards("3C")], None, 0, pickup="run")
-    # Fields without effect in a configuration are accepted (RULES 9).
+    # Fields without effect in a configuration are accepted (docs/rules.md §9).
     ModelGame(3, deck, 2, trick_mode="duel", multi_card_plays=True, all_tie="lower_out")
     ModelGame(3, deck, 2, trick_mode="all", duel_tie="bounce", low_card_threshold=13)
 
@@ -406,7 +406,8 @@ def test_from_rules_takes_a_whole_rules_dict() -> None:
 
 
 def test_duel_tie_bounce() -> None:
-    """RULES 3.6 BOUNCE: both tied cards go out of play; the follower leads the next trick."""
+    """docs/rules.md §3.6 BOUNCE: both tied cards go out of play; the follower leads the next
+    trick."""
     hands = [["7C", "9H", "JS"], ["7D", "4S", "3H"], ["5C", "6C", "8C"]]
     game = ModelGame(3, rigged_deck(3, 2, hands, ["2D", "2H"]), 2, duel_tie="bounce")
     game.play(play("7C"))
@@ -440,7 +441,8 @@ def test_duel_bounce_after_trick_refills_from_the_follower() -> None:
 
 
 def test_after_trick_refills_from_the_winner() -> None:
-    """RULES 3.9: nobody draws during a duel; then every seat refills from the next leader on."""
+    """docs/rules.md §3.9: nobody draws during a duel; then every seat refills from the next leader
+    on."""
     hands = [["7C", "9H", "JS"], ["KD", "4S", "3H"], ["5C", "6C", "8C"]]
     deck = rigged_deck(3, 2, hands, ["2D", "2H", "2S"])
     game = ModelGame(3, deck, 2, draw="after_trick")
@@ -458,7 +460,8 @@ def test_after_trick_refills_from_the_winner() -> None:
 
 
 def test_empty_hand_in_a_replay_refills_first() -> None:
-    """RULES 3.10: a tied player due to replay with an empty hand refills from the stock first."""
+    """docs/rules.md §3.10: a tied player due to replay with an empty hand refills from the stock
+    first."""
     hands = [["7C", "8C", "9C"], ["7D", "8D", "9D"], ["5S", "6S", "10S"]]
     deck = rigged_deck(3, 2, hands, ["2D", "3D", "4D", "2H", "3H", "4H"])
     game = ModelGame(3, deck, 2, draw="after_trick")
@@ -513,7 +516,7 @@ def all_tie_game(all_tie: str) -> ModelGame:
 
 
 def test_all_tie_pot() -> None:
-    """RULES 4.3 POT: a replayed tie keeps every card on the table for the final winner."""
+    """docs/rules.md §4.3 POT: a replayed tie keeps every card on the table for the final winner."""
     game = all_tie_game("pot")
     assert table_cards(game) == [c(x) for x in ("4C", "9D", "5H", "9S")]
     assert game.out_of_play == set()
@@ -529,7 +532,7 @@ def test_all_tie_pot() -> None:
 
 
 def test_all_tie_lower_out() -> None:
-    """RULES 4.3 LOWER_OUT: when the tie is replayed the others' cards go out of play."""
+    """docs/rules.md §4.3 LOWER_OUT: when the tie is replayed the others' cards go out of play."""
     game = all_tie_game("lower_out")
     assert game.table == [(3, c("9D")), (1, c("9S"))]
     assert game.out_of_play == cards("4C", "5H")
@@ -543,7 +546,8 @@ def test_all_tie_lower_out() -> None:
 
 
 def test_slough_window() -> None:
-    """RULES 4.4: after the winner is known, seats from his left throw cards of the trick's ranks.
+    """docs/rules.md §4.4: after the winner is known, seats from his left throw cards of the
+    trick's ranks.
 
     Seat 0 may throw and passes, seat 1 holds no such rank and is skipped, the
     winner throws last; the winner then collects everything.  With
@@ -609,7 +613,8 @@ def test_no_window_when_nobody_can_slough() -> None:
 
 
 def test_multi_card_plays() -> None:
-    """RULES 4.2: two or more equal cards are one play of their rank; moves ordered by mask."""
+    """docs/rules.md §4.2: two or more equal cards are one play of their rank; moves ordered by
+    mask."""
     hands = [["7C", "7D", "2S"], ["8H", "4H", "3H"], ["3C", "5C", "6C"]]
     deck = rigged_deck(3, 2, hands, ["2D", "2H", "9S"])
     game = ModelGame(3, deck, 2, trick_mode="all", multi_card_plays=True, slough=False)
@@ -650,7 +655,8 @@ def test_multi_card_play_ties_with_a_single_card() -> None:
 
 
 def test_try_your_luck_needs_two_stock_cards_counting_the_upcard() -> None:
-    """RULES 3.3: flipping needs two stock cards; the up-card at the bottom is one of them."""
+    """docs/rules.md §3.3: flipping needs two stock cards; the up-card at the bottom is one of
+    them."""
     game = ModelGame(2, deck_from_seed(11), 1, trump="upcard")
     lowest_until(game, lambda g: len(g.stock) == 2)
     assert game.stock[-1] == game.upcard
@@ -685,7 +691,8 @@ def test_flip_in_all_mode_is_a_single_card_play() -> None:
 
 
 def test_revealed_last_card_ends_phase1_and_takes_back_the_trick() -> None:
-    """RULES 3.8 REVEAL: the drawer shows the last card, takes it; phase 1 ends; trick taken back.
+    """docs/rules.md §3.8 REVEAL: the drawer shows the last card, takes it; phase 1 ends;
+    the trick is taken back.
 
     Three players, classic duels otherwise: at one stock card the leader of a
     trick plays, draws the last card and reveals it; his card goes back.
@@ -790,7 +797,8 @@ def test_revealed_last_card_on_a_tie_takes_everything_back() -> None:
 
 
 def test_upcard_trump_and_phase1_tricks() -> None:
-    """RULES 5.1 UPCARD: the up-card lies face up under the stock; trump wins, else suit led."""
+    """docs/rules.md §5.1 UPCARD: the up-card lies face up under the stock; trump wins, else suit
+    led."""
     hands = [["AC", "KD", "5S"], ["3H", "4C", "AS"]]
     deck = rigged_deck(2, 1, hands, upcard="2H")
     game = ModelGame(2, deck, 1, trump="upcard")
@@ -882,7 +890,7 @@ def at_end_of_phase1(
     """Return a game whose phase 1 just ended with ``holdings[seat]`` collected by each seat.
 
     The position is set up by hand (the other cards out of play) and phase 1 is
-    then ended by the model, so the transition of RULES 5 runs on it.
+    then ended by the model, so the transition of docs/rules.md §5 runs on it.
     """
     game = ModelGame(players, deck_from_seed(0), dealer, **variants)
     game.stock = []
@@ -895,7 +903,8 @@ def at_end_of_phase1(
 
 
 def test_low_card_redistribution() -> None:
-    """RULES 5.4: short players receive the others' 2-5s, lowest first, from the dealer's left."""
+    """docs/rules.md §5.4: short players receive the others' 2-5s, lowest first, from the dealer's
+    left."""
     holdings = [
         cards("AC", "KC"),  # short
         cards("2D", "3C", "5H", "9S", "10S", "JS"),
@@ -944,7 +953,8 @@ def test_low_cards_can_end_the_game() -> None:
 
 
 def test_run_played_and_picked_up_top_run() -> None:
-    """RULES 6.2, 6.3: a run beats with its lowest card; TOP_RUN takes the unbroken sequence."""
+    """docs/rules.md §6.2, §6.3: a run beats with its lowest card; TOP_RUN takes the unbroken
+    sequence."""
     hands = [cards("5H", "2C"), cards("7H", "8H", "9H", "3C"), cards("4D", "6C")]
     game = ModelGame.from_shedding(3, hands, SPADES, 0, runs=True, pickup="top_run")
     assert game.legal_moves() == [play("2C"), play("5H")]
@@ -991,7 +1001,8 @@ def test_top_pick_up_leaves_the_rest_of_a_run() -> None:
 
 
 def test_pile_pick_up() -> None:
-    """RULES 6.3 PILE: the whole table is taken, which ends the trick; the picker's next leads."""
+    """docs/rules.md §6.3 PILE: the whole table is taken, which ends the trick; the picker's next
+    leads."""
     hands = [cards("5C", "2D"), cards("9C", "3D"), cards("4H", "6H")]
     game = ModelGame.from_shedding(3, hands, SPADES, 0, pickup="pile")
     game.play(play("5C"))
@@ -1005,7 +1016,8 @@ def test_pile_pick_up() -> None:
 
 
 def test_rotation_ends_with_a_card_on_top() -> None:
-    """RULES 6.5 ROTATION: after one turn each, the table goes; the owner of the top play leads."""
+    """docs/rules.md §6.5 ROTATION: after one turn each, the table goes; the owner of the top play
+    leads."""
     hands = [cards("5C", "2D"), cards("9C", "3D"), cards("4H", "6H")]
     game = ModelGame.from_shedding(3, hands, SPADES, 0, trick_end="rotation")
     game.play(play("5C"))

@@ -487,7 +487,7 @@ def test_from_dict_rejects_wrong_types_naming_the_key(key: str, bad: object) -> 
 
 def test_rules_has_exactly_the_fields_of_the_c_table_in_its_order() -> None:
     table = [entry["name"] for entry in _engine.rule_fields()]
-    assert table == FIELD_ORDER  # RULES.md §9
+    assert table == FIELD_ORDER  # docs/rules.md §9
     assert [f.name for f in attrs.fields(Rules)] == table
     assert [f.name for f in Rules.fields()] == table
     assert list(Rules().to_dict()) == table

@@ -1,9 +1,9 @@
-"""Scenario tests: one readable position per numbered rule of RULES.md §2, §3, §5, §6, §10.
+"""Scenario tests: one readable position per numbered rule of docs/rules.md §2, §3, §5, §6, §10.
 
 Every position is built by hand: :func:`deck` puts the interesting cards on top
-of the deck, :func:`dealt` builds the deck that deals given hands (RULES.md §2),
+of the deck, :func:`dealt` builds the deck that deals given hands (docs/rules.md §2),
 and :meth:`Game.from_shedding` sets up phase-2 positions. Every expected value
-below is worked out from RULES.md, not read off the engine.
+below is worked out from docs/rules.md, not read off the engine.
 
 Only the classic rules (``Rules.classic()``) are played: two-card duels, ties
 replayed, try your luck, drawing after each play, the last stock card hidden,
@@ -53,7 +53,7 @@ def moves(text: str) -> set[Move]:
 
 
 def assert_hidden_from_everyone(game: Game, card: str, holder: int) -> None:
-    """RULES.md §3.7 and §8: the face-down last card is in nobody's hand and no
+    """docs/rules.md §3.7 and §8: the face-down last card is in nobody's hand and no
     player, its holder included, can place it; trump is not public yet."""
     hidden = Card.parse(card)
     assert game.hidden_card == hidden

@@ -1,4 +1,4 @@
-"""Sessions (RULES.md §7): the cut, the rotating deal, the tally, the pot, records, the CLI."""
+"""Sessions (docs/rules.md §7): the cut, the rotating deal, the tally, the pot, records, the CLI."""
 
 from __future__ import annotations
 

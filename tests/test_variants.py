@@ -1,11 +1,11 @@
-"""Scenario tests: one readable position per rule variant of RULES.md §3–§6 and §9.
+"""Scenario tests: one readable position per rule variant of docs/rules.md §3–§6 and §9.
 
 Every position is built by hand, as in ``tests/test_scenarios.py``: :func:`dealt`
-builds the deck that deals given hands (RULES.md §2), :func:`burn_deck` and
+builds the deck that deals given hands (docs/rules.md §2), :func:`burn_deck` and
 :func:`flip_pairs` run the stock down to its last cards, and
 :meth:`Game.from_shedding` sets up phase-2 positions. Every expected value below
-is worked out from RULES.md and the "Decisions" / "Variant decisions" of
-``docs/rules.md``, not read off the engine.
+is worked out from docs/rules.md, its rules and the decisions marked **Decision**,
+not read off the engine.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from tests.positions import (
 
 def leader_wins_triples(pool: Iterable[str]) -> list[str]:
     """``pool`` ordered as triples whose first card outranks the other two: three
-    players turning them in turn see the leader win every round (RULES.md §4.3)."""
+    players turning them in turn see the leader win every round (docs/rules.md §4.3)."""
     ordered = sorted((Card.parse(c) for c in pool), key=lambda c: c.rank, reverse=True)
     assert len(ordered) % 3 == 0
     third = len(ordered) // 3
@@ -77,7 +77,7 @@ def leader_wins_triples(pool: Iterable[str]) -> list[str]:
 
 def upcard_burn_deck(hands: Sequence[str], upcard: str) -> list[str]:
     """``trump=UPCARD``: a deck dealing ``hands``, turning ``upcard`` up (it is
-    the card after the deal, RULES.md §2) and then every other card in pairs the
+    the card after the deal, docs/rules.md §2) and then every other card in pairs the
     leader wins under up-card trump."""
     up = Card.parse(upcard)
     used = set(cards(" ".join(hands) + " " + upcard))
@@ -414,7 +414,7 @@ def test_multi_card_plays_have_no_effect_in_duels() -> None:
 
 
 def test_a_tied_player_with_an_empty_hand_refills_before_replaying() -> None:
-    """RULES.md §4.3 and §3.10: seat 0 plays all three nines at once
+    """docs/rules.md §4.3 and §3.10: seat 0 plays all three nines at once
     (draw=AFTER_TRICK: he draws nothing); seat 1 ties with the fourth nine;
     seat 0 must replay first with no hand card, so he refills first."""
     rules = Rules.classic(

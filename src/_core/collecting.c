@@ -1,5 +1,5 @@
 /* Phase 1, collecting: two-card duels or everyone playing to each trick
- * (RULES.md §3, §4; the variant decisions are in docs/rules.md). */
+ * (docs/rules.md §3, §4, with the decisions taken there for the variants). */
 #include "internal.h"
 
 static int stock_count(const sg_state *st)

@@ -1,4 +1,4 @@
-/* The versioned random number generator of RULES.md §2.  Changing anything
+/* The versioned random number generator of docs/rules.md §2.  Changing anything
  * here changes every seeded deck: bump SG_RNG_VERSION if you must. */
 #include "skitgubbe.h"
 

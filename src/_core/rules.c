@@ -1,5 +1,5 @@
 /* Rules: the field descriptors, get/set by index, the presets and validation
- * (RULES.md §9), all generated from SG_RULE_FIELDS in skitgubbe.h. */
+ * (docs/rules.md §9), all generated from SG_RULE_FIELDS in skitgubbe.h. */
 #include <string.h>
 
 #include "skitgubbe.h"

@@ -1,5 +1,5 @@
-/* Phase 2, shedding: beat the top card or pick up (RULES.md §5, §6; the
- * variant decisions are in docs/rules.md). */
+/* Phase 2, shedding: beat the top card or pick up (docs/rules.md §5, §6, with
+ * the decisions taken there for the variants). */
 #include "internal.h"
 
 /* Cards of rank 2..5 in every suit (§5.4). */

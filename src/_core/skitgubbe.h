@@ -7,7 +7,7 @@
  *
  * Cards are bits of a uint64_t: bit = suit * 16 + rank, where suit is
  * 0 clubs, 1 diamonds, 2 hearts, 3 spades and rank is 0 (two) .. 12 (ace).
- * The rules implemented are those of shared/RULES.md; the numbers in comments
+ * The rules implemented are those of docs/rules.md; the numbers in comments
  * ("§3.6") point into that file.
  *
  * In this header, in order: the rules (one table of fields, SG_RULE_FIELDS,
@@ -37,7 +37,7 @@ extern "C" {
 /* Bump when the API or the layout of a public struct changes. */
 #define SG_API_VERSION 3
 /* Bump when the shuffle changes: the same seed must give the same deck for
- * every version that keeps this number (RULES.md §2). */
+ * every version that keeps this number (docs/rules.md §2). */
 #define SG_RNG_VERSION 1
 
 #define SG_MAX_PLAYERS 4
@@ -65,7 +65,7 @@ extern "C" {
 /* Size of a struct member, usable in constant expressions. */
 #define SG_MEMBER_SIZE(type, member) sizeof(((type *)0)->member)
 
-/* ---- rules (RULES.md §9) ---------------------------------------------- */
+/* ---- rules (docs/rules.md §9) ----------------------------------------- */
 
 /* The values of each enumerated rule field, as V(constant, number, name):
  * `name` is the value's lower-case name in Python and in game records.  The
@@ -131,7 +131,7 @@ enum sg_rule_kind {
  * kind     INT, BOOL, ENUM or OPTIONAL_INT (enum sg_rule_kind)
  * min, max, step   the allowed values (see enum sg_rule_kind); an ENUM has
  *          min 0 and max its last constant
- * classic  the classic default (RULES.md §9), used by sg_rules_classic
+ * classic  the classic default (docs/rules.md §9), used by sg_rules_classic
  * values   an ENUM's value list (above), else SG_NO_VALUES
  * doc      one line, as in Python's Rules
  *
@@ -143,7 +143,7 @@ enum sg_rule_kind {
  *      (sg_why_illegal) of the phase it changes, and apply -- collecting.c or
  *      shedding.c; sg_rules_modern (rules.c) if the modern preset sets it, and
  *      sg_rules_check if it conflicts with another field;
- *   3. the docs: RULES.md §9 and docs/rules.md;
+ *   3. the docs: docs/rules.md (§9 and the rule the field changes);
  *   4. the tests: the Python model (tests/model/) and tests/rules_gen.py must
  *      know the rule, and scenario tests show it.  tests/c/core_check.c covers
  *      the field's values, get/set and check by itself and draws its random
@@ -259,11 +259,11 @@ enum sg_rules_error {
  * with r untouched. */
 int sg_rules_set(sg_rules *r, int index, uint32_t value);
 
-/* Fills r with the classic rules (every default of RULES.md §9: the table's
+/* Fills r with the classic rules (every default of docs/rules.md §9: the table's
  * `classic` column) for `players` players. */
 void sg_rules_classic(sg_rules *r, uint8_t players);
 
-/* Fills r with the modern (French/Dutch) rules of RULES.md §9: with 3 or 4
+/* Fills r with the modern (French/Dutch) rules of docs/rules.md §9: with 3 or 4
  * players trick_mode=ALL, all_tie=LOWER_OUT, slough, no try_your_luck,
  * draw=AFTER_TRICK, last_card=REVEAL, runs, pickup=TOP_RUN,
  * trick_end=ROTATION; with 2 players the same but trick_mode=DUEL and
@@ -276,7 +276,7 @@ void sg_rules_modern(sg_rules *r, uint8_t players);
  * "trump" for the conflict).  `reserved` is not checked. */
 int sg_rules_check(const sg_rules *r, const char **field);
 
-/* ---- random numbers (RULES.md §2) -------------------------------------- */
+/* ---- random numbers (docs/rules.md §2) --------------------------------- */
 
 /* xoshiro256** seeded by splitmix64. */
 typedef struct sg_rng {
@@ -322,7 +322,7 @@ enum sg_move_kind {
 enum sg_phase { SG_PHASE_COLLECTING = 0, SG_PHASE_SHEDDING = 1, SG_PHASE_OVER = 2 };
 
 /* The whole game.  Fixed size, no pointers: copy = memcpy.  The layout has room
- * for every variant of RULES.md §9 (4 players, 5-card hands, multi-card plays,
+ * for every variant of docs/rules.md §9 (4 players, 5-card hands, multi-card plays,
  * runs, the slough window, both trick ends).  No hidden padding (the
  * assertion below): equal states are equal bytes, and `reserved` is zero. */
 typedef struct sg_state {
@@ -535,12 +535,12 @@ void sg_apply_unchecked(sg_state *st, sg_move move, sg_events *ev);
 
 /* ---- what a seat sees, and how a game ended --------------------------------- */
 
-/* The cards `seat` cannot place (RULES.md §8) and, in slots[], how many of
+/* The cards `seat` cannot place (docs/rules.md §8) and, in slots[], how many of
  * them each seat holds (slots[seat] = 0), then the stock (slots[4]) and the
  * hidden card (slots[5]).  Returns the unknown mask. */
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2]);
 
-/* Everything one seat may see of a game (RULES.md §8), by name: what crosses
+/* Everything one seat may see of a game (docs/rules.md §8), by name: what crosses
  * to Python's Observation.  Fixed size, no pointers.  Arrays indexed by seat
  * hold zeros beyond `players`; unused table entries are zero.  The seat's
  * legal moves are not in it: ask sg_legal_moves when it is to move. */
@@ -616,7 +616,7 @@ int sg_game_result(const sg_state *st, sg_result *result);
 /* In a view: a face-down card the viewer cannot name. */
 #define SG_UNKNOWN_CARD 0xFE
 
-/* What `seat` knows, as a state (RULES.md §8): other hands keep only the cards
+/* What `seat` knows, as a state (docs/rules.md §8): other hands keep only the cards
  * every player can place with them (view->unseen[p] counts the rest), the
  * stock keeps only a face-up up-card, the hidden card and a trump not yet
  * public are blanked.  Equal for any two states `seat` cannot tell apart. */

@@ -1,6 +1,6 @@
 """skitgubbe: the Swedish card game Skitgubbe for Python programs and bots.
 
-A plain-C bitboard core plays the rules (``shared/RULES.md`` in the project);
+A plain-C bitboard core plays the rules (``docs/rules.md`` in the project);
 this package is its typed API.
 
 ``import skitgubbe`` loads the core API only: cards, rules, moves, events, the

@@ -217,7 +217,7 @@ cdef extern from "skitgubbe.h" nogil:
     const char *sg_illegal_name(int reason)
     uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t *slots)
 
-    # What one seat sees (RULES.md §8), by name; arrays indexed by seat are 0 beyond players.
+    # What one seat sees (docs/rules.md §8), by name; arrays indexed by seat are 0 beyond players.
     ctypedef struct sg_observation:
         uint64_t hand
         uint64_t collection

@@ -69,7 +69,7 @@ class GameResult:
     ``loser`` is the skitgubbe (``None`` when the game was truncated or nobody
     was left holding cards); ``finish_order`` lists the seats from the first
     to go out to the skitgubbe; ``truncated`` is true when the move cap ended
-    the game (RULES.md §6.8); ``moves_played`` is the number of moves played.
+    the game (docs/rules.md §6.8); ``moves_played`` is the number of moves played.
 
     >>> import skitgubbe as sg
     >>> result = sg.play_game([sg.bots.RandomBot(seed=s) for s in range(3)], seed=1)
@@ -308,7 +308,7 @@ class Game(_engine.GameCore):
         """Deal a new game.
 
         The deck comes from ``deck`` (52 cards, top first) or is shuffled from
-        ``seed`` with the engine's versioned generator (RULES.md §2); with
+        ``seed`` with the engine's versioned generator (docs/rules.md §2); with
         neither, from a fresh random seed. ``dealer`` defaults to the last seat,
         so seat 0 leads.
 
@@ -720,7 +720,7 @@ class Game(_engine.GameCore):
     # -- what players see ---------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
-        """The frozen view of ``seat`` (RULES.md §8): all it knows, nothing more.
+        """The frozen view of ``seat`` (docs/rules.md §8): all it knows, nothing more.
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=2)

@@ -39,9 +39,9 @@ class MoveKind(IntEnum):
 
     ``PLAY`` lays hand cards (one card; equal cards or a run where the rules
     allow them), ``FLIP`` turns the top stock card and plays it (try your luck,
-    RULES.md §3.3), ``PICK_UP`` takes cards from the table in phase 2 (RULES.md
+    docs/rules.md §3.3), ``PICK_UP`` takes cards from the table in phase 2 (docs/rules.md
     §6.3), ``SLOUGH`` throws cards of ranks already in the trick after it is won
-    and ``PASS`` throws nothing (the slough window, RULES.md §4.4).
+    and ``PASS`` throws nothing (the slough window, docs/rules.md §4.4).
 
     >>> [kind.name for kind in MoveKind]
     ['PLAY', 'FLIP', 'PICK_UP', 'SLOUGH', 'PASS']
@@ -149,7 +149,7 @@ class Move:
 
     @staticmethod
     def slough(*cards: Card | str) -> Move:
-        """Throw cards of ranks already in the trick (the slough window, RULES.md §4.4).
+        """Throw cards of ranks already in the trick (the slough window, docs/rules.md §4.4).
 
         >>> Move.slough("7H", "7S"), str(Move.slough("7H"))
         (Move.parse('slough 7♥ 7♠'), 'slough 7♥')

@@ -1,7 +1,7 @@
 """What one seat knows: the frozen view a :class:`~skitgubbe.Player` is given.
 
 An :class:`Observation` holds exactly what a person at the table with perfect
-memory knows (RULES.md §8): his own hand and collection, the table, every
+memory knows (docs/rules.md §8): his own hand and collection, the table, every
 count, the cards every player can place in each other player's hands, the
 cards he cannot place and how many unknown slots each opponent, the stock and
 the face-down last card hold, the public history, and the legal moves when it
@@ -326,7 +326,7 @@ class Observation:
         return _engine.view_actions(self.core_view, self.slough_chosen.mask)
 
     def sample_world(self, rng: random.Random | int | None = None) -> Game:
-        """A game consistent with everything this seat knows (RULES.md §8).
+        """A game consistent with everything this seat knows (docs/rules.md §8).
 
         The cards this seat cannot place are dealt uniformly at random into the
         unknown slots: each opponent's unseen cards, the stock and the face-down

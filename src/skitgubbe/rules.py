@@ -1,4 +1,4 @@
-"""The rule variants of a game: :class:`Rules` and its enums (RULES.md §9).
+"""The rule variants of a game: :class:`Rules` and its enums (docs/rules.md §9).
 
 Every enum's values are the C core's numbers. :class:`Rules` is frozen and
 validated: every bad value raises :class:`~skitgubbe.errors.RulesError` naming
@@ -40,7 +40,7 @@ __all__ = [
 
 
 class TrickMode(IntEnum):
-    """Who plays to a phase-1 trick (RULES.md §3, §4).
+    """Who plays to a phase-1 trick (docs/rules.md §3, §4).
 
     >>> TrickMode.DUEL, TrickMode["ALL"]
     (<TrickMode.DUEL: 0>, <TrickMode.ALL: 1>)
@@ -51,7 +51,7 @@ class TrickMode(IntEnum):
 
 
 class DuelTie(IntEnum):
-    """What a tie does under ``trick_mode=DUEL`` (RULES.md §3.6).
+    """What a tie does under ``trick_mode=DUEL`` (docs/rules.md §3.6).
 
     >>> int(DuelTie.BOUNCE)
     1
@@ -62,7 +62,7 @@ class DuelTie(IntEnum):
 
 
 class AllTie(IntEnum):
-    """Where the non-tied cards go under ``trick_mode=ALL`` (RULES.md §4.3).
+    """Where the non-tied cards go under ``trick_mode=ALL`` (docs/rules.md §4.3).
 
     >>> int(AllTie.LOWER_OUT)
     1
@@ -73,7 +73,7 @@ class AllTie(IntEnum):
 
 
 class Draw(IntEnum):
-    """When players refill their hands in phase 1 (RULES.md §3.4, §3.9).
+    """When players refill their hands in phase 1 (docs/rules.md §3.4, §3.9).
 
     >>> int(Draw.AFTER_TRICK)
     1
@@ -84,7 +84,7 @@ class Draw(IntEnum):
 
 
 class LastCard(IntEnum):
-    """What happens to the last stock card (RULES.md §3.7, §3.8).
+    """What happens to the last stock card (docs/rules.md §3.7, §3.8).
 
     >>> int(LastCard.REVEAL)
     1
@@ -95,7 +95,7 @@ class LastCard(IntEnum):
 
 
 class TrumpRule(IntEnum):
-    """How the trump suit is chosen (RULES.md §5.1).
+    """How the trump suit is chosen (docs/rules.md §5.1).
 
     >>> int(TrumpRule.UPCARD)
     2
@@ -107,7 +107,7 @@ class TrumpRule(IntEnum):
 
 
 class Pickup(IntEnum):
-    """What a phase-2 pick-up takes from the table (RULES.md §6.3).
+    """What a phase-2 pick-up takes from the table (docs/rules.md §6.3).
 
     >>> int(Pickup.PILE)
     2
@@ -119,7 +119,7 @@ class Pickup(IntEnum):
 
 
 class TrickEnd(IntEnum):
-    """When a phase-2 trick is complete (RULES.md §6.5).
+    """When a phase-2 trick is complete (docs/rules.md §6.5).
 
     >>> int(TrickEnd.ROTATION)
     1
@@ -328,7 +328,7 @@ _ENUM_TYPES: Final[dict[str, type[IntEnum]]] = {
 
 @attrs.frozen(kw_only=True, repr=False, field_transformer=_from_table)
 class Rules:
-    """The rule variants of one game; every field of RULES.md §9.
+    """The rule variants of one game; every field of docs/rules.md §9.
 
     Keyword-only and validated. Enum fields take the member or its name as a
     string, case-insensitive (``trick_mode="all"``); booleans must be real
@@ -463,7 +463,7 @@ class Rules:
 
     @classmethod
     def modern(cls, players: int = 3, **overrides: Any) -> Rules:
-        """The French/Dutch rules (RULES.md §9), then ``overrides``.
+        """The French/Dutch rules (docs/rules.md §9), then ``overrides``.
 
         With 3 or 4 players everyone plays to each phase-1 trick; with 2 the
         trick is a duel whose ties bounce.

@@ -1,4 +1,4 @@
-"""Sessions: a series of games among the same players (RULES.md §7).
+"""Sessions: a series of games among the same players (docs/rules.md §7).
 
 A :class:`Session` cuts for the first dealer, passes the deal clockwise after
 each game, keeps the tally of losses and, optionally, a token pot that the
@@ -209,7 +209,7 @@ def _check_lineup(lineup: Sequence[Player], count: int, what: str) -> Sequence[P
 
 
 class Session:
-    """A series of games among the same players (RULES.md §7).
+    """A series of games among the same players (docs/rules.md §7).
 
     ``lineup`` seats the players (seat ``i`` is ``lineup[i]``) for every game,
     or is a function from a game's index to the lineup of that game — use one

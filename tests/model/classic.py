@@ -1,22 +1,22 @@
-"""A plain-Python reference model of Skitgubbe, every rule variant of RULES.md section 9.
+"""A plain-Python reference model of Skitgubbe, every rule variant of docs/rules.md §9.
 
 The module keeps its historical name: it started as the model of the classic
 rules (every default of section 9) and now plays any combination of the
 variant fields, for 2, 3 and 4 players:
 
-- phase 1 (RULES 3, 4): two-card duels or everyone playing to each trick
+- phase 1 (docs/rules.md §3, §4): two-card duels or everyone playing to each trick
   (``trick_mode``), replayed or bounced duel ties (``duel_tie``), replayed
   all-play ties with the lower cards kept or put out (``all_tie``),
   multi-card plays, the slough window, try your luck, drawing after each play
   or after each trick (``draw``) and a hidden or revealed last card
   (``last_card``);
-- between the phases (RULES 5): the trump rule (``trump``) and the low-card
+- between the phases (docs/rules.md §5): the trump rule (``trump``) and the low-card
   redistribution (``low_card_threshold``);
-- phase 2 (RULES 6): runs, the pick-up rule (``pickup``), the end of a trick
+- phase 2 (docs/rules.md §6): runs, the pick-up rule (``pickup``), the end of a trick
   (``trick_end``) and the move cap (``max_moves``).
 
-Where RULES.md is silent, ``docs/rules.md`` ("Decisions", "Variant
-decisions") settles it.  The few questions left open even there are answered
+Where a rule leaves a question open, the decisions of ``docs/rules.md`` (each
+marked **Decision**) settle it.  The few questions left open even there are answered
 as follows (each is also marked **Model choice** where it is coded):
 
 1. A hand-card play whose ``after_play`` refill draws the revealed last card
@@ -28,9 +28,9 @@ as follows (each is also marked **Model choice** where it is coded):
    played it, also under ``LOWER_OUT``: no replay begins, so nothing goes out.
 2. ``LOWER_OUT`` puts the non-tied players' cards out of play as the replay
    begins: right after the tie is found (if phase 1 goes on), before the first
-   tied player's turn and so before any RULES 3.10 refill of his.
-3. Nobody must play in the slough window, so RULES 3.10 does not apply there:
-   a seat with an empty hand holds no card of a trick rank and is skipped.
+   tied player's turn and so before any docs/rules.md §3.10 refill of his.
+3. Nobody must play in the slough window, so docs/rules.md §3.10 does not apply
+   there: a seat with an empty hand holds no card of a trick rank and is skipped.
 4. Under ``trump="upcard"`` the up-card is a stock card for try your luck: a
    flip needs two stock cards, the up-card included (so it is never flipped).
 
@@ -73,7 +73,7 @@ OVER = "over"
 SUIT_LETTERS = "CDHS"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 LOW_RANKS = range(0, 4)
-"""Ranks 2, 3, 4 and 5: the cards moved by the low-card rule (RULES 5.4)."""
+"""Ranks 2, 3, 4 and 5: the cards moved by the low-card rule (docs/rules.md §5.4)."""
 
 ALL_CARDS: frozenset[int] = frozenset(s * 16 + r for s in range(4) for r in range(13))
 """The 52 valid card codes."""
@@ -142,7 +142,7 @@ def nonempty_subsets(cards: Iterable[int]) -> list[frozenset[int]]:
 def runs_in(cards: Iterable[int]) -> list[frozenset[int]]:
     """Return every run in ``cards``: two or more cards of one suit with consecutive ranks.
 
-    Aces are high only, so there is no wrap from the ace to the two (RULES 6.2).
+    Aces are high only, so there is no wrap from the ace to the two (docs/rules.md §6.2).
     """
     held = set(cards)
     runs: list[frozenset[int]] = []
@@ -177,7 +177,7 @@ _BOOL_FIELDS = ("multi_card_plays", "slough", "try_your_luck", "runs")
 
 @dataclass(frozen=True)
 class Variants:
-    """The variant fields of RULES.md section 9 (all but ``players``, ``hand_size``, ``max_moves``).
+    """The variant fields of docs/rules.md §9 (all but ``players``, ``hand_size``, ``max_moves``).
 
     Values are spelled as ``skitgubbe.Rules.to_dict()`` writes them; the
     defaults are the classic rules.
@@ -306,7 +306,7 @@ class Event:
 
 
 class Knowledge(TypedDict):
-    """What one seat can deduce from everything it has seen (RULES.md section 8)."""
+    """What one seat can deduce from everything it has seen (docs/rules.md §8)."""
 
     known: list[set[int]]
     unknown: set[int]
@@ -597,7 +597,7 @@ class ModelGame:
         """Deal ``hand_size`` rounds clockwise from the dealer's left; the rest is the stock.
 
         Under ``trump="upcard"`` the next card is turned up, sets the trump (public
-        at once) and goes to the bottom of the stock (RULES 2, 5.1).
+        at once) and goes to the bottom of the stock (docs/rules.md §2, §5.1).
         """
         self.log.append(Event("start", count=52))
         position = 0
@@ -629,7 +629,7 @@ class ModelGame:
 
     @property
     def in_window(self) -> bool:
-        """Whether the game is in a slough window (RULES 4.4)."""
+        """Whether the game is in a slough window (docs/rules.md §4.4)."""
         return self.phase == COLLECTING and bool(self.window)
 
     def legal_moves(self) -> list[Move]:
@@ -654,7 +654,7 @@ class ModelGame:
             else:
                 plays = [frozenset((card,)) for card in hand]
             moves = sorted(((PLAY, cards) for cards in plays), key=move_key)
-            # RULES 3.3: try your luck only while the stock holds at least 2 cards
+            # docs/rules.md §3.3: try your luck only while the stock holds at least 2 cards
             # (model choice 4: the up-card at the bottom counts).
             if self.rules.try_your_luck and len(self.stock) >= 2:
                 moves.append(FLIP_MOVE)
@@ -664,7 +664,7 @@ class ModelGame:
             plays += runs_in(hand)
         if self.table:
             top = self.table[-1][1]
-            # RULES 6.2: a single card beats the top; a run's lowest card must beat it.
+            # docs/rules.md §6.2: a single card beats the top; a run's lowest card must beat it.
             plays = [cards for cards in plays if self.beats(min(cards), top)]
         moves = sorted(((PLAY, cards) for cards in plays), key=move_key)
         if self.table:
@@ -686,12 +686,12 @@ class ModelGame:
                 self._play_collecting(seat, kind, cards)
         else:
             self._play_shedding(seat, kind, cards)
-        # RULES 6.8: the move cap ends a game that is not otherwise over.
+        # docs/rules.md §6.8: the move cap ends a game that is not otherwise over.
         if self.phase != OVER and self.moves_played >= self.max_moves:
             self._finish(loser=None, truncated=True)
 
     def beats(self, card: int, top: int) -> bool:
-        """Return whether ``card`` beats ``top`` in phase 2 (RULES 6.2)."""
+        """Return whether ``card`` beats ``top`` in phase 2 (docs/rules.md §6.2)."""
         if suit(card) == suit(top):
             return rank(card) > rank(top)
         return self.trump is not None and suit(card) == self.trump
@@ -701,7 +701,7 @@ class ModelGame:
         return [seat for seat in range(self.players) if self.hands[seat]]
 
     def table_plays(self) -> list[tuple[int, tuple[int, ...]]]:
-        """Return the table as plays ``(seat, cards)``, bottom first (RULES 6.4)."""
+        """Return the table as plays ``(seat, cards)``, bottom first (docs/rules.md §6.4)."""
         plays: list[tuple[int, tuple[int, ...]]] = []
         last_id: int | None = None
         for (seat, card), play_id in zip(self.table, self._table_plays, strict=True):
@@ -744,7 +744,7 @@ class ModelGame:
     def _refill(self, seat: int) -> bool:
         """Refill ``seat`` from the stock top to ``hand_size`` cards, as far as the stock lasts.
 
-        The last stock card (RULES 3.7, 3.8, 5.1): under ``trump="upcard"`` it is
+        The last stock card (docs/rules.md §3.7, §3.8, §5.1): under ``trump="upcard"`` it is
         the up-card, taken into the hand in view of all; else with
         ``last_card="reveal"`` it is shown and taken into the hand (its suit is
         trump under ``trump="last_card"``); else it lies face down beside its
@@ -780,7 +780,7 @@ class ModelGame:
         """Start a phase-1 trick led by ``leader``.
 
         Under ``"duel"`` the round is the leader and his left neighbour; under
-        ``"all"`` every seat, clockwise from the leader (RULES 3.1, 4.1).
+        ``"all"`` every seat, clockwise from the leader (docs/rules.md §3.1, §4.1).
         """
         self.leader = leader
         self.follower = self._seat_after(leader)
@@ -795,9 +795,9 @@ class ModelGame:
     def _begin_collecting_turn(self, seat: int) -> None:
         """Make ``seat`` the player who must play now.
 
-        RULES 3.10: with no hand card and a non-empty stock he refills first (to
+        docs/rules.md §3.10: with no hand card and a non-empty stock he refills first (to
         ``hand_size``); if that reveals the last card, phase 1 ends at once.
-        RULES 3.8: if his hand is still empty, phase 1 ends.
+        docs/rules.md §3.8: if his hand is still empty, phase 1 ends.
         """
         if not self.hands[seat] and self.stock and self._refill(seat):
             self._end_collecting()
@@ -811,13 +811,13 @@ class ModelGame:
         """Apply a phase-1 play (one or more hand cards) or flip, then move the trick on.
 
         With ``draw="after_play"`` the player refills right after a hand-card play
-        (RULES 3.4; not after a flip, RULES 3.3).  **Model choice** (1) when that refill
-        reveals the last card (``last_card="reveal"``, phase 1 ends at once): if the
-        play completed a round with a single winner, the winner collects the table
-        (docs: the trick is decided once its winner is known); if it completed a
-        duel tie under ``BOUNCE``, the two cards go out of play (a bounced trick is
-        decided); otherwise (the trick still under way, or a tie waiting for its
-        replay, also under ``LOWER_OUT``) every card on the table is taken back.
+        (docs/rules.md §3.4; not after a flip, docs/rules.md §3.3).  **Model choice**
+        (1) when that refill reveals the last card (``last_card="reveal"``, phase 1 ends
+        at once): if the play completed a round with a single winner, the winner
+        collects the table (docs/rules.md §3.8); if it completed a duel tie under
+        ``BOUNCE``, the two cards go out of play (a bounced trick is decided); otherwise
+        (the trick still under way, or a tie waiting for its replay, also under
+        ``LOWER_OUT``) every card on the table is taken back.
         """
         if kind == PLAY:
             for card in cards:
@@ -825,7 +825,7 @@ class ModelGame:
             self._lay(seat, cards)
             self.log.append(Event("play", seat, tuple(sorted(cards))))
             played = tuple(sorted(cards))
-        else:  # FLIP, RULES 3.3: the top stock card is played, nothing is drawn
+        else:  # FLIP, docs/rules.md §3.3: the top stock card is played, nothing is drawn
             card = self.stock.pop(0)
             self._lay(seat, (card,))
             self.log.append(Event("flip", seat, (card,)))
@@ -855,7 +855,7 @@ class ModelGame:
             self._winner = best[0]
             return "won"
         if self.rules.trick_mode == "duel" and self.rules.duel_tie == "bounce":
-            # RULES 3.6 BOUNCE: both tied cards go out of play.
+            # docs/rules.md §3.6 BOUNCE: both tied cards go out of play.
             self._discard(card for _, card in self._clear_table())
             return "bounced"
         self._tied = best
@@ -864,7 +864,7 @@ class ModelGame:
     def _round_best(self) -> list[int]:
         """Return the players of the finished round with the best play, in round order.
 
-        Under ``trump="upcard"`` (RULES 5.1) the highest trump wins, else the highest
+        Under ``trump="upcard"`` (docs/rules.md §5.1) the highest trump wins, else the highest
         card of the suit led (the suit of the trick's first card): one winner.
         Otherwise the highest rank (suits ignored); several players on a tie.
         """
@@ -881,7 +881,7 @@ class ModelGame:
     def _continue(self, outcome: str | int) -> None:
         """Go on after a phase-1 play that did not end phase 1."""
         if outcome == "bounced":
-            # RULES 3.6 BOUNCE: the follower leads the next trick.
+            # docs/rules.md §3.6 BOUNCE: the follower leads the next trick.
             self._trick_decided(self.follower)
         elif outcome == "won":
             self._open_window()
@@ -892,12 +892,14 @@ class ModelGame:
             self._begin_collecting_turn(outcome)
 
     def _start_replay(self) -> None:
-        """Replay a tie: only the tied players, in the order they just played (RULES 3.6, 4.3).
+        """Replay a tie: only the tied players, in the order they just played.
+
+        See docs/rules.md §3.6 and §4.3.
 
         **Model choice** (2): with ``LOWER_OUT`` (``"all"`` only) every card on the
         table of a player who is not among the tied players goes out of play now,
         as the replay begins (before the first tied player's turn and any refill
-        of RULES 3.10).
+        of docs/rules.md §3.10).
         """
         tied = self._tied
         if self.rules.trick_mode == "all" and self.rules.all_tie == "lower_out":
@@ -911,7 +913,7 @@ class ModelGame:
         self._begin_collecting_turn(tied[0])
 
     def _open_window(self) -> None:
-        """Open the slough window once the winner is known (RULES 4.4), or collect at once.
+        """Open the slough window once the winner is known (docs/rules.md §4.4), or collect at once.
 
         The ranks that may be thrown are those lying on the table now; the turns go
         from the winner's left neighbour round to the winner.
@@ -929,7 +931,7 @@ class ModelGame:
         """Give the turn to the next window seat holding a card of a trick rank, or close.
 
         **Model choice** (3): a seat with an empty hand is skipped; nobody refills
-        for the window (RULES 3.10 is for players who must play).
+        for the window (docs/rules.md §3.10 is for players who must play).
         """
         while self.window:
             seat = self.window[0]
@@ -943,8 +945,8 @@ class ModelGame:
         """Apply a slough or a pass in the window.
 
         With ``draw="after_play"`` a slougher refills at once; if that reveals the
-        last card, the winner collects the table and phase 1 ends (docs: the trick
-        is decided once its winner is known).
+        last card, the winner collects the table and phase 1 ends (docs/rules.md
+        §3.8).
         """
         self.window.pop(0)
         if kind == SLOUGH:
@@ -971,13 +973,13 @@ class ModelGame:
         return winner
 
     def _collect_and_go_on(self) -> None:
-        """Collect the decided trick; the winner leads the next one (RULES 3.5, 4.6)."""
+        """Collect the decided trick; the winner leads the next one (docs/rules.md §3.5, §4.6)."""
         self._trick_decided(self._collect())
 
     def _trick_decided(self, next_leader: int) -> None:
         """After a trick is decided: ``draw="after_trick"`` refills, then the next trick.
 
-        RULES 3.9: every player refills, from the next leader clockwise; a revealed
+        docs/rules.md §3.9: every player refills, from the next leader clockwise; a revealed
         last card ends phase 1 at once (the others do not refill).
         """
         if self.rules.draw == "after_trick":
@@ -988,7 +990,7 @@ class ModelGame:
         self._start_trick(next_leader)
 
     def _end_collecting(self) -> None:
-        """End phase 1: take back the unfinished trick, then start phase 2 (RULES 3.8)."""
+        """End phase 1: take back the unfinished trick, then start phase 2 (docs/rules.md §3.8)."""
         for seat, card in self._clear_table():
             self.hands[seat].add(card)
             self.log.append(Event("take_back", seat, (card,)))
@@ -1001,7 +1003,7 @@ class ModelGame:
     # ---------------------------------------------------------- between the phases
 
     def _start_shedding(self) -> None:
-        """Reveal the hidden card, merge, find outs, low cards, the leader (RULES 5)."""
+        """Reveal the hidden card, merge, find outs, low cards, the leader (docs/rules.md §5)."""
         if self.hidden_card is not None and self.hidden_holder is not None:
             self.collections[self.hidden_holder].add(self.hidden_card)
             self.log.append(Event("reveal", self.hidden_holder, (self.hidden_card,)))
@@ -1032,13 +1034,13 @@ class ModelGame:
         return [(self.dealer + step) % self.players for step in range(1, self.players + 1)]
 
     def _mark_outs(self) -> None:
-        """Seats without cards go out, in seat order from the dealer's left (RULES 5.3)."""
+        """Seats without cards go out, in seat order from the dealer's left (docs/rules.md §5.3)."""
         for seat in self._seats_from_dealers_left():
             if not self.hands[seat] and seat not in self.finish_order:
                 self.finish_order.append(seat)
 
     def _low_cards(self, threshold: int) -> None:
-        """RULES 5.4: deal the others' cards of rank 2-5 to the short players.
+        """docs/rules.md §5.4: deal the others' cards of rank 2-5 to the short players.
 
         A holder with fewer than ``threshold`` cards is short.  Every card of rank
         2-5 held by the other holders is taken and dealt one at a time, lowest
@@ -1075,7 +1077,8 @@ class ModelGame:
         raise RuntimeError("nobody holds cards")
 
     def _end_if_decided(self) -> bool:
-        """End the game if at most one seat holds cards (RULES 5.3, 6.7); say whether it did."""
+        """End the game if at most one seat holds cards (docs/rules.md §5.3, §6.7); say whether it
+        did."""
         holders = self.holders()
         if len(holders) > 1:
             return False
@@ -1083,11 +1086,12 @@ class ModelGame:
         return True
 
     def _plays_on_table(self) -> int:
-        """Return the number of plays with at least one card left on the table (RULES 6.4)."""
+        """Return the number of plays with at least one card left on the table (docs/rules.md
+        §6.4)."""
         return len(set(self._table_plays))
 
     def _pick_up_count(self) -> int:
-        """Return how many cards a pick-up takes from the top of the table (RULES 6.3)."""
+        """Return how many cards a pick-up takes from the top of the table (docs/rules.md §6.3)."""
         if self.rules.pickup == "pile":
             return len(self.table)
         count = 1
@@ -1114,12 +1118,13 @@ class ModelGame:
             self.turns += 1
             nxt = self._next_holder(seat)
             if not self.table:
-                # RULES 6.6: an emptied table ends the trick; the picker's next player leads.
+                # docs/rules.md §6.6: an emptied table ends the trick; the picker's next
+                # player leads.
                 self.leader = nxt
                 self.to_move = nxt
                 return
             if self.rules.trick_end == "rotation" and self.turns == self.target:
-                # RULES 6.5 ROTATION: the owner of the top play leads (his next if out).
+                # docs/rules.md §6.5 ROTATION: the owner of the top play leads (his next if out).
                 owner = self.table[-1][0]
                 self._discard(card for _, card in self._clear_table())
                 nxt = owner if self.hands[owner] else self._next_holder(owner)
@@ -1128,7 +1133,7 @@ class ModelGame:
             return
 
         if not self.table:
-            # RULES 6.5: the target is fixed when the leader leads, counting him.
+            # docs/rules.md §6.5: the target is fixed when the leader leads, counting him.
             self.leader = seat
             self.target = len(self.holders())
             self.turns = 0
@@ -1138,7 +1143,7 @@ class ModelGame:
         self.log.append(Event("play", seat, tuple(sorted(cards))))
         self.turns += 1
         if not self.hands[seat]:
-            self.finish_order.append(seat)  # RULES 6.7: out and safe at once
+            self.finish_order.append(seat)  # docs/rules.md §6.7: out and safe at once
         if self._end_if_decided():
             return  # a play that ends the game does not also complete the trick
         if self.rules.trick_end == "count":
@@ -1164,7 +1169,7 @@ class ModelGame:
     # ---------------------------------------------------------- knowledge
 
     def knowledge(self, seat: int) -> Knowledge:
-        """Return what ``seat`` knows, replayed from the event log only (RULES 8).
+        """Return what ``seat`` knows, replayed from the event log only (docs/rules.md §8).
 
         ``known[t]`` for another seat ``t`` holds the cards every player can
         place with ``t``; ``known[seat]`` is the seat's own hand and collection

@@ -3,7 +3,7 @@
 One generator drives both the shuffle and the move choices: the deck is
 shuffled first, then each move is ``moves[rng.below(len(moves))]`` over the
 canonical move order of :meth:`ModelGame.legal_moves`.  Rule variants (the
-fields of RULES.md section 9 other than ``players``, ``hand_size`` and
+fields of docs/rules.md §9 other than ``players``, ``hand_size`` and
 ``max_moves``) are passed through to :class:`ModelGame`.
 """
 

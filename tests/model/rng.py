@@ -1,6 +1,6 @@
 """The engine's versioned random generator, written out in plain Python.
 
-This mirrors RULES.md section 2: xoshiro256** seeded by splitmix64, Lemire's
+This mirrors docs/rules.md §2: xoshiro256** seeded by splitmix64, Lemire's
 unbiased bounded draw on 32 bits, and a Fisher-Yates shuffle of the deck in
 card order.  All arithmetic is on unsigned 64-bit integers, so every result is
 reduced modulo 2**64 explicitly.

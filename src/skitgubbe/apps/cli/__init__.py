@@ -2,7 +2,7 @@
 
 ``skitgubbe demo`` prints one seeded game between random bots in a form a
 person can follow; ``skitgubbe simulate`` plays many random games in the C core
-and prints the totals; ``skitgubbe session`` plays a session (RULES.md §7)
+and prints the totals; ``skitgubbe session`` plays a session (docs/rules.md §7)
 between random bots, and saves and resumes it; ``skitgubbe arena`` plays a
 match between bots over duplicate deals and prints each bot's figures;
 ``skitgubbe play`` is a game against bots in the terminal and ``skitgubbe

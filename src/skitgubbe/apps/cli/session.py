@@ -1,4 +1,4 @@
-"""``skitgubbe session``: a session (RULES.md §7) between bots, saved and resumed.
+"""``skitgubbe session``: a session (docs/rules.md §7) between bots, saved and resumed.
 
 The session cuts for the first deal, plays its games with the deal passing
 clockwise, prints each game (or every ``--every``-th) and the tally, shares the
