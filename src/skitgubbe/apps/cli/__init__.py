@@ -11,9 +11,9 @@ over the engine protocol (``docs/protocol.md``) on stdin and stdout.
 
 This module assembles the parser and runs the command; each command lives in a
 module of its own, which adds its options and holds what it does:
-:mod:`.demo` (demo, simulate), :mod:`.session`, :mod:`.match` (arena, sprt,
-ladder), :mod:`.terminal` (play, replay), :mod:`.engine` and :mod:`.serve`;
-:mod:`.common` holds the options and checks several of them share.
+``demo`` (demo, simulate), ``session``, ``match`` (arena, sprt, ladder),
+``terminal`` (play, replay), ``engine`` and ``serve``; ``common`` holds the
+options and checks several of them share.
 """
 
 from __future__ import annotations
