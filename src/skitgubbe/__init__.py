@@ -28,6 +28,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 from . import actions, bots
+from ._version import __version__
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
     ArgumentError,
@@ -102,7 +103,6 @@ if TYPE_CHECKING:
     )
     from .sprt import SprtResult, run_sprt
 
-__version__ = "0.1.0"
 
 _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),

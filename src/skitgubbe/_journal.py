@@ -19,7 +19,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import __version__, _engine
+from . import _engine
+from ._version import __version__
 from ._text import brief
 from .arena import MatchGame
 from .errors import ArgumentError, RecordError, SkitgubbeError

@@ -43,9 +43,8 @@ from __future__ import annotations
 from typing import Final
 
 from . import _engine
-from ._text import brief
 from .cards import Card
-from .errors import ArgumentError, ArgumentTypeError
+from .moves import Move, check_action
 
 __all__ = [
     "FLIP",
@@ -74,6 +73,8 @@ SLOUGH_DONE: Final[int] = _engine.SLOUGH_DONE_ACTION
 def check(action: object) -> int:
     """``action`` if it is an action id, else an error naming it.
 
+    The same check as :func:`skitgubbe.moves.check_action`.
+
     >>> check(507)
     507
     >>> check(600)
@@ -81,11 +82,7 @@ def check(action: object) -> int:
         ...
     skitgubbe.errors.ArgumentError: an action id is 0 <= action < 563, not 600
     """
-    if type(action) is not int:
-        raise ArgumentTypeError(f"an action id is an int, not {brief(action)}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise ArgumentError(f"an action id is 0 <= action < {NUM_ACTIONS}, not {brief(action)}")
-    return action
+    return check_action(action)
 
 
 def describe(action: int) -> str:
@@ -94,8 +91,6 @@ def describe(action: int) -> str:
     >>> [describe(a) for a in (0, 52, 195, 508, 510)]
     ['play 2♣', 'play 2♣ 2♦', 'play 2♣ 3♣', 'pick up', 'add 2♣ to the slough']
     """
-    from .moves import Move
-
     check(action)
     if action == SLOUGH_DONE:
         return "throw the slough chosen"

@@ -52,7 +52,8 @@ from typing import Any, Final, NoReturn, cast
 
 import attrs
 
-from . import __version__, protocol
+from . import protocol
+from ._version import __version__
 from .errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
 from .events import Event
 from .game import GameResult

@@ -27,9 +27,9 @@ import attrs
 from . import _engine
 from ._text import ascii_lower, brief
 from .cards import ALL_MASK, Card, CardSet, _parse_cards
-from .errors import ArgumentError, ParseError, ParseTypeError
+from .errors import ArgumentError, ArgumentTypeError, ParseError, ParseTypeError
 
-__all__ = ["Move", "MoveKind"]
+__all__ = ["Move", "MoveKind", "check_action"]
 
 _KIND_SHIFT: Final = 61
 
@@ -77,6 +77,29 @@ def _check_cards(move: Move, _: attrs.Attribute[CardSet], cards: CardSet) -> Non
             raise ParseError(f"a {move.kind.name} move needs at least one card", brief(cards))
     elif cards:
         raise ParseError(f"a {move.kind.name} move takes no cards; got {cards}", str(cards))
+
+
+def check_action(action: object) -> int:
+    """``action`` if it is an integer action id, ``0 <= action < 563``, else an error naming it.
+
+    The id check of the integer action space (:mod:`skitgubbe.actions`, where it
+    is :func:`~skitgubbe.actions.check`); it lives here, below the action space,
+    because :meth:`Move.from_action` needs it.
+
+    >>> check_action(507)
+    507
+    >>> check_action(600)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: an action id is 0 <= action < 563, not 600
+    """
+    if type(action) is not int:
+        raise ArgumentTypeError(f"an action id is an int, not {brief(action)}")
+    if not 0 <= action < _engine.NUM_ACTIONS:
+        raise ArgumentError(
+            f"an action id is 0 <= action < {_engine.NUM_ACTIONS}, not {brief(action)}"
+        )
+    return action
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -284,9 +307,7 @@ class Move:
             ...
         skitgubbe.errors.ArgumentError: action 562 is a step of a slough, not a move on its own
         """
-        from .actions import check
-
-        code = _engine.action_move(check(action))
+        code = _engine.action_move(check_action(action))
         if code is None:
             raise ArgumentError(f"action {action} is a step of a slough, not a move on its own")
         return Move.from_code(code)

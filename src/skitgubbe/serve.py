@@ -54,7 +54,8 @@ from typing import Any, BinaryIO, Final, Literal
 
 import attrs
 
-from . import __version__, protocol
+from . import protocol
+from ._version import __version__
 from .bots import registry
 from .errors import ArgumentError, SkitgubbeError
 from .events import Event

@@ -16,6 +16,7 @@ from .registry import BotFactory, available, factory, make, parse_spec, register
 from .search import ISMCTSBot, PIMCBot
 
 __all__ = [
+    "BUILTIN_BOTS",
     "BotFactory",
     "BotPool",
     "EngineSpec",
@@ -32,14 +33,18 @@ __all__ = [
     "register",
 ]
 
-_BUILTIN: Final[dict[str, BotFactory]] = {
+BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "pimc": PIMCBot,
     "ismcts": ISMCTSBot,
 }
-"""The bots skitgubbe registers, by name: any process knows them by these names."""
+"""The bots skitgubbe registers, by name: any process knows them by these names.
 
-for _name, _factory in _BUILTIN.items():
+>>> sorted(BUILTIN_BOTS)
+['greedy', 'ismcts', 'pimc', 'random']
+"""
+
+for _name, _factory in BUILTIN_BOTS.items():
     register(_name, _factory)
 register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own

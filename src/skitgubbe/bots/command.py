@@ -225,9 +225,9 @@ class EngineSpec:
         factory = registry.factory(name)
         path = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
         env = {**os.environ, "PYTHONPATH": path}
-        from . import _BUILTIN
+        from . import BUILTIN_BOTS
 
-        if factory is _BUILTIN.get(name):  # the child's registry has it too
+        if factory is BUILTIN_BOTS.get(name):  # the child's registry has it too
             return cls((sys.executable, "-m", "skitgubbe", "engine", spec.strip()), env=env)
         where = _importable(factory, spec)
         return cls((sys.executable, "-m", "skitgubbe", "engine", where), dict(options), env=env)

@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ... import __version__
+from ..._version import __version__
 from ...errors import SkitgubbeError
 from . import demo, engine, match, serve, session, terminal
 
