@@ -31,8 +31,7 @@ from test_hidden_information import swappable, swapped
 
 import skitgubbe as sg
 from skitgubbe import _engine
-from skitgubbe.engine import _KEEPER as KEEPER
-from skitgubbe.engine import AsyncEnginePlayer, EnginePlayer, Limits
+from skitgubbe.engine import KEEPER, AsyncEnginePlayer, EnginePlayer, Limits
 
 
 @pytest.fixture

@@ -1,29 +1,32 @@
-"""The engine side of the engine protocol: serve a Python :class:`Player` over stdin/stdout.
+"""The engine side of the engine protocol: run a Python :class:`Player` as an engine.
 
-``skitgubbe engine SPEC`` runs :func:`serve_spec` — any built-in bot
+An engine reads the referee's messages on stdin and answers on stdout
+(``docs/protocol.md``). ``skitgubbe engine SPEC`` runs :func:`run_engine_spec` — any built-in bot
 (``greedy``, ``"pimc:worlds=32"``) or your own class (``mybots:Lowest``,
 ``path/to/bot.py:Lowest``) becomes an engine any referee can start as a child
 process (see ``docs/protocol.md``). To make a script an engine, call
-:func:`serve` with your bot's class::
+:func:`run_engine` with your bot's class::
 
-    from skitgubbe.serve import serve
+    from skitgubbe.engine import run_engine
 
     class Lowest:
         def choose(self, view):
             return view.legal_moves[0]
 
     if __name__ == "__main__":
-        raise SystemExit(serve(Lowest, name="lowest", author="me"))
+        raise SystemExit(run_engine(Lowest, name="lowest", author="me"))
 
 The keyword parameters of the class (or factory) with defaults become the
 engine's options (``int``, ``float``, ``bool`` or ``string`` by their default),
 which a referee sets with ``set_option``. This module is also the reference
-implementation of the protocol's engine side.
+implementation of the protocol's engine side. (Until 0.1.0 this module was
+``skitgubbe.serve``, with ``serve`` and ``serve_spec``: those names stay, deprecated,
+for one release.)
 
 >>> import io, json
 >>> import skitgubbe as sg
->>> from skitgubbe import protocol
->>> from skitgubbe.serve import serve
+>>> from skitgubbe.engine import protocol
+>>> from skitgubbe.engine.host import run_engine
 >>> game = sg.Game.new(seed=2)
 >>> view = game.observation(0)
 >>> lines = [
@@ -34,8 +37,8 @@ implementation of the protocol's engine side.
 ...     {"type": "quit"},
 ... ]
 >>> out = io.BytesIO()
->>> serve(sg.bots.GreedyBot, name="greedy", stdin=io.BytesIO(b"".join(map(protocol.encode, lines))),
-...       stdout=out)
+>>> script = io.BytesIO(b"".join(map(protocol.encode, lines)))
+>>> run_engine(sg.bots.GreedyBot, name="greedy", stdin=script, stdout=out)
 0
 >>> [json.loads(line)["type"] for line in out.getvalue().splitlines()]
 ['id', 'move']
@@ -48,22 +51,32 @@ import importlib.util
 import inspect
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 import attrs
 
-from . import __version__, protocol
-from .bots import registry
-from .errors import ArgumentError, SkitgubbeError
-from .events import Event
-from .observation import History, _HistoryNode
-from .players import Player
+from .. import __version__
+from ..bots import registry
+from ..errors import ArgumentError, SkitgubbeError
+from ..events import Event
+from ..observation import History, _HistoryNode
+from ..players import Player
+from ..rules import Rules
+from . import protocol
 from .protocol import ProtocolError
-from .rules import Rules
 
-__all__ = ["Option", "PlayerFactory", "options_of", "serve", "serve_spec"]
+__all__ = [
+    "Option",
+    "PlayerFactory",
+    "options_of",
+    "run_engine",
+    "run_engine_spec",
+    "serve",
+    "serve_spec",
+]
 
 PlayerFactory = Callable[..., Player]
 """Makes the engine's player from the options' values, as keyword arguments."""
@@ -76,7 +89,7 @@ _TYPES: Final[dict[type, OptionType]] = {bool: "bool", int: "int", float: "float
 class Option:
     """One option an engine declares in its ``id`` message.
 
-    >>> from skitgubbe.serve import Option
+    >>> from skitgubbe.engine.host import Option
     >>> Option("worlds", "int", 32, min=1).to_json()
     {'name': 'worlds', 'type': 'int', 'default': 32, 'min': 1}
     """
@@ -91,7 +104,7 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         """The option as ``id`` lists it.
 
-        >>> from skitgubbe.serve import Option
+        >>> from skitgubbe.engine.host import Option
         >>> Option("style", "choice", "low", choices=("low", "high")).to_json()["choices"]
         ['low', 'high']
         """
@@ -107,7 +120,7 @@ class Option:
     def convert(self, value: object) -> Any:
         """``value`` as this option's type; :class:`ArgumentError` if it is not one.
 
-        >>> from skitgubbe.serve import Option
+        >>> from skitgubbe.engine.host import Option
         >>> Option("worlds", "int", 32, min=1).convert(8)
         8
         >>> Option("worlds", "int", 32, min=1).convert(0)
@@ -148,7 +161,7 @@ def options_of(factory: Callable[..., object]) -> tuple[Option, ...]:
     Other ``None`` defaults are skipped: their type is unknown.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe.serve import options_of
+    >>> from skitgubbe.engine.host import options_of
     >>> [option.name for option in options_of(sg.bots.PIMCBot)]
     ['worlds', 'rollouts', 'rollout', 'rollout_cap', 'seed']
     """
@@ -297,7 +310,7 @@ class _Engine:
         return self.table
 
 
-def serve(
+def run_engine(
     factory: PlayerFactory,
     *,
     name: str,
@@ -320,10 +333,10 @@ def serve(
 
     >>> import io
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> out = io.BytesIO()
     >>> lines = b"".join(map(protocol.encode, [protocol.hello("doctest"), {"type": "quit"}]))
-    >>> serve(sg.bots.RandomBot, name="random", stdin=io.BytesIO(lines), stdout=out)
+    >>> run_engine(sg.bots.RandomBot, name="random", stdin=io.BytesIO(lines), stdout=out)
     0
     >>> protocol.decode(out.getvalue())["options"]
     [{'name': 'seed', 'type': 'int', 'default': None}]
@@ -356,17 +369,19 @@ def serve(
     return 0
 
 
-def serve_spec(spec: str, *, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
-    """Serve the bot ``spec`` names: a built-in bot spec (``greedy``,
-    ``"pimc:worlds=32"``; its options become the engine's defaults) or a class or
-    factory of your own, ``module:Name`` or ``path/to/file.py:Name``.
+def run_engine_spec(
+    spec: str, *, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+) -> int:
+    """Run the bot ``spec`` names as an engine (:func:`run_engine`): a built-in bot
+    spec (``greedy``, ``"pimc:worlds=32"``; its options become the engine's defaults)
+    or a class or factory of your own, ``module:Name`` or ``path/to/file.py:Name``.
 
     >>> import io
-    >>> from skitgubbe import protocol
-    >>> from skitgubbe.serve import serve_spec
+    >>> from skitgubbe.engine import protocol
+    >>> from skitgubbe.engine.host import run_engine_spec
     >>> out = io.BytesIO()
     >>> hello = protocol.encode(protocol.hello("doctest"))
-    >>> serve_spec("pimc:worlds=8", stdin=io.BytesIO(hello), stdout=out)
+    >>> run_engine_spec("pimc:worlds=8", stdin=io.BytesIO(hello), stdout=out)
     0
     >>> identity = protocol.decode(out.getvalue())
     >>> identity["name"], identity["options"][0]
@@ -379,7 +394,7 @@ def serve_spec(spec: str, *, stdin: BinaryIO | None = None, stdout: BinaryIO | N
         for option in options_of(factory)
     )
     builtin = not sep or head.strip().lower() in registry.available()
-    return serve(
+    return run_engine(
         lambda **values: factory(**{**defaults, **values}),
         name=name,
         author="skitgubbe" if builtin else "",
@@ -388,6 +403,49 @@ def serve_spec(spec: str, *, stdin: BinaryIO | None = None, stdout: BinaryIO | N
         stdin=stdin,
         stdout=stdout,
     )
+
+
+def serve(factory: PlayerFactory, **options: Any) -> int:
+    """:func:`run_engine`'s old name, deprecated: it warns, then runs the engine. It
+    goes in the release after 0.1.0.
+
+    >>> import io, warnings
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.engine.host import serve
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     serve(sg.bots.RandomBot, name="random", stdin=io.BytesIO(b""), stdout=io.BytesIO())
+    0
+    >>> print(caught[0].message)
+    skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine
+    """
+    warnings.warn(
+        "skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return run_engine(factory, **options)
+
+
+def serve_spec(spec: str, **streams: Any) -> int:
+    """:func:`run_engine_spec`'s old name, deprecated: it warns, then runs the engine.
+    It goes in the release after 0.1.0.
+
+    >>> import io, warnings
+    >>> from skitgubbe.engine.host import serve_spec
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     serve_spec("greedy", stdin=io.BytesIO(b""), stdout=io.BytesIO())
+    0
+    >>> print(caught[0].message)
+    skitgubbe.serve.serve_spec is deprecated: use skitgubbe.engine.run_engine_spec
+    """
+    warnings.warn(
+        "skitgubbe.serve.serve_spec is deprecated: use skitgubbe.engine.run_engine_spec",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return run_engine_spec(spec, **streams)
 
 
 def _factory(spec: str) -> tuple[PlayerFactory, str, dict[str, Any]]:

@@ -2,13 +2,13 @@
 
 Both sides use this module: the referee (:class:`skitgubbe.engine.EnginePlayer`)
 to write what one seat may know, the Python engine side
-(:func:`skitgubbe.serve.serve`) to read it back into an :class:`Observation`.
+(:func:`skitgubbe.engine.run_engine`) to read it back into an :class:`Observation`.
 Cards are ASCII text (``"10D"``), card sets ascending lists of cards, moves
 their ASCII text (``"6H 6S"``, ``"flip"``, ``"pick"``, ``"pass"``,
 ``"slough 3S 8S"``).
 
 >>> import skitgubbe as sg
->>> from skitgubbe import protocol
+>>> from skitgubbe.engine import protocol
 >>> game = sg.Game.new(seed=2)
 >>> view = game.observation(0)
 >>> message = protocol.go(7, view, protocol.Clock(move_time=1.0))
@@ -28,14 +28,14 @@ from typing import Any, Final
 
 import attrs
 
-from . import _engine
-from .cards import ALL_CARDS, Card, CardSet, Suit, _new_set
-from .errors import FieldError
-from .events import Event, EventKind
-from .game import GameResult
-from .moves import Move, MoveKind
-from .observation import History, Observation, Phase, TablePlay, _history_of
-from .rules import Rules
+from .. import _engine
+from ..cards import ALL_CARDS, Card, CardSet, Suit, _new_set
+from ..errors import FieldError
+from ..events import Event, EventKind
+from ..game import GameResult
+from ..moves import Move, MoveKind
+from ..observation import History, Observation, Phase, TablePlay, _history_of
+from ..rules import Rules
 
 __all__ = [
     "MAX_LINE",
@@ -58,6 +58,7 @@ __all__ = [
     "new_game",
     "observation_from_json",
     "observation_json",
+    "parse_move",
     "result_from_json",
 ]
 
@@ -91,11 +92,11 @@ class ProtocolError(FieldError):
     """A message that breaks the protocol: not one JSON object on a line, or a known
     message with a missing or bad field. ``field`` names the field when one is at fault.
 
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> protocol.decode(b"[1, 2]\\n")
     Traceback (most recent call last):
         ...
-    skitgubbe.protocol.ProtocolError: not a JSON object: b'[1, 2]'
+    skitgubbe.engine.protocol.ProtocolError: not a JSON object: b'[1, 2]'
     """
 
 
@@ -106,7 +107,7 @@ class Clock:
     ``move_time`` is the most this move may take, ``remaining`` the seat's time
     left for the game and ``increment`` what each move adds to it.
 
-    >>> from skitgubbe.protocol import Clock
+    >>> from skitgubbe.engine.protocol import Clock
     >>> Clock(move_time=0.5).to_json()
     {'move_time': 0.5, 'remaining': None, 'increment': 0.0}
     """
@@ -118,7 +119,7 @@ class Clock:
     def to_json(self) -> dict[str, float | None]:
         """The clock as the ``clock`` of a ``go`` message.
 
-        >>> from skitgubbe.protocol import Clock
+        >>> from skitgubbe.engine.protocol import Clock
         >>> Clock(remaining=59.5, increment=0.1).to_json()["remaining"]
         59.5
         """
@@ -201,7 +202,7 @@ def event_json(event: Event) -> dict[str, Any]:
 def event_from_json(data: object) -> Event:
     """The event :func:`event_json` wrote; :class:`ProtocolError` names a bad field.
 
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> event = protocol.event_from_json({"kind": "draw", "seat": 2, "cards": [], "count": 1})
     >>> print(event)
     seat 2 draws 1 card
@@ -266,7 +267,7 @@ def observation_json(view: Observation) -> dict[str, Any]:
     beside it).
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> data = protocol.observation_json(sg.Game.new(seed=2).observation(1))
     >>> data["seat"], data["hand"], data["hand_sizes"], data["phase"]
     (1, ['10C', 'QC', '9S'], [3, 3, 3], 'collecting')
@@ -311,7 +312,7 @@ def observation_from_json(
     Raises :class:`ProtocolError` naming the first bad field.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> game = sg.Game.new(seed=2)
     >>> view = game.observation(0)
     >>> message = protocol.go(1, view, protocol.Clock())
@@ -487,7 +488,7 @@ def _observation_checked(
 def hello(referee: str) -> dict[str, Any]:
     """The referee's first message.
 
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> protocol.hello("skitgubbe 0.1.0")
     {'type': 'hello', 'protocol': 1, 'referee': 'skitgubbe 0.1.0'}
     """
@@ -506,7 +507,7 @@ def new_game(
     """A ``new_game`` message: seat ``seat`` of a game with ``rules`` and the clock.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> message = protocol.new_game("g1", 2, sg.Rules.classic(3), move_time=1.0)
     >>> message["seat"], message["players"], message["clock"]
     (2, 3, {'move_time': 1.0, 'game_time': None, 'increment': 0.0})
@@ -525,7 +526,7 @@ def events(seen: Iterable[Event]) -> dict[str, Any]:
     """An ``events`` message: ``seen``, events as the receiving seat saw them.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> message = protocol.events(sg.Game.new(seed=2).observation(1).history)
     >>> [event["kind"] for event in message["events"]]
     ['deal', 'deal', 'deal']
@@ -537,7 +538,7 @@ def go(seq: int, view: Observation, clock: Clock) -> dict[str, Any]:
     """A ``go`` message: seat ``view.seat`` to move, request number ``seq``.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> message = protocol.go(3, sg.Game.new(seed=2).observation(0), protocol.Clock())
     >>> message["seq"], message["legal_moves"][-1], message["clock"]["move_time"]
     (3, 'flip', None)
@@ -597,7 +598,7 @@ def result_from_json(data: object) -> GameResult:
 def encode(message: Mapping[str, Any]) -> bytes:
     """One message as one line of the protocol: compact JSON, UTF-8, a newline.
 
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> protocol.encode({"type": "isready", "seq": 1})
     b'{"type":"isready","seq":1}\\n'
     """
@@ -613,7 +614,7 @@ def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     :class:`~skitgubbe.engine.EnginePlayer` sends at every decision.
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> view = sg.Game.new(seed=2).observation(0)
     >>> line = protocol.encode_go(7, view, protocol.Clock(move_time=1.0))
     >>> line == protocol.encode(protocol.go(7, view, protocol.Clock(move_time=1.0)))
@@ -629,7 +630,7 @@ def encode_events(seen: Iterable[Event]) -> bytes:
     events (see :func:`encode_go`).
 
     >>> import skitgubbe as sg
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> history = sg.Game.new(seed=2).observation(1).history
     >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
     True
@@ -679,13 +680,13 @@ def decode(line: bytes | str) -> dict[str, Any]:
     """The message on one line: a JSON object with a string ``type``, else
     :class:`ProtocolError`.
 
-    >>> from skitgubbe import protocol
+    >>> from skitgubbe.engine import protocol
     >>> protocol.decode(b'{"type": "move", "seq": 4, "move": "6H"}\\n')
     {'type': 'move', 'seq': 4, 'move': '6H'}
     >>> protocol.decode(b"bestmove e2e4")
     Traceback (most recent call last):
         ...
-    skitgubbe.protocol.ProtocolError: not JSON: b'bestmove e2e4'
+    skitgubbe.engine.protocol.ProtocolError: not JSON: b'bestmove e2e4'
     """
     try:
         if type(line) is bytes and line[:2] == b'{"':  # UTF-8, as json.loads would see it
@@ -804,13 +805,20 @@ def _move(value: object) -> Move:
     if not isinstance(value, str):
         raise ProtocolError(f"legal_moves holds {_clip(value)}, not move text", "legal_moves")
     try:
-        return _parse_move(value)
+        return parse_move(value)
     except ValueError as error:
         raise ProtocolError(f"legal_moves: {error}", "legal_moves") from None
 
 
-def _parse_move(text: str) -> Move:
-    """``Move.parse(text)``, by way of a bounded cache of the texts read so far."""
+def parse_move(text: str) -> Move:
+    """``Move.parse(text)``, by way of a bounded cache of the texts read so far: the
+    move an engine answered (``"6H 6S"``, ``"flip"``), one shared object per text.
+    Text that is not a move is a :class:`ValueError`.
+
+    >>> from skitgubbe.engine.protocol import parse_move
+    >>> parse_move("6H 6S"), parse_move("6H 6S") is parse_move("6H 6S")
+    (Move.parse('6♥ 6♠'), True)
+    """
     move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
     if move is None:
         move = Move.parse(text)
