@@ -348,7 +348,7 @@ def test_cancelling_choose_kills_the_engine(engines: Marked) -> None:
 
     async def main() -> sg.GameResult:
         try:
-            return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=8, timeout=0.3)
+            return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=8, move_time=0.3)
         finally:
             player = engine.player
             assert player is not None and not player.running  # killed by the cancel
