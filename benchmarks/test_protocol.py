@@ -45,9 +45,8 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figure, Figures, Target, fastest_seconds, pedantic
 
 import skitgubbe as sg
-from skitgubbe import protocol
-from skitgubbe.engine import EnginePlayer, Limits
-from skitgubbe.serve import serve
+from skitgubbe.engine import EnginePlayer, Limits, protocol
+from skitgubbe.engine.host import run_engine
 
 GREEDY: Final = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
 ENGINES: Final = Path(__file__).resolve().parent.parent / "tests" / "engines"
@@ -140,7 +139,7 @@ def engine_input(games: list[list[sg.Observation]]) -> tuple[bytes, int]:
 
 def serve_in_memory(script: bytes, decisions: int) -> int:
     out = io.BytesIO()
-    serve(sg.bots.GreedyBot, name="greedy", stdin=io.BytesIO(script), stdout=out)
+    run_engine(sg.bots.GreedyBot, name="greedy", stdin=io.BytesIO(script), stdout=out)
     assert out.getvalue().count(b'"type":"move"') == decisions
     return decisions
 

@@ -241,7 +241,7 @@ async def serve(
         result = await sg.play_game_async(
             table,
             game=game,
-            timeout=[timeout if s == seat else None for s in range(players)],
+            move_time=[timeout if s == seat else None for s in range(players)],
             on_timeout="bot",
             on_event=on_event,
         )

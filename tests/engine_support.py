@@ -27,7 +27,7 @@ def script(name: str, *args: str) -> list[str]:
 def processes(engine: EnginePlayer) -> list[int]:
     """The processes of a running engine: the engine, and on Linux its keeper (which the
     marker in the environment also reaches), in order of process id."""
-    return sorted({pid for pid in (engine.pid, engine._child_pid) if pid is not None})
+    return sorted({pid for pid in (engine.pid, engine.child_pid) if pid is not None})
 
 
 def marked_processes(marker: str) -> list[int]:

@@ -215,7 +215,7 @@ def test_a_silent_seat_times_out_with_the_game_at_its_turn_and_the_game_resumes(
     game = sg.Game.new(seed=8)
     table: list[Any] = [sg.bots.GreedyBot(), silent, sg.bots.GreedyBot()]
     with pytest.raises(sg.PlayerTimeoutError) as caught:
-        run(sg.play_game_async(table, game=game, timeout=[None, 0.05, None]))
+        run(sg.play_game_async(table, game=game, move_time=[None, 0.05, None]))
     error = caught.value
     assert isinstance(error, sg.PlayerError)
     assert (error.seat, error.timeout) == (1, 0.05)
@@ -245,7 +245,7 @@ def test_a_timeout_for_every_seat_and_a_resume_that_times_out_again() -> None:
     table: list[Any] = [sg.bots.GreedyBot(), silent, sg.bots.GreedyBot()]
     for _ in range(2):
         with pytest.raises(sg.PlayerTimeoutError):
-            run(sg.play_game_async(table, game=game, timeout=0.02))
+            run(sg.play_game_async(table, game=game, move_time=0.02))
         assert game.to_move == 1
     assert silent.asked[0] == silent.asked[1]
 
@@ -258,7 +258,7 @@ def test_on_timeout_bot_lets_the_stand_in_play_that_move_and_asks_the_seat_again
         sg.play_game_async(
             table,
             seed=6,
-            timeout=0.01,
+            move_time=0.01,
             on_timeout="bot",
             fallback=sg.bots.GreedyBot(),
             on_event=updates.append,
@@ -278,7 +278,7 @@ def test_the_fallback_can_be_a_bot_spec() -> None:
         sg.play_game_async(
             [Silent(), sg.bots.GreedyBot()],
             seed=3,
-            timeout=0.01,
+            move_time=0.01,
             on_timeout="bot",
             fallback="random",
         )
@@ -426,12 +426,12 @@ def test_a_player_that_raises_is_a_player_error_not_a_disconnect() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"timeout": 0}, sg.ArgumentError, "positive number"),
-        ({"timeout": float("nan")}, sg.ArgumentError, "positive number"),
-        ({"timeout": [1.0, None, -2]}, sg.ArgumentError, "positive number"),
-        ({"timeout": "1"}, sg.ArgumentTypeError, "positive number"),
-        ({"timeout": True}, sg.ArgumentTypeError, "positive number"),
-        ({"timeout": [1.0, 2.0]}, sg.ArgumentError, "one limit per seat"),
+        ({"move_time": 0}, sg.ArgumentError, "positive, finite number"),
+        ({"move_time": float("nan")}, sg.ArgumentError, "positive, finite number"),
+        ({"move_time": [1.0, None, -2]}, sg.ArgumentError, "positive, finite number"),
+        ({"move_time": "1"}, sg.ArgumentTypeError, "positive, finite number"),
+        ({"move_time": True}, sg.ArgumentTypeError, "positive, finite number"),
+        ({"move_time": [1.0, 2.0]}, sg.ArgumentError, "one limit per seat"),
         ({"on_timeout": "wait"}, sg.ArgumentError, "on_timeout must be"),
         ({"on_disconnect": "bot", "fallback": "nobody"}, sg.ArgumentError, "no bot named"),
         ({"on_timeout": "bot", "fallback": 42}, sg.ArgumentTypeError, "fallback must be"),
@@ -514,7 +514,7 @@ def test_a_resumed_game_opens_with_each_viewers_history_so_far() -> None:
     game = sg.Game.new(seed=8)
     table: list[Any] = [sg.bots.GreedyBot(), Silent(), sg.bots.GreedyBot()]
     with pytest.raises(sg.PlayerTimeoutError):
-        run(sg.play_game_async(table, game=game, timeout=0.01))
+        run(sg.play_game_async(table, game=game, move_time=0.01))
     updates: list[sg.TableUpdate] = []
     table[1] = FirstMove()
     run(sg.play_game_async(table, game=game, on_event=updates.append))

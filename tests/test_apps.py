@@ -126,7 +126,8 @@ def test_every_timed_command_refuses_a_bad_move_time_alike(
     err = capsys.readouterr().err
     assert (
         err
-        == f"skitgubbe: error: --move-time must be a positive number of seconds, not {float(bad)}\n"
+        == "skitgubbe: error: --move-time must be a positive, finite number of seconds or None, "
+        f"not {float(bad)}\n"
     )
 
 

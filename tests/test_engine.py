@@ -31,8 +31,7 @@ from test_hidden_information import swappable, swapped
 
 import skitgubbe as sg
 from skitgubbe import _engine
-from skitgubbe.engine import _KEEPER as KEEPER
-from skitgubbe.engine import AsyncEnginePlayer, EnginePlayer, Limits
+from skitgubbe.engine import KEEPER, AsyncEnginePlayer, EnginePlayer, Limits
 
 
 @pytest.fixture
@@ -349,7 +348,7 @@ def test_cancelling_choose_kills_the_engine(engines: Marked) -> None:
 
     async def main() -> sg.GameResult:
         try:
-            return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=8, timeout=0.3)
+            return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=8, move_time=0.3)
         finally:
             player = engine.player
             assert player is not None and not player.running  # killed by the cancel

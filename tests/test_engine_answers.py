@@ -11,7 +11,7 @@ import pytest
 from engine_support import Marked, marked_engines, play_until_fault, script
 
 import skitgubbe as sg
-from skitgubbe import engine as engine_module
+from skitgubbe.engine import process as process_module
 
 MOVE_TIME = 30.0  # a fault found "at once" comes well before this
 BOUND = 5.0  # a bound on finding it, not a speed claim
@@ -28,13 +28,13 @@ def test_an_engine_that_closes_its_output_is_a_fault_at_once(
     # The engine closes its standard output and keeps running. The referee does not
     # wait for it to exit (it used to wait half a second): it kills it at once.
     waits: list[float] = []
-    original = engine_module._Process.wait_exit
+    original = process_module.EngineProcess.wait_exit
 
-    def wait_exit(process: engine_module._Process, seconds: float) -> bool:
+    def wait_exit(process: process_module.EngineProcess, seconds: float) -> bool:
         waits.append(seconds)
         return original(process, seconds)
 
-    monkeypatch.setattr(engine_module._Process, "wait_exit", wait_exit)
+    monkeypatch.setattr(process_module.EngineProcess, "wait_exit", wait_exit)
     engine = engines(script("mute"), move_time=MOVE_TIME)
     error, seconds, referee = play_until_fault([engine, sg.bots.GreedyBot()], seed=1)
     assert type(error) is sg.EngineError and error.kind == "exit", error

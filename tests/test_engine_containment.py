@@ -19,8 +19,8 @@ from engine_support import MARKER, Marked, marked_engines, script, wait_gone, wa
 
 import skitgubbe as sg
 from skitgubbe import bots
-from skitgubbe import engine as engine_module
-from skitgubbe.engine import _KEEPER as KEEPER
+from skitgubbe.engine import KEEPER
+from skitgubbe.engine import process as process_module
 
 linux_only = pytest.mark.skipif(not KEEPER, reason="daemons are contained on Linux only")
 
@@ -52,7 +52,7 @@ def test_a_daemon_dies_with_an_engine_killed_for_a_fault(engines: Marked, tmp_pa
     game = sg.Game.new(seed=2)
     engine.choose(game.observation(game.to_move))
     (daemon,) = daemons(tmp_path)
-    keeper = engine._child_pid
+    keeper = engine.child_pid
     assert keeper is not None and keeper != engine.pid
     engine.kill()  # as a fault, or a cancelled call, does
     assert wait_stopped([daemon]) == []
@@ -104,9 +104,9 @@ def test_without_a_keeper_the_engines_process_group_is_killed(
 ) -> None:
     # Where there is no keeper (not Linux), the referee kills the engine's process group:
     # the children that stayed in it die with the engine (a daemon would escape).
-    monkeypatch.setattr(engine_module, "_KEEPER", False)
+    monkeypatch.setattr(process_module, "KEEPER", False)
     engine = engines(script("forker", "polite"), move_time=10)
-    assert engine._child_pid == engine.pid  # no keeper: the engine is the referee's child
+    assert engine.child_pid == engine.pid  # no keeper: the engine is the referee's child
     assert len(engines.alive()) == 3  # the engine and its two children
     sg.play_game([engine, sg.bots.GreedyBot()], seed=1)
     engine.close()
@@ -118,7 +118,7 @@ def test_a_keeper_signalled_again_and_again_still_ends_everything(engines: Marke
     # SIGTERM (the referee's death, the arena's parent, anyone) makes the keeper end the
     # engine and all it started, however many come and whenever they come.
     engine = engines(script("forker", "polite"))
-    keeper = engine._child_pid
+    keeper = engine.child_pid
     assert keeper is not None and len(engines.alive()) == 4  # keeper, engine, 2 children
     for _ in range(3):
         os.kill(keeper, signal.SIGTERM)

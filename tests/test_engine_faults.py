@@ -17,8 +17,7 @@ import pytest
 from engine_support import GREEDY, Marked, marked_engines, play_until_fault, script, wait_gone
 
 import skitgubbe as sg
-from skitgubbe.engine import _KEEPER as KEEPER
-from skitgubbe.engine import Limits
+from skitgubbe.engine import KEEPER, Limits
 
 MOVE_TIME = 0.5
 GRACE = 0.05

@@ -25,9 +25,9 @@ import pytest
 from engine_support import GREEDY, Marked, marked_engines, marked_processes, script, wait_gone
 
 import skitgubbe as sg
-from skitgubbe import bots, protocol
+from skitgubbe import bots
 from skitgubbe.bots import BotPool, EngineSpec, is_engine_spec
-from skitgubbe.engine import EnginePlayer, Limits
+from skitgubbe.engine import EnginePlayer, Limits, protocol
 
 GREEDY_SPEC = "cmd:" + shlex.join(GREEDY)
 
@@ -167,7 +167,7 @@ def test_a_pool_keeps_one_engine_per_spec_and_slot_and_seeds_it_for_each_game(
             lineup = [pool.make(spec, seed=10 + game, slot=0), sg.bots.GreedyBot()]
             results.append(sg.play_game(lineup, seed=game))
         assert isinstance(first, EnginePlayer)
-        pid, child = first.pid, first._child_pid  # the child: the engine's keeper on Linux
+        pid, child = first.pid, first.child_pid  # the child: the engine's keeper on Linux
         assert child is not None
         first.kill()  # an engine that ended between games: the next game starts another
         os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # dead (not reaped: the player does)
@@ -203,7 +203,7 @@ def test_set_option_is_checked_sent_between_games_and_after_a_fault(
     assert engine.ping() < 5  # the engine has read what came before
     sets = [m for m in received(log) if m["type"] == "set_option"]
     assert sets == [{"type": "set_option", "name": "depth", "value": 5}]
-    pid, child = engine.pid, engine._child_pid  # the child: the engine's keeper on Linux
+    pid, child = engine.pid, engine.child_pid  # the child: the engine's keeper on Linux
     assert pid is not None and child is not None
     engine.kill()
     os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped

@@ -3,7 +3,7 @@
 The C engine is built into a temporary directory with ``cc`` (warning-free with
 ``-Wall -Wextra``); ``LOWBOT_CFLAGS`` adds flags to that build, such as
 ``-fsanitize=address,undefined``. Both engines are driven by a small referee written
-here from :mod:`skitgubbe.protocol`'s message builders and a real :class:`skitgubbe.Game`:
+here from :mod:`skitgubbe.engine.protocol`'s message builders and a real :class:`skitgubbe.Game`:
 every move they answer must be one of the legal ones, and every game must finish.
 A missing ``cc`` or ``node`` fails these tests rather than skipping them.
 """
@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import protocol
+from skitgubbe.engine import protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "examples" / "engines"

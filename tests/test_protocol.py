@@ -1,4 +1,4 @@
-"""The engine protocol's messages (skitgubbe.protocol): they round-trip, they match the
+"""The engine protocol's messages (skitgubbe.engine.protocol): they round-trip, they match the
 JSON Schema in docs/protocol.schema.json, and bad ones are refused by name."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import jsonschema
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import protocol
-from skitgubbe.protocol import Clock, ProtocolError
-from skitgubbe.serve import serve
+from skitgubbe.engine import protocol
+from skitgubbe.engine.host import run_engine
+from skitgubbe.engine.protocol import Clock, ProtocolError
 from tests.rules_gen import random_rules
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "protocol.schema.json").read_text())
@@ -266,9 +266,9 @@ def test_the_move_texts_kept_are_bounded() -> None:
     """Moves read are kept by their text for the next time, but not a long text (an
     engine padding its moves must not make the referee keep megabytes)."""
     padded = "6H" + " " * 10_000
-    assert protocol._parse_move(padded) == sg.Move.parse("6H")
+    assert protocol.parse_move(padded) == sg.Move.parse("6H")
     assert padded not in protocol._MOVE_OF_TEXT
-    assert protocol._parse_move("6H 6S") is protocol._MOVE_OF_TEXT["6H 6S"]
+    assert protocol.parse_move("6H 6S") is protocol._MOVE_OF_TEXT["6H 6S"]
 
 
 def test_moves_are_ascii_text_that_parses_back() -> None:
@@ -367,5 +367,5 @@ def _serve_bytes(script: bytes, factory: Any) -> bytes:
     import io
 
     out = io.BytesIO()
-    assert serve(factory, name="test", stdin=io.BytesIO(script), stdout=out) == 0
+    assert run_engine(factory, name="test", stdin=io.BytesIO(script), stdout=out) == 0
     return out.getvalue()

@@ -294,7 +294,7 @@ def test_a_late_answer_is_a_timeout_naming_the_seat_and_is_not_played() -> None:
     game = sg.Game.new(seed=2)
     lineup = [First(), Sleepy(0.6, after=4), First()]
     with pytest.raises(sg.PlayerTimeoutError) as caught:
-        sg.play_game(lineup, game=game, timeout=0.1)
+        sg.play_game(lineup, game=game, move_time=0.1)
     error = caught.value
     assert isinstance(error, sg.PlayerError)
     assert (error.seat, error.timeout) == (1, 0.1)
@@ -302,18 +302,18 @@ def test_a_late_answer_is_a_timeout_naming_the_seat_and_is_not_played() -> None:
     assert game.to_move == 1 and game.moves_played >= 4  # the late answer was not played
     # With a generous limit, the same (slow) players finish the game.
     again = sg.Game.new(seed=2)
-    result = sg.play_game([First(), Sleepy(0.6, after=4), First()], game=again, timeout=60)
+    result = sg.play_game([First(), Sleepy(0.6, after=4), First()], game=again, move_time=60)
     assert result == sg.play_game([First()] * 3, seed=2)
 
 
 @pytest.mark.parametrize("when", ["game_started", "game_ended"])
 def test_a_late_hook_is_a_timeout_too(when: str) -> None:
     with pytest.raises(sg.PlayerTimeoutError, match=f"seat 2 .* return from {when} within 0.1 s"):
-        sg.play_game([First(), First(), Sleepy(0.6, when)], seed=1, timeout=0.1)
+        sg.play_game([First(), First(), Sleepy(0.6, when)], seed=1, move_time=0.1)
 
 
 def test_an_answer_in_time_is_played_and_errors_still_win_over_the_clock() -> None:
-    result = sg.play_game([Sleepy(0.01, after=1000)] * 3, seed=3, timeout=5)
+    result = sg.play_game([Sleepy(0.01, after=1000)] * 3, seed=3, move_time=5)
     assert result == sg.play_game([First()] * 3, seed=3)
 
     class SlowThenRaises(First):
@@ -322,12 +322,12 @@ def test_an_answer_in_time_is_played_and_errors_still_win_over_the_clock() -> No
             raise ValueError("late and wrong")
 
     with pytest.raises(sg.PlayerError, match="raised ValueError") as caught:
-        sg.play_game([SlowThenRaises(), First()], seed=1, timeout=0.05)
+        sg.play_game([SlowThenRaises(), First()], seed=1, move_time=0.05)
     assert not isinstance(caught.value, sg.PlayerTimeoutError)
 
 
 @pytest.mark.parametrize(
-    ("timeout", "error"),
+    ("move_time", "error"),
     [
         (0, sg.ArgumentError),
         (-1.5, sg.ArgumentError),
@@ -337,21 +337,23 @@ def test_an_answer_in_time_is_played_and_errors_still_win_over_the_clock() -> No
         (True, sg.ArgumentTypeError),
     ],
 )
-def test_a_bad_time_limit_is_refused_before_any_move(timeout: Any, error: type[Exception]) -> None:
+def test_a_bad_time_limit_is_refused_before_any_move(
+    move_time: Any, error: type[Exception]
+) -> None:
     game = sg.Game.new(seed=1)
-    with pytest.raises(error, match="timeout must be a positive number of seconds"):
-        sg.play_game([First()] * 3, game=game, timeout=timeout)
+    with pytest.raises(error, match="move_time must be a positive, finite number of seconds"):
+        sg.play_game([First()] * 3, game=game, move_time=move_time)
     assert game.moves_played == 0
-    with pytest.raises(error, match="timeout must be"):
-        sg.Session([First()] * 3, seed=1, timeout=timeout)
+    with pytest.raises(error, match="move_time must be"):
+        sg.Session([First()] * 3, seed=1, move_time=move_time)
 
 
 def test_a_session_passes_its_time_limit_to_every_game() -> None:
     lineup = [First(), First(), Sleepy(0.5, after=10)]
-    session = sg.Session(lineup, seed=4, timeout=0.1)
+    session = sg.Session(lineup, seed=4, move_time=0.1)
     with pytest.raises(sg.PlayerTimeoutError, match="seat 2"):
         session.play_game()
     assert session.games_played == 0  # the game that failed is not counted
-    quick = sg.Session.resume(session.record(), [First()] * 3, timeout=0.1)
+    quick = sg.Session.resume(session.record(), [First()] * 3, move_time=0.1)
     quick.play(2)
     assert quick.games_played == 2

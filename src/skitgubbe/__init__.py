@@ -7,8 +7,8 @@ this package is its typed API.
 game and its observations, players and the referee, the bots, simulation and
 the errors. The orchestration layers (:mod:`skitgubbe.arena`,
 :mod:`skitgubbe.session`, the asyncio runner :mod:`skitgubbe.aio` and the
-engine processes of :mod:`skitgubbe.engine`, with their asyncio, process
-pools, subprocesses and csv) load the first time one of their names
+engine protocol of :mod:`skitgubbe.engine`, bots in processes of their own,
+with their asyncio, process pools, subprocesses and csv) load the first time one of their names
 is read, so ``sg.run_match`` works without an import of its own.
 
 >>> import skitgubbe as sg

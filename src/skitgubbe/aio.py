@@ -28,7 +28,7 @@ spectators after every move, each holding only what its viewer may see.
 ...         return await self.moves.get()
 >>> async def main() -> sg.GameResult:
 ...     table = [Human(), sg.bots.GreedyBot(), sg.bots.RandomBot(seed=2)]
-...     return await sg.play_game_async(table, seed=7, timeout=30)
+...     return await sg.play_game_async(table, seed=7, move_time=30)
 >>> result = asyncio.run(main())
 >>> sorted(result.finish_order) == [0, 1, 2] or result.truncated
 True
@@ -45,6 +45,7 @@ from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from . import bots
+from ._limits import NOT_GIVEN, NotGiven, check_move_time, move_time_or_timeout
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -86,7 +87,7 @@ class AsyncPlayer(Protocol):
 
     ``choose`` gets the observation of the player's seat (with
     ``legal_moves`` filled in) and returns one of those moves, taking as long
-    as it likes (the runner's ``timeout`` bounds it). Two optional hooks are
+    as it likes (the runner's ``move_time`` bounds it). Two optional hooks are
     awaited when present: ``async def game_started(observation)`` at the start
     of every :func:`play_game_async` call (also when a game is resumed, so a
     reconnected person gets the position) and ``async def game_ended(observation,
@@ -278,23 +279,15 @@ async def _tell(on_event: Callable[[TableUpdate], object], update: TableUpdate) 
         await outcome
 
 
-def _limit(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ArgumentTypeError(f"a timeout is a positive number of seconds or None, not {value!r}")
-    if not value > 0:
-        raise ArgumentError(f"a timeout is a positive number of seconds or None, not {value!r}")
-    return value
-
-
-def _limits(timeout: float | Sequence[float | None] | None, players: int) -> list[float | None]:
-    if timeout is None or isinstance(timeout, (int, float)):
-        return [_limit(timeout)] * players
-    limits = [_limit(limit) for limit in timeout]
+def _limits(move_time: object, name: str, players: int) -> list[float | None]:
+    """Each seat's move time: one for all (a number or None), or one per seat (a
+    sequence), each checked by :func:`~skitgubbe._limits.check_move_time`."""
+    if not isinstance(move_time, Sequence) or isinstance(move_time, str):
+        return [check_move_time(move_time, name)] * players
+    limits = [check_move_time(limit, f"{name}[{seat}]") for seat, limit in enumerate(move_time)]
     if len(limits) != players:
         raise ArgumentError(
-            f"timeout lists one limit per seat: {players} needed, {len(limits)} given"
+            f"{name} lists one limit per seat: {players} needed, {len(limits)} given"
         )
     return limits
 
@@ -313,7 +306,8 @@ async def play_game_async(
     *,
     seed: int | None = None,
     game: Game | None = None,
-    timeout: float | Sequence[float | None] | None = None,
+    move_time: float | Sequence[float | None] | None = None,
+    timeout: float | Sequence[float | None] | NotGiven | None = NOT_GIVEN,
     on_timeout: Policy = "raise",
     on_disconnect: Policy = "raise",
     fallback: Player | AsyncPlayer | str = "greedy",
@@ -330,8 +324,11 @@ async def play_game_async(
     ``game_ended`` hooks, sync or async, are called at the start and end of
     every call.
 
-    ``timeout`` bounds each answer in seconds: one number for every seat, or
-    one per seat (``None``: wait forever); it bites only while ``choose`` awaits
+    ``move_time`` bounds each answer in seconds: one number for every seat, or
+    one per seat (``None``: wait forever), each a positive, finite number or
+    ``None`` (else an :class:`~skitgubbe.ArgumentError`, as in
+    :func:`~skitgubbe.play_game`; ``timeout`` is its old name, deprecated for
+    one release); it bites only while ``choose`` awaits
     (a bot computing in the loop cannot be interrupted). When a seat runs out
     of time its ``choose`` is cancelled and, by ``on_timeout``:
 
@@ -378,7 +375,7 @@ async def play_game_async(
     ...         raise AssertionError("unreachable")
     >>> game = sg.Game.new(seed=5)
     >>> table = [sg.bots.GreedyBot(), Silent(), sg.bots.GreedyBot()]
-    >>> asyncio.run(sg.play_game_async(table, game=game, timeout=0.01))
+    >>> asyncio.run(sg.play_game_async(table, game=game, move_time=0.01))
     Traceback (most recent call last):
         ...
     skitgubbe.errors.PlayerTimeoutError: seat 1 (Silent) did not answer within 0.01 s
@@ -389,7 +386,7 @@ async def play_game_async(
     >>> result == game.result
     True
     >>> stand_in = asyncio.run(
-    ...     sg.play_game_async([Silent()] * 3, seed=5, timeout=0.01, on_timeout="bot")
+    ...     sg.play_game_async([Silent()] * 3, seed=5, move_time=0.01, on_timeout="bot")
     ... )
     >>> stand_in.loser in (0, 1, 2) or stand_in.truncated
     True
@@ -400,7 +397,8 @@ async def play_game_async(
     for name, policy in (("on_timeout", on_timeout), ("on_disconnect", on_disconnect)):
         if policy not in _POLICIES:
             raise ArgumentError(f"{name} must be 'raise' or 'bot', not {policy!r}")
-    limits = _limits(timeout, count)
+    value, name = move_time_or_timeout(move_time, timeout)
+    limits = _limits(value, name, count)
     wants_bot = "bot" in (on_timeout, on_disconnect)
     stand_ins = _stand_ins(fallback, count) if wants_bot else []
     gone = [False] * count  # seats the stand-in holds after a disconnect

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from ._limits import NOT_GIVEN, NotGiven, check_move_time, move_time_or_timeout
 from .game import Game, GameResult
 from .moves import Move
 from .observation import Observation
@@ -51,7 +52,8 @@ def play_game(
     *,
     seed: int | None = None,
     game: Game | None = None,
-    timeout: float | None = None,
+    move_time: float | None = None,
+    timeout: float | NotGiven | None = NOT_GIVEN,
 ) -> GameResult:
     """Play a game to the end between the players of ``lineup`` (seat ``i`` is ``lineup[i]``).
 
@@ -63,15 +65,16 @@ def play_game(
     left consistent, at the position where that player was to move. This is
     :meth:`Referee.run <skitgubbe.Referee.run>`.
 
-    ``timeout`` is a time limit in seconds for every call to a player
+    ``move_time`` is a time limit in seconds for every call to a player
     (``choose`` and the hooks; ``None``, the default: no limit). A player whose
     call returns later than that, by the monotonic clock, is reported as
     :class:`~skitgubbe.PlayerTimeoutError` (a :class:`~skitgubbe.PlayerError`
     with the seat and the limit) and its late answer is not played. The limit
     is checked when the call returns, so a player that never returns is not
-    stopped here: the arena (:func:`~skitgubbe.run_match` with ``timeout``)
+    stopped here: the arena (:func:`~skitgubbe.run_match` with a move time)
     plays in worker processes it can stop, and
     :func:`~skitgubbe.play_game_async` cancels a ``choose`` that awaits.
+    ``timeout`` is ``move_time``'s old name, deprecated for one release.
 
     >>> import skitgubbe as sg
     >>> bots = [sg.bots.RandomBot(seed=seat) for seat in range(4)]
@@ -84,11 +87,13 @@ def play_game(
     ...         time.sleep(0.2)
     ...         return super().choose(observation)
     >>> game = sg.Game.new(seed=3)
-    >>> sg.play_game([sg.bots.GreedyBot(), Slow(), sg.bots.GreedyBot()], game=game, timeout=0.05)
+    >>> sg.play_game([sg.bots.GreedyBot(), Slow(), sg.bots.GreedyBot()], game=game, move_time=0.05)
     Traceback (most recent call last):
         ...
     skitgubbe.errors.PlayerTimeoutError: seat 1 (Slow) did not answer within 0.05 s
     >>> game.to_move, game.moves_played  # the late answer was not played
     (1, 1)
     """
-    return Referee(lineup, rules, seed=seed, game=game).run(timeout=timeout)
+    referee = Referee(lineup, rules, seed=seed, game=game)
+    value, name = move_time_or_timeout(move_time, timeout)
+    return referee.run(move_time=check_move_time(value, name))

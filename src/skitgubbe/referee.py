@@ -34,16 +34,15 @@ A call that raises becomes a :class:`~skitgubbe.PlayerError` by
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from ._limits import NOT_GIVEN, NotGiven, check_move_time, move_time_or_timeout
 from .errors import (
     ArgumentError,
-    ArgumentTypeError,
     EngineTimeoutError,
     IllegalMoveError,
     PlayerDisconnectedError,
@@ -83,21 +82,9 @@ def _show(value: object) -> str:
 
 
 def _check_timeout(value: object, name: str = "timeout") -> float | None:
-    """``value`` if it is a time limit: a positive, finite number of seconds, or ``None``.
-
-    The number is returned as given (an int stays an int, so messages show
-    ``30 s``); anything else is an :class:`~skitgubbe.ArgumentTypeError` or
-    :class:`~skitgubbe.ArgumentError` naming ``name``.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ArgumentTypeError(
-            f"{name} must be a positive number of seconds or None, not {value!r}"
-        )
-    if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
-        raise ArgumentError(f"{name} must be a positive number of seconds or None, not {value!r}")
-    return value
+    """:func:`skitgubbe._limits.check_move_time` under its old name, for arena.py, which
+    imports it until it switches to ``check_move_time`` (issue 24); then this goes."""
+    return check_move_time(value, name)
 
 
 @attrs.frozen(eq=False)
@@ -502,7 +489,9 @@ class Referee(Generic[P]):
             raise SkitgubbeError(f"the game is not over: seat {self._game.to_move} is to move")
         return self._hooks("game_ended", result)
 
-    def run(self, *, timeout: float | None = None) -> GameResult:
+    def run(
+        self, *, move_time: float | None = None, timeout: float | NotGiven | None = NOT_GIVEN
+    ) -> GameResult:
         """Play the game to the end, calling the players directly; return the result.
 
         The ``game_started`` hooks, then every turn, then the ``game_ended``
@@ -511,21 +500,26 @@ class Referee(Generic[P]):
         (for ``game_ended``: the first one, after every player has been told);
         the game is left where that player was to move.
 
-        ``timeout`` (seconds, ``None`` for no limit) bounds every call to a
+        ``move_time`` (seconds, ``None`` for no limit) bounds every call to a
         player, ``choose`` and the hooks: a call that returns later than that,
         by the monotonic clock, is a :class:`~skitgubbe.PlayerTimeoutError`
         and its answer is not played. The limit is checked when the call
         returns: a player that never returns cannot be stopped in its own
         thread (the arena's worker processes and
-        :func:`~skitgubbe.play_game_async` can stop one).
+        :func:`~skitgubbe.play_game_async` can stop one). A move time that is
+        not a positive, finite number of seconds is an
+        :class:`~skitgubbe.ArgumentError` (:class:`~skitgubbe.ArgumentTypeError`
+        when it is no number). ``timeout`` is its old name, deprecated (it
+        warns; both given is an :class:`~skitgubbe.ArgumentError`).
 
         >>> import skitgubbe as sg
         >>> referee = sg.Referee([sg.bots.RandomBot(seed=s) for s in range(4)], seed=3)
-        >>> result = referee.run(timeout=60)
+        >>> result = referee.run(move_time=60)
         >>> result == referee.result == referee.game.result
         True
         """
-        limit = _check_timeout(timeout)
+        value, name = move_time_or_timeout(move_time, timeout)
+        limit = check_move_time(value, name)
         for call in self.start():
             _run(call, limit)
         while (turn := self.turn()) is not None:

@@ -45,6 +45,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._limits import NOT_GIVEN, NotGiven, check_move_time, move_time_or_timeout
 from ._text import brief
 from .cards import Card
 from .errors import (
@@ -57,7 +58,6 @@ from .errors import (
 )
 from .game import Game, GameResult
 from .players import Player, play_game
-from .referee import _check_timeout
 from .rules import Rules
 
 __all__ = [
@@ -218,11 +218,12 @@ class Session:
     state is not part of the session record). ``rules`` defaults to the classic
     rules for ``len(lineup)`` (give them when ``lineup`` is a function).
     ``seed`` (an int ``0 <= seed < 2**64``) fixes the cut and every deal; with
-    ``pot=True`` each loss puts a token in the pot. ``timeout`` (seconds,
+    ``pot=True`` each loss puts a token in the pot. ``move_time`` (seconds,
     ``None`` for no limit) bounds every call to a player as in
     :func:`~skitgubbe.play_game`: a late answer is a
     :class:`~skitgubbe.PlayerTimeoutError` and the game is not counted. It is
-    not part of the session record; give it again to :meth:`resume`.
+    not part of the session record; give it again to :meth:`resume`. ``timeout``
+    is its old name, deprecated for one release.
 
     Creating a session cuts for the first dealer; :meth:`play_game` and
     :meth:`play` play on; :meth:`standings` and :meth:`close` report;
@@ -250,12 +251,12 @@ class Session:
         "_games",
         "_lineups",
         "_losses",
+        "_move_time",
         "_no_loser",
         "_pot",
         "_records",
         "_rules",
         "_seed",
-        "_timeout",
         "_truncated",
     )
 
@@ -270,7 +271,7 @@ class Session:
     _records: list[dict[str, Any]]
     _rules: Rules
     _seed: int
-    _timeout: float | None
+    _move_time: float | None
     _truncated: int
 
     def __init__(
@@ -280,7 +281,8 @@ class Session:
         *,
         seed: int,
         pot: bool = False,
-        timeout: float | None = None,
+        move_time: float | None = None,
+        timeout: float | NotGiven | None = NOT_GIVEN,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise ArgumentTypeError(f"rules must be a Rules, not {type(rules).__name__}")
@@ -307,7 +309,8 @@ class Session:
         self._rules = rules
         self._seed = _check_seed(seed)
         self._pot = pot
-        self._timeout = _check_timeout(timeout)
+        value, name = move_time_or_timeout(move_time, timeout)
+        self._move_time = check_move_time(value, name)
         self._cuts, self._first_dealer = _cut(rules.players, self._seed)
         self._games = []
         self._records = []
@@ -412,7 +415,7 @@ class Session:
         index = len(self._games)
         lineup = _check_lineup(self._lineups(index), self._rules.players, f"game {index} has")
         game = Game.new(self._rules, seed=self.next_seed, dealer=self.next_dealer)
-        result = play_game(lineup, game=game, timeout=self._timeout)
+        result = play_game(lineup, game=game, move_time=self._move_time)
         self._count(game)
         return result
 
@@ -548,7 +551,8 @@ class Session:
         record: Mapping[str, Any],
         lineup: Sequence[Player] | LineupFactory,
         *,
-        timeout: float | None = None,
+        move_time: float | None = None,
+        timeout: float | NotGiven | None = NOT_GIVEN,
     ) -> Session:
         """Rebuild a session from :meth:`record`, checking everything in it.
 
@@ -559,8 +563,9 @@ class Session:
         record that fails raises :class:`~skitgubbe.RecordError` naming what is
         wrong. Playing on then gives the games an uninterrupted session would
         have given, provided the players behave the same (see ``lineup`` in
-        :class:`Session`). ``timeout`` is the time limit of the games played
-        on, as in :class:`Session` (it is not in the record).
+        :class:`Session`). ``move_time`` is the time limit of the games played
+        on, as in :class:`Session` (it is not in the record; ``timeout`` is its
+        old name, deprecated).
 
         >>> import skitgubbe as sg
         >>> bots = [sg.bots.RandomBot(seed=s) for s in range(3)]
@@ -576,6 +581,8 @@ class Session:
             ...
         skitgubbe.errors.RecordError: the record's first dealer is 1, but the cut from seed 1 ...
         """
+        value, name = move_time_or_timeout(move_time, timeout)
+        move_time_of = check_move_time(value, name)
         if not isinstance(record, Mapping):
             raise RecordError(f"a session record is a mapping, not {type(record).__name__}")
         if record.get("format") != SESSION_FORMAT:
@@ -610,7 +617,7 @@ class Session:
                 raise RecordError(
                     f"the record's {key!r} must be true or false, not {brief(record[key])}"
                 )
-        session = cls(lineup, rules, seed=seed, pot=record["pot"], timeout=timeout)
+        session = cls(lineup, rules, seed=seed, pot=record["pot"], move_time=move_time_of)
         cuts = _read_cuts(record["cuts"])
         if cuts != session._cuts:
             raise RecordError(

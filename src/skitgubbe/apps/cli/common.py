@@ -3,7 +3,8 @@
 Every command that deals cards takes ``--rules PRESET`` and ``--set FIELD=VALUE``
 (:func:`add_rules_arguments`) and turns them, with ``--players``, into
 :class:`~skitgubbe.rules.Rules` (:func:`rules_from_args`). The commands that time
-their bots check ``--move-time`` with :func:`check_move_time_option`.
+their bots check ``--move-time`` with :func:`check_move_time_option`, which is
+:func:`skitgubbe._limits.check_move_time`, the move time's one validator.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="example")
@@ -17,9 +18,9 @@ _StoreAction(...)
 from __future__ import annotations
 
 import argparse
-import math
 from typing import TYPE_CHECKING, Any
 
+from ..._limits import check_move_time
 from ...errors import ArgumentError, RulesError
 from ...rules import Rules
 
@@ -81,16 +82,16 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 def check_move_time_option(seconds: float | None) -> None:
-    """Refuse a ``--move-time`` that is not a positive, finite number of seconds.
+    """Refuse a ``--move-time`` that is not a positive, finite number of seconds
+    (:func:`~skitgubbe._limits.check_move_time`, named ``--move-time``).
 
     ``None`` (the option not given: no limit) passes.
 
     >>> check_move_time_option(0.5)
     >>> check_move_time_option(None)
-    >>> check_move_time_option(0.0)
+    >>> check_move_time_option(0.0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    skitgubbe.errors.ArgumentError: --move-time must be a positive number of seconds, not 0.0
+    skitgubbe.errors.ArgumentError: --move-time must be a positive, finite number ... not 0.0
     """
-    if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
-        raise ArgumentError(f"--move-time must be a positive number of seconds, not {seconds}")
+    check_move_time(seconds, "--move-time")

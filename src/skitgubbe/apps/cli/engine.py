@@ -1,9 +1,9 @@
-"""``skitgubbe engine SPEC``: serve a bot over the engine protocol on stdin and stdout.
+"""``skitgubbe engine SPEC``: run a bot as an engine, over the engine protocol on stdin and stdout.
 
 A referee (the arena with ``cmd:skitgubbe engine greedy``, or any program that
 speaks ``docs/protocol.md``) starts the command and talks to it in JSON lines;
 nothing else is written to stdout. The serving itself is
-:func:`skitgubbe.serve.serve_spec`, loaded only when the command runs.
+:func:`skitgubbe.engine.run_engine_spec`, loaded only when the command runs.
 
 >>> parser = argparse.ArgumentParser(prog="skitgubbe")
 >>> add_engine_command(parser.add_subparsers(dest="command"))
@@ -32,7 +32,7 @@ def add_engine_command(commands: Commands) -> None:
     """
     command = commands.add_parser(
         "engine",
-        help="serve a bot over the engine protocol on stdin and stdout (docs/protocol.md)",
+        help="run a bot as an engine: the engine protocol on stdin and stdout (docs/protocol.md)",
         description="Play as an engine: a referee (the arena with 'cmd:skitgubbe engine "
         "greedy', or any program speaking the protocol) starts this command and talks to it "
         "in JSON lines on stdin and stdout. Nothing else is written to stdout.",
@@ -47,6 +47,6 @@ def add_engine_command(commands: Commands) -> None:
 
 
 def _run_engine(args: argparse.Namespace) -> int:
-    from ...serve import serve_spec
+    from ...engine.host import run_engine_spec
 
-    return serve_spec(args.spec)
+    return run_engine_spec(args.spec)

@@ -1,6 +1,6 @@
 """The keeper of one engine process (Linux): nothing the engine starts outlives it.
 
-:class:`skitgubbe.engine.EnginePlayer` runs ``python -I -S _keeper.py CONTROL STATUS
+:class:`skitgubbe.engine.EnginePlayer` runs ``python -I -S keeper.py CONTROL STATUS
 PARENT UID GID GROUPS LIMITS -- ENGINE...`` in a session of its own, with the
 engine's three pipes as its standard streams. The keeper
 
@@ -22,7 +22,8 @@ engine's three pipes as its standard streams. The keeper
   own status.
 
 It runs with ``-I -S``, imports nothing of skitgubbe and as little else as it can.
-It is an implementation detail of :mod:`skitgubbe.engine`, not a public module.
+It is started by its path (:mod:`skitgubbe.engine.process`), never imported by
+skitgubbe: an implementation detail of :mod:`skitgubbe.engine`, without public names.
 """
 
 from __future__ import annotations

@@ -11,11 +11,13 @@ an oversized line, a bad ``seq``) kills the engine with every process it
 started and raises a precise :class:`~skitgubbe.EngineError` with the exit
 code and the tail of its standard error. The next game starts a fresh
 process. No engine process outlives its player, nor the interpreter: on Linux
-each engine runs under a keeper (``skitgubbe._keeper``, a child subreaper)
+each engine runs under a keeper (:mod:`skitgubbe.engine.keeper`, a child subreaper)
 that kills all the engine started, daemons included, when it ends; elsewhere
-the engine's process group is killed. :class:`AsyncEnginePlayer` is the
-same seat for :func:`~skitgubbe.play_game_async`, and :class:`Limits` caps an
-engine's memory, CPU time and open files (POSIX).
+the engine's process group is killed. :class:`~skitgubbe.engine.AsyncEnginePlayer`
+(:mod:`skitgubbe.engine.async_player`) is the same seat for
+:func:`~skitgubbe.play_game_async`, and :class:`~skitgubbe.engine.Limits`
+caps an engine's memory, CPU time and open files (POSIX); the process itself
+is :mod:`skitgubbe.engine.process`'s.
 
 >>> import sys
 >>> import skitgubbe as sg
@@ -32,49 +34,45 @@ False
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import math
 import os
-import select
-import selectors
 import shlex
 import signal
 import subprocess
 import sys
-import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NoReturn, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NoReturn
 
 import attrs
 
+from .._version import __version__
+from .._limits import check_move_time
+from ..errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
+from ..events import Event
+from ..game import GameResult
+from ..moves import Move
+from ..observation import History, Observation
 from . import protocol
-from ._version import __version__
-from .errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
-from .events import Event
-from .game import GameResult
-from .moves import Move
-from .observation import History, Observation
+from .process import (
+    EndOfOutputError,
+    EngineProcess,
+    Limits,
+    OversizedError,
+    reap_quietly,
+    signal_name,
+    tail_text,
+)
 
-try:
-    import resource
-except ImportError:  # pragma: no cover - not POSIX
-    resource = None  # type: ignore[assignment]
-
-__all__ = ["AsyncEnginePlayer", "EngineId", "EnginePlayer", "Limits"]
-
-STDERR_TAIL: Final = 4096
-"""How many bytes of an engine's standard error are kept to report a fault."""
+__all__ = ["LOG_LINES", "EngineId", "EnginePlayer"]
 
 LOG_LINES: Final = 64
 """How many ``log`` messages of an engine are kept (the last ones)."""
 
-_QUIT_WAIT: Final = 1.0  # seconds an engine has to exit after quit
-_READ_SIZE: Final = 1 << 16
 _OPTION_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
     "int": int,
     "float": (int, float),
@@ -82,454 +80,6 @@ _OPTION_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
     "string": str,
     "choice": str,
 }
-
-
-# -- limits ------------------------------------------------------------------------------
-
-
-def _optional_positive(kind: type | tuple[type, ...]) -> Callable[[Any, Any, Any], None]:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is None:
-            return
-        if isinstance(value, bool) or not isinstance(value, kind):
-            raise ArgumentTypeError(
-                f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
-            )
-        number = float(cast(float, value))
-        if not (number > 0 and math.isfinite(number)):
-            raise ArgumentError(
-                f"Limits.{attribute.name} must be a positive number or None, not {value!r}"
-            )
-
-    return check
-
-
-@attrs.frozen
-class Limits:
-    """Resource limits for an engine process: ``memory`` (bytes of address space),
-    ``cpu_time`` (seconds of CPU, rounded up to whole seconds) and ``open_files``
-    (the most file descriptors); ``None``: no limit.
-
-    They are set in the child before the engine's program starts
-    (``resource.setrlimit``: ``RLIMIT_AS``, ``RLIMIT_CPU``, ``RLIMIT_NOFILE``,
-    soft and hard, so the engine cannot raise them again). An engine over its
-    memory limit sees its allocations fail (a Python engine raises
-    ``MemoryError`` and exits), one over its CPU time is killed by the kernel
-    (``SIGXCPU``, then ``SIGKILL``); either is reported as an ``"exit"``
-    :class:`~skitgubbe.EngineError` with the exit code and the standard error.
-    Limits need POSIX (the :mod:`resource` module): elsewhere an
-    :class:`EnginePlayer` given limits refuses to start
-    (:class:`~skitgubbe.ArgumentError`) rather than run the engine unlimited.
-
-    >>> from skitgubbe.engine import Limits
-    >>> Limits(memory=200 * 2**20, cpu_time=30)
-    Limits(memory=209715200, cpu_time=30, open_files=None)
-    >>> Limits(memory=-1)
-    Traceback (most recent call last):
-        ...
-    skitgubbe.errors.ArgumentError: Limits.memory must be a positive number or None, not -1
-    """
-
-    memory: int | None = attrs.field(default=None, validator=_optional_positive(int))
-    cpu_time: float | None = attrs.field(default=None, validator=_optional_positive((int, float)))
-    open_files: int | None = attrs.field(default=None, validator=_optional_positive(int))
-
-    def _settings(self) -> list[tuple[int, int, int]]:
-        """``(resource, soft, hard)`` for each limit given, checked against the hard
-        limits of this process (which the child inherits)."""
-        if resource is None:  # pragma: no cover - not POSIX
-            raise ArgumentError("engine Limits need the resource module (POSIX)")
-        wanted = [
-            (resource.RLIMIT_AS, "memory", self.memory, 0),
-            (
-                resource.RLIMIT_CPU,
-                "cpu_time",
-                None if self.cpu_time is None else math.ceil(self.cpu_time),
-                1,
-            ),
-            (resource.RLIMIT_NOFILE, "open_files", self.open_files, 0),
-        ]
-        settings = []
-        for which, name, value, margin in wanted:
-            if value is None:
-                continue
-            _, hard = resource.getrlimit(which)
-            if hard != resource.RLIM_INFINITY and value > hard:
-                raise ArgumentError(f"Limits.{name} {value} is above this process's limit {hard}")
-            top = value + margin
-            settings.append(
-                (which, value, top if hard == resource.RLIM_INFINITY else min(top, hard))
-            )
-        return settings
-
-
-def _prctl() -> Callable[..., int] | None:
-    """Linux's ``prctl``, looked up in the parent (the child between fork and exec
-    should call, not load), or None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        function: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
-        return None
-    return function
-
-
-_PR_SET_PDEATHSIG: Final = 1
-
-_KEEPER_PATH: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keeper.py")
-_KEEPER_WAIT: Final = 5.0  # seconds a keeper has to end its engine before it is killed
-
-
-def _keeper_available() -> bool:
-    """Whether engines run under a keeper (:mod:`skitgubbe._keeper`): on Linux, with
-    ``prctl`` and ``pidfd_open`` (Linux 5.3), and the keeper's file at hand."""
-    return _prctl() is not None and hasattr(os, "pidfd_open") and os.path.isfile(_KEEPER_PATH)
-
-
-_KEEPER: Final = _keeper_available()
-"""Whether this platform runs each engine under a keeper process that kills every
-descendant of the engine when it ends — those that daemonized included (Linux, with
-``PR_SET_CHILD_SUBREAPER`` and ``pidfd_open``). Elsewhere the referee kills the
-engine's process group, which a process that left the group (``setsid``) escapes."""
-
-
-def _child_setup(
-    settings: list[tuple[int, int, int]], parent: int | None
-) -> Callable[[], None] | None:
-    """What the child runs between fork and exec: the limits, and (``parent`` given,
-    on Linux) a SIGKILL when the thread that started it dies, so that an engine
-    never outlives a referee that was killed before it could clean up."""
-    prctl = _prctl() if parent is not None else None
-    if not settings and prctl is None:
-        return None
-
-    def apply() -> None:  # runs in the child, between fork and exec
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            if os.getppid() != parent:  # the referee died before the line above
-                os._exit(1)
-        for which, soft, hard in settings:
-            resource.setrlimit(which, (soft, hard))
-
-    return apply
-
-
-# -- the process -------------------------------------------------------------------------
-
-
-class _EndOfOutputError(Exception):
-    """The engine closed its standard output."""
-
-
-class _OversizedError(Exception):
-    """The engine wrote a line longer than the limit."""
-
-
-class _Ready:
-    """Waits for one pipe to be readable (or writable): with ``select.poll`` where there
-    is one (a decision's wait without the selectors' bookkeeping), else a selector."""
-
-    def __init__(self, fd: int, *, write: bool) -> None:
-        self.poll: Any = None
-        self.selector: selectors.BaseSelector | None = None
-        if hasattr(select, "poll"):
-            self.poll = select.poll()
-            self.poll.register(fd, select.POLLOUT if write else select.POLLIN)
-        else:  # pragma: no cover - no poll(2)
-            self.selector = selectors.DefaultSelector()
-            self.selector.register(fd, selectors.EVENT_WRITE if write else selectors.EVENT_READ)
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Whether the pipe became ready (or hung up) within ``timeout`` seconds."""
-        if self.poll is not None:
-            return bool(self.poll.poll(None if timeout is None else math.ceil(timeout * 1e3)))
-        assert self.selector is not None
-        return bool(self.selector.select(timeout))
-
-    def close(self) -> None:
-        if self.selector is not None:
-            self.selector.close()
-
-
-class _Process:
-    """One engine process: non-blocking pipes, a bounded line buffer, the tail of its
-    standard error. It never refers to its player, so a finalizer can hold it."""
-
-    def __init__(
-        self,
-        argv: Sequence[str],
-        *,
-        cwd: str | os.PathLike[str] | None,
-        env: Mapping[str, str] | None,
-        limits: Limits | None,
-        max_line: int,
-        user: str | int | None = None,
-        group: str | int | None = None,
-        start_time: float = 10.0,
-    ) -> None:
-        settings = limits._settings() if limits is not None else []
-        # The parent-death signal follows the thread that forks: only the main thread
-        # lives as long as the process (a worker thread may end before its engine).
-        main = threading.current_thread() is threading.main_thread()
-        self.control: int | None = None  # the keeper's "end it now" pipe
-        if _KEEPER:
-            self.popen, self.engine_pid = self._keep(
-                argv, cwd, env, settings, os.getpid() if main else 0, user, group, start_time
-            )
-        else:
-            self.popen = subprocess.Popen(
-                list(argv),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,  # its own process group: killed as one
-                preexec_fn=_child_setup(settings, os.getpid() if main else None),
-                user=user,
-                group=group,
-                extra_groups=[] if user is not None or group is not None else None,
-            )
-            self.engine_pid = self.popen.pid
-        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        self.pid = self.popen.pid
-        self.max_line = max_line
-        self.stdin = self.popen.stdin.fileno()
-        self.stdout = self.popen.stdout.fileno()
-        os.set_blocking(self.stdin, False)
-        os.set_blocking(self.stdout, False)
-        self.reading = _Ready(self.stdout, write=False)
-        self.writing = _Ready(self.stdin, write=True)
-        self.buffer = bytearray()
-        self.scanned = 0  # bytes of the buffer known to hold no newline
-        self.tail = bytearray()
-        self.tail_lock = threading.Lock()
-        self.reaped = False
-        self.killed = False
-        self.lock = threading.Lock()  # reaping and closing
-        self.drain = threading.Thread(
-            target=self._drain, name=f"skitgubbe-engine-{self.pid}-stderr", daemon=True
-        )
-        self.drain.start()
-
-    def _keep(
-        self,
-        argv: Sequence[str],
-        cwd: str | os.PathLike[str] | None,
-        env: Mapping[str, str] | None,
-        settings: list[tuple[int, int, int]],
-        parent: int,
-        user: str | int | None,
-        group: str | int | None,
-        start_time: float,
-    ) -> tuple[subprocess.Popen[bytes], int]:
-        """Start the engine under a keeper (:mod:`skitgubbe._keeper`); the keeper's
-        Popen and the engine's process id. OSError when the engine cannot run."""
-        uid, gid = _user_id(user), _group_id(group)
-        groups = "" if user is not None or group is not None else "-"
-        limits = ";".join(f"{which}:{soft}:{hard}" for which, soft, hard in settings)
-        control, self.control = os.pipe()
-        os.set_blocking(self.control, False)
-        status, status_w = os.pipe()
-        keeper = [sys.executable, "-I", "-S", _KEEPER_PATH, str(control), str(status_w)]
-        keeper += [str(parent), _text(uid), _text(gid), groups, limits, "--", *argv]
-        try:
-            popen = subprocess.Popen(
-                keeper,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,  # the keeper's session; the engine has a group of its own
-                pass_fds=(control, status_w),
-            )
-        except BaseException:
-            os.close(self.control)
-            raise
-        finally:
-            os.close(control)
-            os.close(status_w)
-        try:
-            answer = _read_status(status, time.monotonic() + start_time)
-        finally:
-            os.close(status)
-        if answer.startswith(b"ok "):
-            return popen, int(answer[3:])
-        for pipe in (popen.stdin, popen.stdout, popen.stderr):
-            if pipe is not None:
-                pipe.close()
-        with contextlib.suppress(OSError):
-            os.write(self.control, b"k")
-        try:
-            code = popen.wait(_KEEPER_WAIT)
-        except subprocess.TimeoutExpired:
-            os.killpg(popen.pid, signal.SIGKILL)
-            code = popen.wait()
-        os.close(self.control)
-        if answer.startswith(b"err ") and answer[4:].strip().isdigit():
-            number = int(answer[4:])
-            raise OSError(number, os.strerror(number), argv[0])
-        raise OSError(f"the engine's keeper failed ({_exit_words(code)})")
-
-    def _drain(self) -> None:
-        stderr = self.popen.stderr
-        assert stderr is not None
-        fd = stderr.fileno()
-        try:
-            while chunk := os.read(fd, 4096):
-                with self.tail_lock:
-                    self.tail += chunk
-                    if len(self.tail) > STDERR_TAIL:
-                        del self.tail[:-STDERR_TAIL]
-        except OSError:
-            pass
-        finally:
-            stderr.close()
-
-    # -- writing and reading
-
-    def write(self, data: bytes, deadline: float) -> bool:
-        """Write all of ``data`` by ``deadline``; False when the engine did not read it
-        in time. BrokenPipeError when the engine closed its input."""
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.stdin, view) :]
-                continue
-            except BlockingIOError:
-                pass
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            self.writing.wait(left)
-        return True
-
-    def line(self, deadline: float | None) -> bytes | None:
-        """The next line (newline included), or None when ``deadline`` passed first.
-
-        _EndOfOutputError when the engine closed its output, _OversizedError when a
-        line is longer than ``max_line`` bytes (the buffer never holds much more).
-        """
-        buffer = self.buffer
-        while True:
-            end = buffer.find(b"\n", self.scanned)
-            if end >= 0:
-                if end + 1 > self.max_line:
-                    raise _OversizedError
-                line = bytes(buffer[: end + 1])
-                del buffer[: end + 1]
-                self.scanned = 0
-                return line
-            self.scanned = len(buffer)
-            if len(buffer) >= self.max_line:
-                raise _OversizedError
-            if deadline is None:
-                self.reading.wait()
-            elif not self.reading.wait(max(0.0, deadline - time.monotonic())):
-                if time.monotonic() >= deadline:  # a deadline passed still has a look
-                    return None
-                continue
-            try:
-                chunk = os.read(self.stdout, min(_READ_SIZE, self.max_line + 1 - len(buffer)))
-            except BlockingIOError:
-                continue
-            except OSError as error:  # a closed pipe reads as an end of output
-                raise _EndOfOutputError from error
-            if not chunk:
-                raise _EndOfOutputError
-            buffer += chunk
-
-    # -- the end
-
-    def exited(self) -> bool:
-        """Whether the engine's main process (on Linux: its keeper) has exited, without
-        reaping it, so that its process id stays its own until we have killed it."""
-        if self.reaped:
-            return True
-        waitid = getattr(os, "waitid", None)
-        if waitid is None:  # pragma: no cover - not Linux
-            return self.popen.poll() is not None
-        try:
-            return waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-        except ChildProcessError:
-            return True
-
-    def wait_exit(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for the main process to exit on its own."""
-        deadline = time.monotonic() + seconds
-        pause = 0.0005
-        while not self.exited():
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(pause)
-            pause = min(pause * 2, 0.02)
-        return True
-
-    def kill(self) -> None:
-        """Kill the engine and all it started: its keeper does (and then exits), else
-        SIGKILL to the whole process group. Safe from any thread, any number of times."""
-        with self.lock:
-            if self.reaped:
-                return
-            self.killed = True  # dying: never to be used again, even before it has exited
-            if self.control is not None:
-                with contextlib.suppress(OSError):  # a full pipe has been told already
-                    os.write(self.control, b"k")
-                return
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
-
-    def reap(self) -> int:
-        """Kill the engine, reap the process and release the pipes; its exit status."""
-        self.kill()
-        with self.lock:  # a kill from another thread never meets a reaped (reusable) pid
-            try:
-                returncode = self.popen.wait(None if self.control is None else _KEEPER_WAIT)
-            except subprocess.TimeoutExpired:  # pragma: no cover - a keeper never hangs
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(self.pid, signal.SIGKILL)
-                returncode = self.popen.wait()
-            if not self.reaped:
-                self.reaped = True
-                if self.control is not None:
-                    os.close(self.control)
-                for closing in (self.reading, self.writing):
-                    closing.close()
-                for pipe in (self.popen.stdin, self.popen.stdout):
-                    if pipe is not None:
-                        with contextlib.suppress(OSError):
-                            pipe.close()
-        return returncode
-
-    def stderr_tail(self, wait: float = 0.5) -> str:
-        """The last bytes of standard error, as text (waiting a moment for the rest)."""
-        self.drain.join(wait)
-        with self.tail_lock:
-            return self.tail.decode("utf-8", errors="replace")
-
-    def close(self, farewell: bytes) -> int:
-        """Say ``farewell`` (quit), close stdin, give the engine a moment to exit, then
-        kill what is left of it and reap it."""
-        if not self.reaped:
-            with contextlib.suppress(OSError):
-                self.write(farewell, time.monotonic() + 0.1)
-            if self.popen.stdin is not None:
-                with contextlib.suppress(OSError):
-                    self.popen.stdin.close()
-            self.wait_exit(_QUIT_WAIT)
-        return self.reap()
-
-
-def _finalize(process: _Process) -> None:
-    """The guard of a player that was never closed: kill and reap its engine."""
-    with contextlib.suppress(Exception):  # best effort, maybe at exit
-        process.reap()
 
 
 # -- the player ----------------------------------------------------------------------------
@@ -663,7 +213,7 @@ class EnginePlayer:
     skitgubbe.errors.ArgumentError: engine 'greedy' has no option 'depth'; its options: ['seed']
     """
 
-    _process: _Process | None
+    _process: EngineProcess | None
     _table: _Table | None
 
     def __init__(
@@ -704,7 +254,8 @@ class EnginePlayer:
         for key in self._options:
             if not isinstance(key, str):
                 raise ArgumentTypeError(f"option names are str, not {key!r}")
-        self.move_time = _seconds(move_time, "move_time")
+        move_time = check_move_time(move_time, "move_time")
+        self.move_time = None if move_time is None else float(move_time)
         self.game_time = _seconds(game_time, "game_time")
         self.increment = _seconds(increment, "increment", zero=True) or 0.0
         self.grace = _seconds(grace, "grace", zero=True) or 0.0
@@ -714,7 +265,7 @@ class EnginePlayer:
         self.max_line = max_line
         self.limits = limits
         if limits is not None:
-            limits._settings()  # refuses limits this platform cannot apply, now
+            limits.rlimits()  # refuses limits this platform cannot apply, now
         self._cwd = cwd
         for what, given in (("user", user), ("group", group)):
             if given is not None and (isinstance(given, bool) or not isinstance(given, str | int)):
@@ -781,10 +332,27 @@ class EnginePlayer:
         return None if self._process is None else self._process.engine_pid
 
     @property
-    def _child_pid(self) -> int | None:
-        """The referee's own child: the engine's keeper (see :func:`_kill_child`), or the
-        engine itself where there is no keeper."""
+    def child_pid(self) -> int | None:
+        """The referee's own child process: the engine's keeper on Linux, or the engine
+        itself where there is no keeper (then it is :attr:`pid`); ``None`` when none
+        runs. Another process ends the engine with
+        :func:`~skitgubbe.engine.kill_child` given this id (the arena's parent, when
+        it stops a worker).
+
+        >>> import sys
+        >>> from skitgubbe.engine import EnginePlayer
+        >>> with EnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"]) as e:
+        ...     e.child_pid > 0
+        True
+        >>> e.child_pid is None
+        True
+        """
         return None if self._process is None else self._process.pid
+
+    @property
+    def _child_pid(self) -> int | None:
+        """:attr:`child_pid`'s old name, an alias until the arena's workers use the new one."""
+        return self.child_pid
 
     def start(self) -> None:
         """Start an engine process and do the handshake, unless one is running (after a
@@ -912,7 +480,7 @@ class EnginePlayer:
         if not isinstance(text, str):
             self._fault("protocol", f"answered go {seq} with move {text!r}, not move text")
         try:
-            return protocol._parse_move(text)
+            return protocol.parse_move(text)
         except ValueError as error:
             self._fault("protocol", f"answered go {seq} with {text!r}, not a move: {error}")
 
@@ -1027,7 +595,7 @@ class EnginePlayer:
 
     def _start(self) -> None:
         try:
-            process = _Process(
+            process = EngineProcess(
                 self._argv,
                 cwd=self._cwd,
                 env=self._env,
@@ -1043,7 +611,7 @@ class EnginePlayer:
                 "start",
             ) from error
         self._process = process
-        self._finalizer = weakref.finalize(self, _finalize, process)
+        self._finalizer = weakref.finalize(self, reap_quietly, process)
         if self._table is not None:
             self._table.told = False
             self._table.forget()
@@ -1231,9 +799,9 @@ class EnginePlayer:
         assert process is not None
         try:
             return process.line(deadline)
-        except _OversizedError:
+        except OversizedError:
             self._fault("oversized", f"wrote a line longer than {self.max_line} bytes")
-        except _EndOfOutputError:
+        except EndOfOutputError:
             self._ended(f"closed its output while the referee awaited {awaited}")
 
     def _decode(self, line: bytes) -> dict[str, Any]:
@@ -1262,162 +830,15 @@ class EnginePlayer:
         if alive and returncode == -signal.SIGKILL:
             ending = f"killed by the referee (exit code {returncode})"
         elif returncode < 0:
-            ending = f"exit code {returncode} (signal {_signal_name(-returncode)})"
+            ending = f"exit code {returncode} (signal {signal_name(-returncode)})"
         else:
             ending = f"exit code {returncode}"
-        shown = _tail_text(tail)
+        shown = tail_text(tail)
         message = f"engine {self.name!r} ({kind}): {detail}; {ending}; stderr: {shown}"
         if kind == "timeout":
             assert limit is not None
             raise EngineTimeoutError(message, limit, returncode, tail)
         raise EngineError(message, kind, returncode, tail)
-
-
-class AsyncEnginePlayer:
-    """An :class:`EnginePlayer` as an :class:`~skitgubbe.AsyncPlayer`, for
-    :func:`~skitgubbe.play_game_async`: each call runs in a worker thread
-    (:func:`asyncio.to_thread`), so the event loop never waits on the engine.
-    Calls never overlap. Cancelling ``choose`` (the runner's own timeout, or the
-    task's cancellation) kills the engine; the next game starts a fresh one.
-    An :class:`~skitgubbe.EngineTimeoutError` counts as the seat's timeout
-    (``on_timeout="bot"`` lets the stand-in move). The arguments are
-    :class:`EnginePlayer`'s; the engine starts in :meth:`start` (or the first
-    call, or ``async with``).
-
-    >>> import asyncio, sys
-    >>> import skitgubbe as sg
-    >>> from skitgubbe.engine import AsyncEnginePlayer
-    >>> async def main() -> sg.GameResult:
-    ...     command = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
-    ...     async with AsyncEnginePlayer(command, move_time=5) as engine:
-    ...         return await sg.play_game_async([engine, sg.bots.GreedyBot()], seed=4)
-    >>> asyncio.run(main()) == sg.play_game([sg.bots.GreedyBot()] * 2, seed=4)
-    True
-    """
-
-    def __init__(self, command: str | Sequence[str], **options: Any) -> None:
-        self._command = command
-        self._options = options
-        self._player: EnginePlayer | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def player(self) -> EnginePlayer | None:
-        """The :class:`EnginePlayer` once started, else ``None``.
-
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> AsyncEnginePlayer("skitgubbe engine greedy").player is None
-        True
-        """
-        return self._player
-
-    def _call(self, method: str, *args: Any) -> Any:
-        with self._lock:
-            if self._player is None:
-                self._player = EnginePlayer(self._command, **self._options)
-            if method == "start":
-                return None
-            return getattr(self._player, method)(*args)
-
-    async def start(self) -> None:
-        """Start the engine and do the handshake (in a worker thread).
-
-        >>> import asyncio, sys
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> engine = AsyncEnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
-        >>> async def main() -> str | None:
-        ...     await engine.start()
-        ...     await engine.aclose()
-        ...     return engine.player.id.name if engine.player and engine.player.id else None
-        >>> asyncio.run(main())
-        'greedy'
-        """
-        await asyncio.to_thread(self._call, "start")
-
-    async def game_started(self, observation: Observation) -> None:
-        """:meth:`EnginePlayer.game_started`, in a worker thread.
-
-        >>> import asyncio, sys
-        >>> import skitgubbe as sg
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
-        >>> async def main() -> bool:
-        ...     async with AsyncEnginePlayer(greedy) as e:
-        ...         await e.game_started(sg.Game.new(seed=1).observation(0))
-        ...         return e.player is not None and e.player.running
-        >>> asyncio.run(main())
-        True
-        """
-        await asyncio.to_thread(self._call, "game_started", observation)
-
-    async def choose(self, observation: Observation) -> Move:
-        """:meth:`EnginePlayer.choose`, in a worker thread; cancelled, it kills the engine.
-
-        >>> import asyncio, sys
-        >>> import skitgubbe as sg
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> game = sg.Game.new(seed=2)
-        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
-        >>> async def main() -> sg.Move:
-        ...     async with AsyncEnginePlayer(greedy) as e:
-        ...         return await e.choose(game.observation(0))
-        >>> print(asyncio.run(main()))
-        4♥
-        """
-        work = asyncio.ensure_future(asyncio.to_thread(self._call, "choose", observation))
-        try:
-            return await asyncio.shield(work)
-        except asyncio.CancelledError:
-            if self._player is not None:
-                self._player.kill()  # the thread's read ends at once
-            await asyncio.wait({work})
-            if not work.cancelled():
-                work.exception()  # retrieved: the kill's EngineError, expected
-            raise
-
-    async def game_ended(self, observation: Observation, result: GameResult) -> None:
-        """:meth:`EnginePlayer.game_ended`, in a worker thread.
-
-        >>> import asyncio, sys
-        >>> import skitgubbe as sg
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> greedy = [sys.executable, "-m", "skitgubbe", "engine", "greedy"]
-        >>> async def main() -> sg.GameResult:
-        ...     async with AsyncEnginePlayer(greedy) as e:
-        ...         return await sg.play_game_async([e, e], seed=5)
-        >>> asyncio.run(main()).loser in (0, 1, None)
-        True
-        """
-        await asyncio.to_thread(self._call, "game_ended", observation, result)
-
-    async def aclose(self) -> None:
-        """Close the engine (:meth:`EnginePlayer.close`), in a worker thread. Idempotent.
-
-        >>> import asyncio, sys
-        >>> from skitgubbe.engine import AsyncEnginePlayer
-        >>> engine = AsyncEnginePlayer([sys.executable, "-m", "skitgubbe", "engine", "greedy"])
-        >>> asyncio.run(engine.aclose())
-        """
-        player = self._player
-        if player is not None:
-            if self._lock.locked():  # a call is blocked on the engine: end it now
-                player.kill()
-            await asyncio.to_thread(self._close)
-
-    def _close(self) -> None:
-        with self._lock:
-            if self._player is not None:
-                self._player.close()
-
-    async def __aenter__(self) -> AsyncEnginePlayer:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    def __repr__(self) -> str:
-        return f"AsyncEnginePlayer({self._command!r})"
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -1444,76 +865,3 @@ def _least(a: float | None, b: float | None) -> float | None:
     if a is None:
         return b
     return a if b is None else min(a, b)
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return str(number)
-
-
-def _tail_text(tail: str, limit: int = 600) -> str:
-    if not tail.strip():
-        return "(empty)"
-    text = tail if len(tail) <= limit else "..." + tail[-limit:]
-    return repr(text)
-
-
-def _text(number: int | None) -> str:
-    return "-" if number is None else str(number)
-
-
-def _user_id(user: str | int | None) -> int | None:
-    """The user id of ``user`` (a name or a number), as :class:`subprocess.Popen` reads it."""
-    if user is None or isinstance(user, int):
-        return user
-    import pwd
-
-    try:
-        return pwd.getpwnam(user).pw_uid
-    except KeyError:
-        raise OSError(f"no user {user!r}") from None
-
-
-def _group_id(group: str | int | None) -> int | None:
-    """The group id of ``group`` (a name or a number)."""
-    if group is None or isinstance(group, int):
-        return group
-    import grp
-
-    try:
-        return grp.getgrnam(group).gr_gid
-    except KeyError:
-        raise OSError(f"no group {group!r}") from None
-
-
-def _read_status(fd: int, deadline: float) -> bytes:
-    """The keeper's line on ``fd`` (``ok PID`` or ``err ERRNO``), or what came by ``deadline``."""
-    data = b""
-    ready = select.poll()
-    ready.register(fd, select.POLLIN)
-    while not data.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0 or not ready.poll(math.ceil(left * 1e3)):
-            break
-        chunk = os.read(fd, 64)
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-def _exit_words(code: int) -> str:
-    return f"exit code {code}" if code >= 0 else f"signal {_signal_name(-code)}"
-
-
-def _kill_child(pid: int) -> None:
-    """End the engine whose referee's child (:attr:`EnginePlayer._child_pid`) is ``pid``
-    from another process (the arena's parent, when it stops a worker): its keeper is
-    told with SIGTERM to kill it and all it started, else its process group is killed."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if _KEEPER:
-            os.kill(pid, signal.SIGTERM)
-        else:
-            os.killpg(pid, signal.SIGKILL)
