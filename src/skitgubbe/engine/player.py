@@ -50,8 +50,8 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
-from .._version import __version__
 from .._limits import check_move_time
+from .._version import __version__
 from ..errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
 from ..events import Event
 from ..game import GameResult
