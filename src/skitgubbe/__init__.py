@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Final
 
-from . import actions, bots
+from . import _moved, actions, bots
 from ._version import __version__
 from .cards import Card, CardSet, Rank, Suit
 from .errors import (
@@ -103,6 +103,8 @@ if TYPE_CHECKING:
     )
     from .sprt import SprtResult, run_sprt
 
+
+_moved.install()  # old module paths (skitgubbe.protocol, …) import, with a warning
 
 _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
