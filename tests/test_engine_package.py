@@ -44,7 +44,7 @@ def test_an_old_path_is_the_moved_module_itself(old: str, new: str) -> None:
 def test_the_engine_side_does_not_load_the_referees_process_machinery() -> None:
     code = (
         "import sys\n"
-        "from skitgubbe.engine import run_engine_spec\n"
+        "from skitgubbe.bots import run_engine_spec\n"
         "print(sorted(m for m in ('skitgubbe.engine.player', 'skitgubbe.engine.process', "
         "'skitgubbe.engine.async_player', 'subprocess', 'asyncio') if m in sys.modules))"
     )
@@ -53,18 +53,20 @@ def test_the_engine_side_does_not_load_the_referees_process_machinery() -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "new"), [("serve", "run_engine"), ("serve_spec", "run_engine_spec")]
+    ("old", "new"), [("serve", "engine.run_engine"), ("serve_spec", "bots.run_engine_spec")]
 )
 def test_the_old_entry_points_warn_and_run_the_engine(old: str, new: str) -> None:
     host = skitgubbe.engine.host
+    package, _, name = new.partition(".")
+    function = getattr(importlib.import_module(f"skitgubbe.{package}"), name)
     hello = protocol.encode(protocol.hello("test"))
     argument = sg.bots.GreedyBot if old == "serve" else "greedy"
     options = {"name": "greedy"} if old == "serve" else {}
     new_out, old_out = io.BytesIO(), io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the new name does not warn
-        assert getattr(host, new)(argument, stdin=io.BytesIO(hello), stdout=new_out, **options) == 0
-    with pytest.warns(DeprecationWarning, match=f"deprecated: use skitgubbe.engine.{new}$"):
+        assert function(argument, stdin=io.BytesIO(hello), stdout=new_out, **options) == 0
+    with pytest.warns(DeprecationWarning, match=f"deprecated: use skitgubbe.{new}$"):
         assert getattr(host, old)(argument, stdin=io.BytesIO(hello), stdout=old_out, **options) == 0
     assert new_out.getvalue() == old_out.getvalue()
     assert protocol.decode(new_out.getvalue())["type"] == "id"

@@ -7,7 +7,7 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
@@ -31,7 +31,11 @@ __all__ = [
     "make",
     "parse_spec",
     "register",
+    "run_engine_spec",
 ]
+
+if TYPE_CHECKING:
+    from .hosting import run_engine_spec
 
 BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
     "random": RandomBot,
@@ -48,3 +52,14 @@ BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
 for _name, _factory in BUILTIN_BOTS.items():
     register(_name, _factory)
 register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        # PEP 562: run_engine_spec loads the engine protocol's host only when asked for.
+        if name == "run_engine_spec":
+            from .hosting import run_engine_spec
+
+            return run_engine_spec
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

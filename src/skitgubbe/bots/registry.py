@@ -17,16 +17,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ..errors import ArgumentError, ArgumentTypeError
 from ..observation import Observation
-from ..players import Player
 from . import _specs, command
+
+if TYPE_CHECKING:
+    from ..players import Player
 
 __all__ = ["BotFactory", "available", "factory", "make", "parse_spec", "register"]
 
-BotFactory = Callable[..., Player]
+BotFactory: TypeAlias = "Callable[..., Player]"
 """Makes a bot from keyword options; it must accept ``seed=`` (an int or None)."""
 
 _FACTORIES: dict[str, BotFactory] = {}

@@ -9,9 +9,9 @@ JSON lines on its standard input and output. This package holds both sides:
   process beneath them with its :class:`Limits`
   (:mod:`skitgubbe.engine.process`, with the keeper of
   :mod:`skitgubbe.engine.keeper` on Linux);
-- the engine side, which runs a Python bot as an engine (``skitgubbe engine
-  SPEC``): :func:`run_engine` and :func:`run_engine_spec`
-  (:mod:`skitgubbe.engine.host`);
+- the engine side, which runs a Python bot as an engine: :func:`run_engine`
+  (:mod:`skitgubbe.engine.host`; ``skitgubbe engine SPEC`` finds the bot
+  with :func:`skitgubbe.bots.run_engine_spec`);
 - the messages both sides write and read: :mod:`skitgubbe.engine.protocol`.
 
 The submodules load on first use of one of their names, so that an engine
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from . import process as process
     from . import protocol as protocol
     from .async_player import AsyncEnginePlayer
-    from .host import Option, PlayerFactory, options_of, run_engine, run_engine_spec
+    from .host import Option, PlayerFactory, options_of, run_engine
     from .player import LOG_LINES, EngineId, EnginePlayer
     from .process import KEEPER, STDERR_TAIL, Limits, kill_child
     from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -49,9 +49,7 @@ _LAZY: Final[dict[str, str]] = {
     "AsyncEnginePlayer": "async_player",
     **dict.fromkeys(("LOG_LINES", "EngineId", "EnginePlayer"), "player"),
     **dict.fromkeys(("KEEPER", "STDERR_TAIL", "Limits", "kill_child"), "process"),
-    **dict.fromkeys(
-        ("Option", "PlayerFactory", "options_of", "run_engine", "run_engine_spec"), "host"
-    ),
+    **dict.fromkeys(("Option", "PlayerFactory", "options_of", "run_engine"), "host"),
     **dict.fromkeys(("PROTOCOL_VERSION", "ProtocolError"), "protocol"),
 }
 """The names this package re-exports, and the submodule of each (loaded on first use)."""
@@ -100,5 +98,4 @@ __all__ = [
     "kill_child",
     "options_of",
     "run_engine",
-    "run_engine_spec",
 ]

@@ -1,10 +1,11 @@
 """The engine side of the engine protocol: run a Python :class:`Player` as an engine.
 
 An engine reads the referee's messages on stdin and answers on stdout
-(``docs/protocol.md``). ``skitgubbe engine SPEC`` runs :func:`run_engine_spec` — any built-in bot
-(``greedy``, ``"pimc:worlds=32"``) or your own class (``mybots:Lowest``,
+(``docs/protocol.md``). ``skitgubbe engine SPEC`` runs
+:func:`skitgubbe.bots.run_engine_spec` on it — any built-in bot (``greedy``,
+``"pimc:worlds=32"``) or your own class (``mybots:Lowest``,
 ``path/to/bot.py:Lowest``) becomes an engine any referee can start as a child
-process (see ``docs/protocol.md``). To make a script an engine, call
+process. To make a script an engine, call
 :func:`run_engine` with your bot's class::
 
     from skitgubbe.engine import run_engine
@@ -46,39 +47,35 @@ for one release.)
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import sys
 import traceback
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any, BinaryIO, Final, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal, TypeAlias
 
 import attrs
 
-from .._version import __version__
-from ..bots import registry
 from ..errors import ArgumentError, SkitgubbeError
 from ..events import Event
 from ..observation import History, _HistoryNode
-from ..players import Player
 from ..rules import Rules
 from . import protocol
 from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from ..players import Player
 
 __all__ = [
     "Option",
     "PlayerFactory",
     "options_of",
     "run_engine",
-    "run_engine_spec",
     "serve",
     "serve_spec",
 ]
 
-PlayerFactory = Callable[..., Player]
+PlayerFactory: TypeAlias = "Callable[..., Player]"
 """Makes the engine's player from the options' values, as keyword arguments."""
 
 OptionType = Literal["int", "float", "bool", "string", "choice"]
@@ -369,42 +366,6 @@ def run_engine(
     return 0
 
 
-def run_engine_spec(
-    spec: str, *, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
-) -> int:
-    """Run the bot ``spec`` names as an engine (:func:`run_engine`): a built-in bot
-    spec (``greedy``, ``"pimc:worlds=32"``; its options become the engine's defaults)
-    or a class or factory of your own, ``module:Name`` or ``path/to/file.py:Name``.
-
-    >>> import io
-    >>> from skitgubbe.engine import protocol
-    >>> from skitgubbe.engine.host import run_engine_spec
-    >>> out = io.BytesIO()
-    >>> hello = protocol.encode(protocol.hello("doctest"))
-    >>> run_engine_spec("pimc:worlds=8", stdin=io.BytesIO(hello), stdout=out)
-    0
-    >>> identity = protocol.decode(out.getvalue())
-    >>> identity["name"], identity["options"][0]
-    ('pimc', {'name': 'worlds', 'type': 'int', 'default': 8})
-    """
-    factory, name, defaults = _factory(spec)
-    head, sep, _ = spec.partition(":")
-    options = tuple(
-        attrs.evolve(option, default=defaults[option.name]) if option.name in defaults else option
-        for option in options_of(factory)
-    )
-    builtin = not sep or head.strip().lower() in registry.available()
-    return run_engine(
-        lambda **values: factory(**{**defaults, **values}),
-        name=name,
-        author="skitgubbe" if builtin else "",
-        version=__version__ if builtin else "",
-        options=options,
-        stdin=stdin,
-        stdout=stdout,
-    )
-
-
 def serve(factory: PlayerFactory, **options: Any) -> int:
     """:func:`run_engine`'s old name, deprecated: it warns, then runs the engine. It
     goes in the release after 0.1.0.
@@ -428,7 +389,7 @@ def serve(factory: PlayerFactory, **options: Any) -> int:
 
 
 def serve_spec(spec: str, **streams: Any) -> int:
-    """:func:`run_engine_spec`'s old name, deprecated: it warns, then runs the engine.
+    """:func:`skitgubbe.bots.run_engine_spec`'s old name, deprecated: it warns, then runs the engine.
     It goes in the release after 0.1.0.
 
     >>> import io, warnings
@@ -438,42 +399,13 @@ def serve_spec(spec: str, **streams: Any) -> int:
     ...     serve_spec("greedy", stdin=io.BytesIO(b""), stdout=io.BytesIO())
     0
     >>> print(caught[0].message)
-    skitgubbe.serve.serve_spec is deprecated: use skitgubbe.engine.run_engine_spec
+    skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec
     """
     warnings.warn(
-        "skitgubbe.serve.serve_spec is deprecated: use skitgubbe.engine.run_engine_spec",
+        "skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec",
         DeprecationWarning,
         stacklevel=2,
     )
+    from ..bots.hosting import run_engine_spec  # the deprecated name's one upward import
+
     return run_engine_spec(spec, **streams)
-
-
-def _factory(spec: str) -> tuple[PlayerFactory, str, dict[str, Any]]:
-    """(the factory, the engine's name, the options given in the spec)."""
-    head, sep, tail = spec.partition(":")
-    if not sep or head.strip().lower() in registry.available():
-        name, options = registry.parse_spec(spec)
-        registry.make(spec)  # refuses a bad spec now, with the registry's message
-        return registry.factory(name), name, options
-    module = _load(head.strip())
-    found = getattr(module, tail.strip(), None)
-    if not callable(found):
-        raise ArgumentError(f"{head.strip()} has no class or function {tail.strip()!r}")
-    return found, tail.strip(), {}
-
-
-def _load(where: str) -> Any:
-    """The module ``where`` names: a dotted module name or a ``.py`` file."""
-    if where.endswith(".py"):
-        path = Path(where)
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        if spec is None or spec.loader is None or not path.is_file():
-            raise ArgumentError(f"no Python file {where!r}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = module
-        spec.loader.exec_module(module)
-        return module
-    try:
-        return importlib.import_module(where)
-    except ImportError as error:
-        raise ArgumentError(f"cannot import {where!r}: {error}") from None

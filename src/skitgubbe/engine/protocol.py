@@ -136,7 +136,8 @@ class Clock:
 def card_text(card: Card) -> str:
     """A card as the protocol writes it: rank then suit letter, ASCII.
 
-    >>> from skitgubbe import Card, protocol
+    >>> from skitgubbe import Card
+    >>> from skitgubbe.engine import protocol
     >>> protocol.card_text(Card.parse("10♦")), protocol.card_text(Card.parse("QS"))
     ('10D', 'QS')
     """
@@ -147,7 +148,8 @@ def cards_json(cards: Iterable[Card]) -> list[str]:
     """A set of cards as the protocol writes it: a list of card texts, ascending
     (clubs, diamonds, hearts, spades; by rank within a suit).
 
-    >>> from skitgubbe import CardSet, protocol
+    >>> from skitgubbe import CardSet
+    >>> from skitgubbe.engine import protocol
     >>> protocol.cards_json(CardSet.parse("AS 2C 10D"))
     ['2C', '10D', 'AS']
     >>> protocol.cards_json(CardSet.parse("QC 2D 3C"))
@@ -165,7 +167,8 @@ def cards_json(cards: Iterable[Card]) -> list[str]:
 def move_text(move: Move) -> str:
     """A move as the protocol writes it.
 
-    >>> from skitgubbe import Move, protocol
+    >>> from skitgubbe import Move
+    >>> from skitgubbe.engine import protocol
     >>> protocol.move_text(Move.parse("6♥ 6♠")), protocol.move_text(Move.pick_up())
     ('6H 6S', 'pick')
     >>> protocol.move_text(Move.parse("slough 3S 8S"))
@@ -182,7 +185,8 @@ def move_text(move: Move) -> str:
 def event_json(event: Event) -> dict[str, Any]:
     """An event as an ``events`` message lists it.
 
-    >>> from skitgubbe import CardSet, Event, EventKind, protocol
+    >>> from skitgubbe import CardSet, Event, EventKind
+    >>> from skitgubbe.engine import protocol
     >>> play = Event(EventKind.PLAY, seat=0, cards=CardSet.parse("9D"), count=1)
     >>> data = protocol.event_json(play)
     >>> data["kind"], data["seat"], data["cards"], data["count"], data["suit"]
@@ -559,7 +563,8 @@ def game_over(
     referee stopped the game; with ``view``, the seat's last observation (so that an
     engine's player can be told the end as ``game_ended(observation, result)``).
 
-    >>> from skitgubbe import GameResult, protocol
+    >>> from skitgubbe import GameResult
+    >>> from skitgubbe.engine import protocol
     >>> protocol.game_over(GameResult(1, (0, 2, 1), False, 9))["result"]
     {'loser': 1, 'finish_order': [0, 2, 1], 'truncated': False, 'moves': 9}
     """
@@ -578,7 +583,8 @@ def result_from_json(data: object) -> GameResult:
     """The :class:`GameResult` of a ``game_over`` message; :class:`ProtocolError` names
     a bad field.
 
-    >>> from skitgubbe import GameResult, protocol
+    >>> from skitgubbe import GameResult
+    >>> from skitgubbe.engine import protocol
     >>> result = GameResult(1, (0, 2, 1), False, 9)
     >>> protocol.result_from_json(protocol.game_over(result)["result"]) == result
     True

@@ -29,7 +29,8 @@ from typing import Any, Final, Protocol
 
 import attrs
 
-from .. import bots, protocol
+from .. import bots
+from ..engine import protocol
 from ..bots.command import EngineSpec
 from ..bots.search import ISMCTSBot, PIMCBot
 from ..errors import ArgumentError, SkitgubbeError

@@ -3,7 +3,7 @@
 A referee (the arena with ``cmd:skitgubbe engine greedy``, or any program that
 speaks ``docs/protocol.md``) starts the command and talks to it in JSON lines;
 nothing else is written to stdout. The serving itself is
-:func:`skitgubbe.engine.run_engine_spec`, loaded only when the command runs.
+:func:`skitgubbe.bots.run_engine_spec`, loaded only when the command runs.
 
 >>> parser = argparse.ArgumentParser(prog="skitgubbe")
 >>> add_engine_command(parser.add_subparsers(dest="command"))
@@ -47,6 +47,6 @@ def add_engine_command(commands: Commands) -> None:
 
 
 def _run_engine(args: argparse.Namespace) -> int:
-    from ...engine.host import run_engine_spec
+    from ...bots.hosting import run_engine_spec
 
     return run_engine_spec(args.spec)
