@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _engine
-from ._version import __version__
 from ._text import brief
+from ._version import __version__
 from .arena import MatchGame
 from .errors import ArgumentError, RecordError, SkitgubbeError
 

@@ -30,9 +30,9 @@ from typing import Any, Final, Protocol
 import attrs
 
 from .. import bots
-from ..engine import protocol
 from ..bots.command import EngineSpec
 from ..bots.search import ISMCTSBot, PIMCBot
+from ..engine import protocol
 from ..errors import ArgumentError, SkitgubbeError
 from ..events import Event
 from ..game import Game
