@@ -389,8 +389,8 @@ def serve(factory: PlayerFactory, **options: Any) -> int:
 
 
 def serve_spec(spec: str, **streams: Any) -> int:
-    """:func:`skitgubbe.bots.run_engine_spec`'s old name, deprecated: it warns, then runs the engine.
-    It goes in the release after 0.1.0.
+    """:func:`skitgubbe.bots.run_engine_spec`'s old name, deprecated: it warns, then
+    runs the engine. It goes in the release after 0.1.0.
 
     >>> import io, warnings
     >>> from skitgubbe.engine.host import serve_spec
