@@ -28,7 +28,14 @@ extension = Extension(
     include_dirs=["src/_core"],
     extra_compile_args=compile_args,
     libraries=[] if sys.platform == "win32" else ["m"],
-    depends=sorted(glob("src/_core/*.h") + glob("src/skitgubbe/include/*.h")),
+    # A change to any of these rebuilds the extension: the core's headers, and the
+    # binding's declarations and include files (_engine.pyx includes src/skitgubbe/_binding/).
+    depends=sorted(
+        glob("src/_core/*.h")
+        + glob("src/skitgubbe/include/*.h")
+        + ["src/skitgubbe/_engine.pxd"]
+        + glob("src/skitgubbe/_binding/*.pxi")
+    ),
 )
 
 setup(
