@@ -1,5 +1,5 @@
 # protocol.pxi: the engine protocol's bytes: card texts read in C, and the go and events
-# lines written in C (skitgubbe.protocol's encode_go and encode_events).
+# lines written in C by the plans skitgubbe.wire makes of its table of fields.
 # Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
 # not compiled on its own.
 
@@ -65,11 +65,11 @@ def protocol_card_mask(texts):
     return mask
 
 
-# -- the referee's lines of the engine protocol, written in C (skitgubbe.protocol's
-# encode_go and encode_events, byte for byte what json writes of the messages) ----------
+# -- the referee's lines of the engine protocol, written in C by the plans skitgubbe.wire
+# makes of its table of fields (skitgubbe.protocol's encode_go and encode_events), byte
+# for byte what json writes of the messages ----------------------------------------------
 
 cdef const char *BASE64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-cdef tuple PROTOCOL_PHASES = (b"collecting", b"shedding", b"over")
 
 
 cdef struct Text:
@@ -232,125 +232,108 @@ cdef inline int text_key(Text *t, const char *key) except -1:
     return text_add(t, key, strlen(key))
 
 
-def protocol_go_line(seq, view, str legal, str clock):
-    """The go line of skitgubbe.protocol.encode_go: `view` an Observation, `legal` its
-    legal moves' JSON strings joined by commas, `clock` the clock's JSON object."""
-    cdef Text t
-    cdef bint first
-    cdef Py_ssize_t start
-    t.data = NULL
-    t.n = 0
-    t.cap = 0
-    try:
-        text_key(&t, b'{"type":"go","seq":')
-        text_int(&t, seq)
-        text_key(&t, b',"observation":{"seat":')
-        text_int(&t, view.seat)
-        text_key(&t, b',"phase":"')
-        phase = <bytes>PROTOCOL_PHASES[view.phase]
-        text_add(&t, phase, len(phase))
-        text_key(&t, b'","to_move":')
-        text_seat(&t, view.to_move)
-        text_key(&t, b',"dealer":')
-        text_int(&t, view.dealer)
-        text_key(&t, b',"trump":')
-        text_suit(&t, view.trump)
-        text_key(&t, b',"hand":')
-        text_cards(&t, view.hand)
-        text_key(&t, b',"collection":')
-        text_cards(&t, view.collection)
-        text_key(&t, b',"table":[')
-        first = True
-        for play in view.table:
-            text_key(&t, b'{"seat":' if first else b',{"seat":')
-            first = False
-            text_int(&t, play.seat)
-            text_key(&t, b',"cards":')
-            text_cards(&t, play.cards)
-            text_add(&t, b"}", 1)
-        text_key(&t, b'],"hand_sizes":')
-        text_ints(&t, view.hand_sizes)
-        text_key(&t, b',"collection_sizes":')
-        text_ints(&t, view.collection_sizes)
-        text_key(&t, b',"stock_size":')
-        text_int(&t, view.stock_size)
-        text_key(&t, b',"out_of_play":')
-        text_cards(&t, view.out_of_play)
-        text_key(&t, b',"hidden_holder":')
-        text_seat(&t, view.hidden_holder)
-        text_key(&t, b',"known":[')
-        first = True
-        for held in view.known:
-            if not first:
-                text_add(&t, b",", 1)
-            first = False
-            text_cards(&t, held)
-        text_key(&t, b'],"unknown":')
-        text_cards(&t, view.unknown)
-        text_key(&t, b',"unknown_slots":')
-        text_ints(&t, view.unknown_slots)
-        text_key(&t, b',"stock_slots":')
-        text_int(&t, view.stock_slots)
-        text_key(&t, b',"hidden_slots":')
-        text_int(&t, view.hidden_slots)
-        text_key(&t, b',"finished":')
-        text_ints(&t, view.finished)
-        text_key(&t, b',"moves_played":')
-        text_int(&t, view.moves_played)
-        text_key(&t, b',"upcard":')
-        upcard = view.upcard
-        if upcard is None:
-            text_add(&t, b"null", 4)
-        else:
-            start = t.n
-            text_cards(&t, upcard)  # a Card's one-card mask: '["7H"]', less its brackets
-            memmove(t.data + start, t.data + start + 1, t.n - start - 2)
-            t.n -= 2
-        text_key(&t, b',"slough_winner":')
-        text_seat(&t, view.slough_winner)
-        text_key(&t, b',"slough_chosen":')
-        text_cards(&t, view.slough_chosen)
-        text_key(&t, b',"core_view":"')
-        text_base64(&t, view.core_view)
-        text_key(&t, b'"},"legal_moves":[')
-        text_ascii(&t, legal)
-        text_key(&t, b'],"clock":')
-        text_ascii(&t, clock)
-        text_key(&t, b'}\n')
-        return PyBytes_FromStringAndSize(t.data, t.n)
-    finally:
-        free(t.data)
+# The writers of the values of skitgubbe.wire's kinds, by number: a plan names each
+# field's writer by its index in WIRE_WRITERS (skitgubbe.wire.line_plan).
+WIRE_WRITERS = ("int", "seat_or_null", "suit_or_null", "cards", "card_or_null", "ints",
+                "card_sets", "enum", "base64", "number", "record", "records", "raw_list")
+
+cdef enum:
+    W_INT, W_SEAT_OR_NULL, W_SUIT_OR_NULL, W_CARDS, W_CARD_OR_NULL, W_INTS, W_CARD_SETS
+    W_ENUM, W_BASE64, W_NUMBER, W_RECORD, W_RECORDS, W_RAW_LIST
 
 
-def protocol_events_line(events, tuple kinds):
-    """The events line of skitgubbe.protocol.encode_events: `events` Event objects,
-    `kinds` each event kind's JSON string (bytes) by its number."""
-    cdef Text t
+cdef int text_number(Text *t, object value, object fallback) except -1:
+    """A number or None as json writes it: a finite float as its repr, an int as
+    text_int; anything else (inf, nan, a subclass) by `fallback` (json's encode)."""
+    if value is None:
+        return text_add(t, b"null", 4)
+    if type(value) is float and value - value == 0.0:
+        return text_ascii(t, float.__repr__(value))
+    if type(value) is int:
+        return text_int(t, value)
+    return text_ascii(t, fallback(value))
+
+
+cdef int text_value(Text *t, int writer, object extra, object value) except -1:
     cdef bint first = True
+    cdef Py_ssize_t start
+    if writer == W_INT:
+        return text_int(t, value)
+    if writer == W_SEAT_OR_NULL:
+        return text_seat(t, value)
+    if writer == W_SUIT_OR_NULL:
+        return text_suit(t, value)
+    if writer == W_CARDS:
+        return text_cards(t, value)
+    if writer == W_CARD_OR_NULL:
+        if value is None:
+            return text_add(t, b"null", 4)
+        start = t.n
+        text_cards(t, value)  # a Card's one-card mask: '["7H"]', less its brackets
+        memmove(t.data + start, t.data + start + 1, t.n - start - 2)
+        t.n -= 2
+        return 0
+    if writer == W_INTS:
+        return text_ints(t, value)
+    if writer == W_CARD_SETS:
+        text_add(t, b"[", 1)
+        for cards in value:
+            if not first:
+                text_add(t, b",", 1)
+            first = False
+            text_cards(t, cards)
+        return text_add(t, b"]", 1)
+    if writer == W_ENUM:
+        text = <bytes>(<tuple>extra)[value]
+        return text_add(t, text, len(text))
+    if writer == W_BASE64:
+        text_add(t, b'"', 1)
+        text_base64(t, value)
+        return text_add(t, b'"', 1)
+    if writer == W_NUMBER:
+        return text_number(t, value, extra)
+    if writer == W_RECORD:
+        return text_record(t, <tuple>extra, value)
+    if writer == W_RECORDS:
+        text_add(t, b"[", 1)
+        for item in value:
+            if not first:
+                text_add(t, b",", 1)
+            first = False
+            text_record(t, <tuple>extra, item)
+        return text_add(t, b"]", 1)
+    if writer == W_RAW_LIST:
+        text_add(t, b"[", 1)
+        text_ascii(t, value)
+        return text_add(t, b"]", 1)
+    raise ValueError(f"no writer {writer}")
+
+
+cdef int text_record(Text *t, tuple plan, object source) except -1:
+    """One JSON object by a plan of skitgubbe.wire: (steps, closing bytes), each step
+    (the bytes before the value, its attribute name or index in `source`, the writer's
+    number, the writer's table)."""
+    cdef tuple step
+    cdef bytes piece
+    for step in <tuple>plan[0]:
+        piece = <bytes>step[0]
+        text_add(t, piece, len(piece))
+        getter = step[1]
+        value = source[getter] if type(getter) is int else getattr(source, getter)
+        text_value(t, step[2], step[3], value)
+    piece = <bytes>plan[1]
+    return text_add(t, piece, len(piece))
+
+
+def protocol_line(tuple plan, tuple values):
+    """One line of the engine protocol by a plan of skitgubbe.wire.line_plan, with the
+    message's values in its table's order."""
+    cdef Text t
     t.data = NULL
     t.n = 0
     t.cap = 0
     try:
-        text_key(&t, b'{"type":"events","events":[')
-        for event in events:
-            kind = <bytes>kinds[event.kind]
-            text_key(&t, b'{"kind":' if first else b',{"kind":')
-            first = False
-            text_add(&t, kind, len(kind))
-            text_key(&t, b',"seat":')
-            text_seat(&t, event.seat)
-            text_key(&t, b',"cards":')
-            text_cards(&t, event.cards)
-            text_key(&t, b',"count":')
-            text_int(&t, event.count)
-            text_key(&t, b',"other":')
-            text_seat(&t, event.other)
-            text_key(&t, b',"seats":')
-            text_ints(&t, event.seats)
-            text_key(&t, b',"suit":')
-            text_suit(&t, event.suit)
-            text_add(&t, b"}", 1)
-        text_key(&t, b']}\n')
+        text_record(&t, plan, values)
         return PyBytes_FromStringAndSize(t.data, t.n)
     finally:
         free(t.data)
