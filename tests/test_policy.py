@@ -65,6 +65,44 @@ def test_the_header_ships_with_the_package_and_its_abi_is_the_cores() -> None:
     assert sg.get_include() == policy.get_include()
 
 
+ROOT = Path(__file__).resolve().parent.parent
+CORE_HEADER = ROOT / "src" / "_core" / "include" / "skitgubbe_policy.h"
+
+
+def test_the_header_is_the_cores_own_in_a_checkout_or_a_copy_in_the_installed_package() -> None:
+    package = Path(sg.__file__).resolve().parent
+    found = Path(sg.get_include()).resolve()
+    if (package / "include" / "skitgubbe_policy.h").is_file():  # an installed wheel
+        assert found == package / "include"
+    else:  # a source checkout: the core's include folder, never the package's
+        assert found == CORE_HEADER.parent
+    if CORE_HEADER.is_file():  # the shipped copy is the core's header, byte for byte
+        assert (found / "skitgubbe_policy.h").read_bytes() == CORE_HEADER.read_bytes()
+
+
+def test_the_core_includes_nothing_from_the_python_package() -> None:
+    sources = sorted((ROOT / "src" / "_core").rglob("*.[ch]"))
+    assert sources, "the C core's sources are not in this tree"
+    for source in sources:
+        for line in source.read_text(encoding="utf-8").splitlines():
+            if line.lstrip().startswith("#include"):
+                assert "skitgubbe/" not in line and ".." not in line, (source.name, line)
+
+
+@pytest.mark.skipif(
+    not (ROOT / "src" / "skitgubbe").is_dir(), reason="the package's sources are not here"
+)
+def test_build_py_copies_the_cores_public_headers_into_the_package(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    shipped = tmp_path / "skitgubbe" / "include" / "skitgubbe_policy.h"
+    assert shipped.read_bytes() == CORE_HEADER.read_bytes()
+
+
 # -- policies that play as the built-in greedy one ----------------------------------------
 
 

@@ -369,3 +369,65 @@ def _serve_bytes(script: bytes, factory: Any) -> bytes:
     out = io.BytesIO()
     assert run_engine(factory, name="test", stdin=io.BytesIO(script), stdout=out) == 0
     return out.getvalue()
+
+
+# -- one source for the wire format (skitgubbe.engine.wire) -------------------------------------
+
+
+def test_the_committed_schema_is_the_one_the_table_makes() -> None:
+    """docs/protocol.schema.json is generated (python tools/protocol_schema.py)."""
+    from skitgubbe.engine import wire
+
+    committed = (Path(__file__).parents[1] / "docs" / "protocol.schema.json").read_text()
+    assert committed == wire.schema_text()
+    assert json.loads(committed) == wire.schema()
+
+
+def _lines_digest(count: int, seed: int) -> tuple[int, str, str]:
+    import hashlib
+
+    clocks = [Clock(), Clock(move_time=0.25, remaining=59.123456789, increment=0.1)]
+    fast, slow = hashlib.sha256(), hashlib.sha256()
+    checked = 0
+    for game in games(count, seed):
+        for seat in range(game.players):
+            view = game.observation(seat)
+            clock = clocks[checked % len(clocks)]
+            fast.update(protocol.encode_go(checked, view, clock))
+            fast.update(protocol.encode_events(view.history))
+            slow.update(protocol.encode(protocol.go(checked, view, clock)))
+            slow.update(protocol.encode(protocol.events(view.history)))
+            slow.update(protocol.encode(protocol.game_over(None, "stopped", view)))
+            checked += 1
+    return checked, fast.hexdigest()[:16], slow.hexdigest()[:16]
+
+
+def test_the_lines_are_byte_for_byte_those_written_before_the_table() -> None:
+    """The C writer and the Python encoder, both driven by skitgubbe.engine.wire, write what the
+    hand-written writers wrote (digests taken before the table replaced them)."""
+    assert _lines_digest(2, seed=11) == GOLDEN_LINES
+
+
+# (games, the C lines' digest, the Python messages' digest) of _lines_digest(2, seed=11),
+# taken with the hand-written writers that skitgubbe.engine.wire replaced.
+GOLDEN_LINES = (1066, "a15f2c028eafa3c8", "a2f8dc7ac380c34c")
+
+
+def test_every_message_holds_the_fields_of_its_table() -> None:
+    """What the referee and the engine side write has each message's required fields
+    and no field the table does not list (the schema alone allows unknown keys)."""
+    from skitgubbe.engine import wire
+
+    tables = {message.type: message for message in wire.MESSAGES}
+    script = b"".join(map(protocol.encode, referee_messages(2, seed=4)))
+    answers = [
+        protocol.decode(line) for line in _serve_bytes(script, sg.bots.GreedyBot).splitlines()
+    ]
+    seen = set()
+    for message in [*referee_messages(2, seed=4), *answers]:
+        table = tables[message["type"]]
+        names = {"type"} | {field.name for field in table.fields}
+        required = {"type"} | {field.name for field in table.fields if field.required}
+        assert required <= message.keys() <= names, message["type"]
+        seen.add(message["type"])
+    assert seen == set(tables)

@@ -27,8 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The API of rollout policies (shipped with the Python package: skitgubbe.get_include()). */
-#include "../skitgubbe/include/skitgubbe_policy.h"
+/* The API of rollout policies: the core's public headers live in src/_core/include/ (the
+ * wheel ships a copy inside the package, skitgubbe.get_include(), for users' policies). */
+#include "include/skitgubbe_policy.h"
 
 #ifdef __cplusplus
 extern "C" {

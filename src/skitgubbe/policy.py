@@ -105,12 +105,20 @@ _ERRORS: Final = {
 def get_include() -> str:
     """The folder of ``skitgubbe_policy.h``, for compiling policies (as numpy's).
 
+    An installed package carries the header in its own ``include`` folder (copied
+    there at build time); a source checkout has it where the core keeps its public
+    headers, ``src/_core/include``.
+
     >>> from pathlib import Path
     >>> from skitgubbe.policy import get_include
     >>> (Path(get_include()) / "skitgubbe_policy.h").is_file()
     True
     """
-    return str(Path(__file__).resolve().parent / "include")
+    package = Path(__file__).resolve().parent
+    shipped = package / "include"
+    if (shipped / "skitgubbe_policy.h").is_file():
+        return str(shipped)
+    return str(package.parent / "_core" / "include")
 
 
 @attrs.frozen

@@ -36,6 +36,8 @@ from ..game import GameResult
 from ..moves import Move, MoveKind
 from ..observation import History, Observation, Phase, TablePlay, _history_of
 from ..rules import Rules
+from . import wire
+from .wire import card_text, cards_json
 
 __all__ = [
     "MAX_LINE",
@@ -68,13 +70,11 @@ PROTOCOL_VERSION: Final = 1
 MAX_LINE: Final = 1 << 20
 """The longest line (bytes, newline included) a referee reads from an engine by default."""
 
-_PHASES: Final = {Phase.COLLECTING: "collecting", Phase.SHEDDING: "shedding", Phase.OVER: "over"}
-_PHASE_OF: Final = {text: phase for phase, text in _PHASES.items()}
+_PHASE_OF: Final = {phase.name.lower(): phase for phase in Phase}  # as wire.OBSERVATION writes
 _KIND_OF: Final = {kind.name.lower(): kind for kind in EventKind}
 _WORDS: Final = {MoveKind.FLIP: "flip", MoveKind.PICK_UP: "pick", MoveKind.PASS: "pass"}
-# Every card's protocol text by its one-card mask, and back: the hot path of a go
-# message on both sides (a few hundred cards a decision) is a lookup per card.
-_TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card in ALL_CARDS}
+# Every card by its protocol text (wire.card_text writes them): the hot path of reading
+# a go message (a few hundred cards a decision) is a lookup per card.
 _CARD_OF_TEXT: Final = {card.rank.label + card.suit.letter: card for card in ALL_CARDS}
 _SUIT_OF_TEXT: Final = {suit.letter: suit for suit in Suit}
 # Moves by the text an engine reads or writes. Bounded in entries (any card list is move
@@ -117,51 +117,16 @@ class Clock:
     increment: float = 0.0
 
     def to_json(self) -> dict[str, float | None]:
-        """The clock as the ``clock`` of a ``go`` message.
+        """The clock as the ``clock`` of a ``go`` message (:data:`skitgubbe.engine.wire.CLOCK`).
 
         >>> from skitgubbe.engine.protocol import Clock
         >>> Clock(remaining=59.5, increment=0.1).to_json()["remaining"]
         59.5
         """
-        return {
-            "move_time": self.move_time,
-            "remaining": self.remaining,
-            "increment": self.increment,
-        }
+        return wire.record_json(wire.CLOCK, self)
 
 
 # -- cards, moves, events ----------------------------------------------------------------
-
-
-def card_text(card: Card) -> str:
-    """A card as the protocol writes it: rank then suit letter, ASCII.
-
-    >>> from skitgubbe import Card
-    >>> from skitgubbe.engine import protocol
-    >>> protocol.card_text(Card.parse("10♦")), protocol.card_text(Card.parse("QS"))
-    ('10D', 'QS')
-    """
-    return _TEXT_OF_MASK[card.mask]
-
-
-def cards_json(cards: Iterable[Card]) -> list[str]:
-    """A set of cards as the protocol writes it: a list of card texts, ascending
-    (clubs, diamonds, hearts, spades; by rank within a suit).
-
-    >>> from skitgubbe import CardSet
-    >>> from skitgubbe.engine import protocol
-    >>> protocol.cards_json(CardSet.parse("AS 2C 10D"))
-    ['2C', '10D', 'AS']
-    >>> protocol.cards_json(CardSet.parse("QC 2D 3C"))
-    ['3C', 'QC', '2D']
-    """
-    mask = (cards if isinstance(cards, CardSet) else CardSet.of(*cards)).mask
-    texts = []
-    while mask:  # ascending bit order: by suit, then rank
-        low = mask & -mask
-        texts.append(_TEXT_OF_MASK[low])
-        mask ^= low
-    return texts
 
 
 def move_text(move: Move) -> str:
@@ -192,15 +157,7 @@ def event_json(event: Event) -> dict[str, Any]:
     >>> data["kind"], data["seat"], data["cards"], data["count"], data["suit"]
     ('play', 0, ['9D'], 1, None)
     """
-    return {
-        "kind": event.kind.name.lower(),
-        "seat": event.seat,
-        "cards": cards_json(event.cards),
-        "count": event.count,
-        "other": event.other,
-        "seats": list(event.seats),
-        "suit": None if event.suit is None else event.suit.letter,
-    }
+    return wire.record_json(wire.EVENT, event)
 
 
 def event_from_json(data: object) -> Event:
@@ -276,32 +233,7 @@ def observation_json(view: Observation) -> dict[str, Any]:
     >>> data["seat"], data["hand"], data["hand_sizes"], data["phase"]
     (1, ['10C', 'QC', '9S'], [3, 3, 3], 'collecting')
     """
-    return {
-        "seat": view.seat,
-        "phase": _PHASES[view.phase],
-        "to_move": view.to_move,
-        "dealer": view.dealer,
-        "trump": None if view.trump is None else view.trump.letter,
-        "hand": cards_json(view.hand),
-        "collection": cards_json(view.collection),
-        "table": [{"seat": play.seat, "cards": cards_json(play.cards)} for play in view.table],
-        "hand_sizes": list(view.hand_sizes),
-        "collection_sizes": list(view.collection_sizes),
-        "stock_size": view.stock_size,
-        "out_of_play": cards_json(view.out_of_play),
-        "hidden_holder": view.hidden_holder,
-        "known": [cards_json(cards) for cards in view.known],
-        "unknown": cards_json(view.unknown),
-        "unknown_slots": list(view.unknown_slots),
-        "stock_slots": view.stock_slots,
-        "hidden_slots": view.hidden_slots,
-        "finished": list(view.finished),
-        "moves_played": view.moves_played,
-        "upcard": None if view.upcard is None else card_text(view.upcard),
-        "slough_winner": view.slough_winner,
-        "slough_chosen": cards_json(view.slough_chosen),
-        "core_view": base64.b64encode(view.core_view).decode("ascii"),
-    }
+    return wire.record_json(wire.OBSERVATION, view)
 
 
 def observation_from_json(
@@ -535,7 +467,7 @@ def events(seen: Iterable[Event]) -> dict[str, Any]:
     >>> [event["kind"] for event in message["events"]]
     ['deal', 'deal', 'deal']
     """
-    return {"type": "events", "events": [event_json(event) for event in seen]}
+    return wire.message_json(_EVENTS, (seen,))
 
 
 def go(seq: int, view: Observation, clock: Clock) -> dict[str, Any]:
@@ -547,13 +479,7 @@ def go(seq: int, view: Observation, clock: Clock) -> dict[str, Any]:
     >>> message["seq"], message["legal_moves"][-1], message["clock"]["move_time"]
     (3, 'flip', None)
     """
-    return {
-        "type": "go",
-        "seq": seq,
-        "observation": observation_json(view),
-        "legal_moves": [move_text(move) for move in view.legal_moves],
-        "clock": clock.to_json(),
-    }
+    return wire.message_json(_GO, (seq, view, [move_text(m) for m in view.legal_moves], clock))
 
 
 def game_over(
@@ -628,7 +554,7 @@ def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     >>> line[line.index(b'"legal_moves"') :].split(b',"clock"')[0]
     b'"legal_moves":["4H","6H","JH","flip"]'
     """
-    return _engine.protocol_go_line(seq, view, _moves_text(view.legal_moves), _clock_text(clock))
+    return _engine.protocol_line(_GO_LINE, (seq, view, _moves_text(view.legal_moves), clock))
 
 
 def encode_events(seen: Iterable[Event]) -> bytes:
@@ -641,11 +567,14 @@ def encode_events(seen: Iterable[Event]) -> bytes:
     >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
     True
     """
-    return _engine.protocol_events_line(seen, _KIND_TEXTS)
+    return _engine.protocol_line(_EVENTS_LINE, (seen,))
 
 
-# Each event kind's JSON string by its number (the kinds are numbered 0, 1, 2 ...).
-_KIND_TEXTS: Final = tuple(f'"{EventKind(i).name.lower()}"'.encode() for i in range(len(EventKind)))
+# The go and events messages of the table, and the C writer's plans of their lines.
+_GO: Final = next(message for message in wire.MESSAGES if message.type == "go")
+_EVENTS: Final = next(message for message in wire.MESSAGES if message.type == "events")
+_GO_LINE: Final = wire.line_plan(_GO)
+_EVENTS_LINE: Final = wire.line_plan(_EVENTS)
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _DECODER: Final = json.JSONDecoder()
 
@@ -664,22 +593,6 @@ def _moves_text(moves: Iterable[Move]) -> str:
                 _MOVE_TEXT[move.code] = text
         texts.append(text)
     return ",".join(texts)
-
-
-def _number_text(value: float | None) -> str:
-    if value is None:
-        return "null"
-    if type(value) is float and value - value == 0.0:  # finite: json writes its repr
-        return float.__repr__(value)
-    return _ENCODER.encode(value)
-
-
-def _clock_text(clock: Clock) -> str:
-    return (
-        f'{{"move_time":{_number_text(clock.move_time)},'
-        f'"remaining":{_number_text(clock.remaining)},'
-        f'"increment":{_number_text(clock.increment)}}}'
-    )
 
 
 def decode(line: bytes | str) -> dict[str, Any]:

@@ -1,0 +1,285 @@
+# search.pxi: the searches (PIMC, ISMCTS) and their hooks: sampled worlds, the greedy move,
+# and rollout policies and evaluations of the caller's own (C or Python).
+# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# not compiled on its own.
+
+
+def view_check(bytes view):
+    """0 when `view` is a view the search can work on, else the failed check's number."""
+    cdef sg_state st
+    if len(view) != sizeof(sg_state):
+        return -1
+    memcpy(&st, <const char *>view, sizeof(sg_state))
+    return sg_view_check(&st)
+
+
+def sample_world(bytes view, uint64_t seed):
+    """A Core dealt from a view (Core.view) with the generator seeded by `seed`."""
+    cdef sg_state st
+    cdef sg_rng rng
+    cdef Core world = Core.__new__(Core)
+    load_view(&st, view)
+    sg_rng_seed(&rng, seed)
+    sg_sample_world(&st, &rng, world.st)
+    return world
+
+
+def greedy_move(bytes view):
+    """The greedy policy's move for the player to move in a view."""
+    cdef sg_state st
+    load_view(&st, view)
+    return sg_greedy_move(&st)
+
+
+# -- rollout policies and evaluations of the caller's own (skitgubbe.policy) ---------------
+
+POLICY_ABI = SG_POLICY_ABI
+"""The version of skitgubbe_policy.h's table of accessors this core calls policies with."""
+
+
+class SearchPolicyError(Exception):
+    """A search stopped by its policy or evaluation: (error, detail) as the core wrote them
+    (enum sg_policy_error); skitgubbe.policy turns it into a PolicyError naming them."""
+
+    def __init__(self, int error, detail):
+        super().__init__(error, detail)
+        self.error = error
+        self.detail = detail
+
+
+cdef class Position:
+    """A position of a sampled world, as a Python rollout policy or evaluation reads it
+    (skitgubbe_policy.h's accessors); valid only during the call it is given to."""
+
+    cdef const sg_position *pos
+
+    cdef inline const sg_position *get(self) except NULL:
+        if self.pos == NULL:
+            raise ValueError("a Position can be read only during the call it was given to")
+        return self.pos
+
+    @property
+    def players(self):
+        cdef const sg_position *p = self.get()
+        return p.api.players(p)
+
+    @property
+    def to_move(self):
+        cdef const sg_position *p = self.get()
+        return p.api.to_move(p)
+
+    @property
+    def phase(self):
+        cdef const sg_position *p = self.get()
+        return p.api.phase(p)
+
+    @property
+    def trump(self):
+        cdef const sg_position *p = self.get()
+        return p.api.trump(p)
+
+    @property
+    def stock_size(self):
+        cdef const sg_position *p = self.get()
+        return p.api.stock_size(p)
+
+    @property
+    def table(self):
+        cdef const sg_position *p = self.get()
+        return p.api.table(p)
+
+    @property
+    def top_play(self):
+        cdef const sg_position *p = self.get()
+        return p.api.top_play(p)
+
+    @property
+    def top_seat(self):
+        cdef const sg_position *p = self.get()
+        return p.api.top_seat(p)
+
+    @property
+    def out_of_play(self):
+        cdef const sg_position *p = self.get()
+        return p.api.out_of_play(p)
+
+    @property
+    def n_moves(self):
+        cdef const sg_position *p = self.get()
+        return p.api.n_moves(p)
+
+    @property
+    def greedy(self):
+        cdef const sg_position *p = self.get()
+        return p.api.greedy(p)
+
+    def hand(self, int32_t seat):
+        cdef const sg_position *p = self.get()
+        return p.api.hand(p, seat)
+
+    def collection(self, int32_t seat):
+        cdef const sg_position *p = self.get()
+        return p.api.collection(p, seat)
+
+    def is_out(self, int32_t seat):
+        cdef const sg_position *p = self.get()
+        return bool(p.api.out(p, seat))
+
+    def move_kind(self, int32_t i):
+        cdef const sg_position *p = self.get()
+        return p.api.move_kind(p, i)
+
+    def move_cards(self, int32_t i):
+        cdef const sg_position *p = self.get()
+        return p.api.move_cards(p, i)
+
+    def moves(self):
+        cdef const sg_position *p = self.get()
+        cdef int32_t i
+        return [(p.api.move_kind(p, i), p.api.move_cards(p, i)) for i in range(p.api.n_moves(p))]
+
+
+cdef class PyHook:
+    """A Python policy or evaluation called by the C search, and the exception it raised."""
+
+    cdef object func
+    cdef object error
+    cdef Position position
+
+    def __init__(self, func):
+        self.func = func
+        self.error = None
+        self.position = Position.__new__(Position)
+
+
+cdef int32_t py_choose(const sg_position *pos, void *ctx) noexcept with gil:
+    cdef PyHook hook = <PyHook>ctx
+    cdef Position view = hook.position
+    cdef int32_t n = pos.api.n_moves(pos)
+    view.pos = pos
+    try:
+        answer = hook.func(view)
+        if type(answer) is not int:
+            raise TypeError(f"a rollout policy returns a move index (an int), not {answer!r}")
+        if not 0 <= answer < n:
+            raise ValueError(f"returned move index {answer}, but the position has {n} "
+                             f"legal moves (0 to {n - 1})")
+        return answer
+    except BaseException as exc:
+        hook.error = exc
+        return -1
+    finally:
+        view.pos = NULL
+
+
+cdef int32_t py_evaluate(const sg_position *pos, void *ctx, double *value) noexcept with gil:
+    cdef PyHook hook = <PyHook>ctx
+    cdef Position view = hook.position
+    cdef int32_t players = pos.api.players(pos)
+    cdef int i
+    view.pos = pos
+    try:
+        answer = hook.func(view)
+        if answer is None:
+            return 0
+        values = [float(v) for v in answer]
+        if len(values) != players:
+            raise ValueError(f"an evaluation returns None or one value per seat ({players}), "
+                             f"not {answer!r}")
+        for i in range(players):
+            if not 0.0 <= values[i] <= 1.0:
+                raise ValueError(f"an evaluation's values are chances in [0, 1], not {answer!r}")
+            value[i] = values[i]
+        return 1
+    except BaseException as exc:
+        hook.error = exc
+        return -1
+    finally:
+        view.pos = NULL
+
+
+cdef tuple set_policy(sg_search_policy *sp, int builtin, object choose, object evaluate):
+    """Fill `sp`: `choose`/`evaluate` None, a C function's address (an int) or a Python
+    callable; returns the hooks to keep alive during the search."""
+    sp.builtin = builtin
+    sp.error = 0
+    sp.detail = 0
+    sp.choose = NULL
+    sp.choose_ctx = NULL
+    sp.evaluate = NULL
+    sp.evaluate_ctx = NULL
+    hooks = []
+    if type(choose) is int:
+        if choose == 0:
+            raise ValueError("a C policy's address cannot be 0")
+        sp.choose = <sg_policy_fn><uintptr_t>choose
+    elif choose is not None:
+        hook = PyHook(choose)
+        hooks.append(hook)
+        sp.choose = py_choose
+        sp.choose_ctx = <void *>hook
+    if type(evaluate) is int:
+        if evaluate == 0:
+            raise ValueError("a C evaluation's address cannot be 0")
+        sp.evaluate = <sg_evaluate_fn><uintptr_t>evaluate
+    elif evaluate is not None:
+        hook = PyHook(evaluate)
+        hooks.append(hook)
+        sp.evaluate = py_evaluate
+        sp.evaluate_ctx = <void *>hook
+    return tuple(hooks)
+
+
+cdef int raise_policy(sg_search_policy *sp, tuple hooks) except -1:
+    cause = None
+    for hook in hooks:
+        if (<PyHook>hook).error is not None:
+            cause = (<PyHook>hook).error
+    raise SearchPolicyError(sp.error, sp.detail) from cause
+
+
+def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_t seed,
+         choose=None, evaluate=None):
+    """[(move, mean reward)] for every legal move of the player to move in a view; `choose`
+    and `evaluate` as in set_policy (SearchPolicyError when one of them fails)."""
+    cdef sg_state st
+    cdef sg_move moves[SG_MAX_MOVES]
+    cdef double scores[SG_MAX_MOVES]
+    cdef int n
+    cdef sg_search_policy sp
+    load_view(&st, view)
+    hooks = set_policy(&sp, policy, choose, evaluate)
+    with nogil:
+        n = sg_pimc_with(&st, worlds, rollouts, &sp, cap, seed, moves, scores)
+    if sp.error:
+        raise_policy(&sp, hooks)
+    return [(moves[i], scores[i]) for i in range(n)]
+
+
+def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, int policy,
+           uint32_t cap, uint64_t seed, choose=None, evaluate=None):
+    """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL;
+    `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails)."""
+    cdef sg_state st
+    cdef sg_ismcts_params params
+    cdef sg_ismcts_stats stats
+    cdef sg_move moves[SG_MAX_MOVES]
+    cdef uint32_t visits[SG_MAX_MOVES]
+    cdef int n = 0
+    cdef sg_move best
+    cdef sg_search_policy sp
+    load_view(&st, view)
+    params.iterations = iterations
+    params.seconds = seconds
+    params.exploration = exploration
+    params.policy = policy
+    params.rollout_cap = cap
+    params.seed = seed
+    params.reserved = 0
+    hooks = set_policy(&sp, policy, choose, evaluate)
+    with nogil:
+        best = sg_ismcts_with(&st, &params, &sp, &stats, moves, visits, &n)
+    if sp.error:
+        raise_policy(&sp, hooks)
+    return (best, [(moves[i], visits[i]) for i in range(n)], stats.iterations, stats.nodes,
+            stats.seconds)
