@@ -74,7 +74,8 @@ _TEXT_OF_MASK: Final = {card.mask: card.rank.label + card.suit.letter for card i
 def card_text(card: Card) -> str:
     """A card as the protocol writes it: rank then suit letter, ASCII.
 
-    >>> from skitgubbe import Card, wire
+    >>> from skitgubbe import Card
+    >>> from skitgubbe.engine import wire
     >>> wire.card_text(Card.parse("10♦")), wire.card_text(Card.parse("QS"))
     ('10D', 'QS')
     """
@@ -85,7 +86,8 @@ def cards_json(cards: Iterable[Card]) -> list[str]:
     """A set of cards as the protocol writes it: a list of card texts, ascending
     (clubs, diamonds, hearts, spades; by rank within a suit).
 
-    >>> from skitgubbe import CardSet, wire
+    >>> from skitgubbe import CardSet
+    >>> from skitgubbe.engine import wire
     >>> wire.cards_json(CardSet.parse("AS 2C 10D"))
     ['2C', '10D', 'AS']
     >>> wire.cards_json(CardSet.parse("QC 2D 3C"))
@@ -132,7 +134,8 @@ class Kind:
     it), ``schema`` is the field's JSON Schema unless the field gives its own, and
     ``texts`` (enums) or ``record`` (nested objects) the table the writer follows.
 
-    >>> from skitgubbe import CardSet, wire
+    >>> from skitgubbe import CardSet
+    >>> from skitgubbe.engine import wire
     >>> wire.CARDS.encode(CardSet.parse("AS 2C")), wire.CARDS.writer, wire.CARDS.schema
     (['2C', 'AS'], 'cards', {'$ref': '#/$defs/cards'})
     """
@@ -631,7 +634,8 @@ def line_plan(message: Record) -> tuple[Any, ...]:
     order (nested records are read by attribute); the bytes are those of
     ``json`` writing :func:`message_json` compactly, and a newline.
 
-    >>> from skitgubbe import _engine, wire
+    >>> from skitgubbe import _engine
+    >>> from skitgubbe.engine import wire
     >>> events = next(m for m in wire.MESSAGES if m.type == "events")
     >>> _engine.protocol_line(wire.line_plan(events), ([],))
     b'{"type":"events","events":[]}\\n'
