@@ -45,6 +45,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._files import check_header
 from ._text import brief
 from .cards import Card
 from .errors import (
@@ -576,16 +577,9 @@ class Session:
             ...
         skitgubbe.errors.RecordError: the record's first dealer is 1, but the cut from seed 1 ...
         """
-        if not isinstance(record, Mapping):
-            raise RecordError(f"a session record is a mapping, not {type(record).__name__}")
-        if record.get("format") != SESSION_FORMAT:
-            raise RecordError(f"not a session record: format is {brief(record.get('format'))}")
-        version = record.get("version")
-        if type(version) is not int or version != SESSION_VERSION:
-            raise RecordError(
-                f"session record version {brief(version)} is not supported "
-                f"(this library reads version {SESSION_VERSION})"
-            )
+        check_header(
+            record, format=SESSION_FORMAT, versions=(SESSION_VERSION,), what="session record"
+        )
         rng_version = record.get("rng_version")
         if type(rng_version) is not int or rng_version != _engine.RNG_VERSION:
             raise RecordError(

@@ -19,10 +19,10 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import __version__, _engine
-from ._text import brief
-from .arena import MatchGame
-from .errors import ArgumentError, RecordError, SkitgubbeError
+from .. import __version__, _engine
+from .._text import brief
+from ..errors import ArgumentError, RecordError, SkitgubbeError
+from .results import MatchGame
 
 
 def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
