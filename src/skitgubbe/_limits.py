@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from ._text import brief
 from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["check_move_time"]
@@ -47,7 +48,8 @@ def check_move_time(value: object, name: str = "move_time") -> float | None:
     """
     if value is None:
         return None
-    message = f"{name} must be a positive, finite number of seconds or None, not {value!r}"
+    # brief: the value may come from a record (any JSON, nested too deeply for repr)
+    message = f"{name} must be a positive, finite number of seconds or None, not {brief(value)}"
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ArgumentTypeError(message)
     if not (value > 0 and math.isfinite(value)):
