@@ -72,7 +72,7 @@ def loss_rate(elo: float, players: int) -> float:
     equal opponents is the skitgubbe: ``1 / (1 + (players - 1) * 10 ** (elo / 400))``.
 
     For two players this is plain Elo: the loser's chance of a bot ``elo`` points
-    stronger. It is the Plackett–Luce model of :mod:`skitgubbe.ladder`.
+    stronger. It is the Plackett–Luce model of :mod:`skitgubbe.arena.ladder`.
 
     >>> loss_rate(0, 4), round(loss_rate(-200, 2), 4)
     (0.25, 0.7597)
