@@ -20,8 +20,8 @@ from resume_support import run_python
 
 import skitgubbe as sg
 from skitgubbe import _engine, bots
-from skitgubbe.arena import match, runner, workers
 from skitgubbe.apps.cli import main
+from skitgubbe.arena import match, runner, workers
 
 
 class Picker:
@@ -909,7 +909,7 @@ def test_timeout_is_the_old_name_of_move_time_for_one_release() -> None:
     with pytest.warns(DeprecationWarning, match=r"run_match\(timeout=\.\.\.\) is deprecated"):
         old = sg.run_match(["greedy", "random"], deals=1, seed=7, timeout=10)
     assert old == new and new.timeout == 10
-    with pytest.raises(sg.ArgumentError, match="give move_time .* not both"):
+    with pytest.raises(sg.ArgumentError, match=r"give move_time .* not both"):
         sg.run_match(["greedy", "random"], deals=1, seed=7, move_time=1, timeout=1)
     for bad in (0, float("inf"), float("nan")):
         with pytest.raises(sg.ArgumentError, match="move_time must be a positive, finite"):

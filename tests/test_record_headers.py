@@ -51,11 +51,10 @@ def test_a_record_is_read_back(what: str) -> None:
     read(make())  # the header check lets the reader's own records through
 
 
-@pytest.mark.parametrize("what", KINDS)
-@pytest.mark.parametrize("other", KINDS)
+@pytest.mark.parametrize(
+    ("what", "other"), [(what, other) for what in KINDS for other in KINDS if other != what]
+)
 def test_a_record_of_another_kind_is_refused(what: str, other: str) -> None:
-    if what == other:
-        pytest.skip("the same kind")
     _, read, _ = READERS[what]
     record = READERS[other][0]()
     with pytest.raises(sg.RecordError) as caught:
