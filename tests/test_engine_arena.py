@@ -58,7 +58,7 @@ def marker(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "how", [{}, {"jobs": 2}, {"timeout": 5.0}], ids=["in-process", "jobs", "timeout"]
+    "how", [{}, {"jobs": 2}, {"move_time": 5.0}], ids=["in-process", "jobs", "move_time"]
 )
 def test_an_engine_entrant_plays_exactly_as_its_bot_in_process(
     marker: str, how: dict[str, Any]
@@ -73,7 +73,7 @@ def test_an_engine_entrant_plays_exactly_as_its_bot_in_process(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", [{}, {"jobs": 2, "timeout": 5.0}], ids=["in-process", "jobs"])
+@pytest.mark.parametrize("how", [{}, {"jobs": 2, "move_time": 5.0}], ids=["in-process", "jobs"])
 def test_an_isolated_match_is_the_match_in_process(marker: str, how: dict[str, Any]) -> None:
     entrants = ["greedy", "random", "pimc:worlds=2,rollouts=1"]
     assert sg.run_match(entrants, deals=2, seed=9, isolate=True, **how) == sg.run_match(
