@@ -19,8 +19,9 @@ from nesting import nested
 from resume_support import run_python
 
 import skitgubbe as sg
-from skitgubbe import _engine, arena, bots
+from skitgubbe import _engine, bots
 from skitgubbe.apps.cli import main
+from skitgubbe.arena import match, runner, workers
 
 
 class Picker:
@@ -341,7 +342,7 @@ def test_progress_is_off_by_default_and_a_line_on_stderr_when_asked(
     sg.run_match(["random", "random"], deals=3, seed=0, progress=True)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("arena: 3/3 deal sets (100%)")
-    monkeypatch.setattr(arena, "_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(runner, "_PROGRESS_EVERY", 0.0)
     sg.run_match(["random", "random"], deals=3, seed=0, progress=True)
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(" deal sets")[0] for line in lines] == [
@@ -569,12 +570,17 @@ VALUE, TYPE = sg.ArgumentError, sg.ArgumentTypeError
         (["random", "random"], {"jobs": 0}, VALUE, "jobs must be"),
         (["random", "random"], {"chunk_size": 0}, VALUE, "chunk_size must be"),
         (["random", "random"], {"progress": "yes"}, TYPE, "progress must be"),
-        (["random", "random"], {"timeout": 0}, VALUE, "timeout must be a positive"),
-        (["random", "random"], {"timeout": -0.5}, VALUE, "timeout must be"),
-        (["random", "random"], {"timeout": math.nan}, VALUE, "timeout must be"),
-        (["random", "random"], {"timeout": math.inf}, VALUE, "timeout must be"),
-        (["random", "random"], {"timeout": "1"}, TYPE, "timeout must be"),
-        (["random", "random"], {"timeout": True}, TYPE, "timeout must be"),
+        (
+            ["random", "random"],
+            {"move_time": 0},
+            VALUE,
+            "move_time must be a positive, finite number",
+        ),
+        (["random", "random"], {"move_time": -0.5}, VALUE, "move_time must be"),
+        (["random", "random"], {"move_time": math.nan}, VALUE, "move_time must be"),
+        (["random", "random"], {"move_time": math.inf}, VALUE, "move_time must be"),
+        (["random", "random"], {"move_time": "1"}, TYPE, "move_time must be"),
+        (["random", "random"], {"move_time": True}, TYPE, "move_time must be"),
     ],
 )
 def test_run_match_refuses_bad_input(
@@ -739,7 +745,7 @@ def wrecked_match(how: str, **options: Any) -> tuple[str, sg.MatchResult, sg.Mat
 def test_a_bot_that_never_returns_loses_its_games_and_the_match_completes(
     jobs: int | None,
 ) -> None:
-    spec, result, reference = wrecked_match("loop", timeout=0.3, jobs=jobs)
+    spec, result, reference = wrecked_match("loop", move_time=0.3, jobs=jobs)
     assert result.timeout == 0.3 and len(result.games) == len(reference.games) == 12
     for game, expected in zip(result.games, reference.games, strict=True):
         assert same_play(game, expected)
@@ -757,7 +763,7 @@ def test_a_bot_that_never_returns_loses_its_games_and_the_match_completes(
 def test_a_slow_bot_loses_with_the_timeout_reason_and_the_record_keeps_it(
     tmp_path: Path,
 ) -> None:
-    spec, result, reference = wrecked_match("sleep", timeout=0.2)  # it sleeps 2 s
+    spec, result, reference = wrecked_match("sleep", move_time=0.2)  # it sleeps 2 s
     assert [g.crashed for g in result.games] == [g.crashed for g in reference.games]
     for game in result.crashes:
         assert game.crash is not None and game.crash.kind == "timeout"
@@ -778,7 +784,7 @@ def test_a_slow_bot_loses_with_the_timeout_reason_and_the_record_keeps_it(
 def test_on_an_executor_a_late_answer_still_loses() -> None:
     # An executor's workers cannot be stopped: the limit is checked when the call returns.
     with ThreadPoolExecutor(1) as pool:
-        spec, result, reference = wrecked_match("sleep,seconds=0.4", timeout=0.1, executor=pool)
+        spec, result, reference = wrecked_match("sleep,seconds=0.4", move_time=0.1, executor=pool)
     assert [g.crashed for g in result.games] == [g.crashed for g in reference.games]
     for game in result.crashes:
         assert game.crash is not None and game.crash.kind == "timeout"
@@ -789,7 +795,7 @@ def test_on_an_executor_a_late_answer_still_loses() -> None:
 @pytest.mark.parametrize(
     ("how", "ending"), [("exit", "exit code 3"), ("segv", "killed by signal SIGSEGV")]
 )
-@pytest.mark.parametrize("options", [{"jobs": 2}, {"timeout": 30}])
+@pytest.mark.parametrize("options", [{"jobs": 2}, {"move_time": 30}])
 def test_a_worker_that_dies_loses_the_game_for_its_bot_and_the_others_survive(
     how: str, ending: str, options: dict[str, Any]
 ) -> None:
@@ -818,8 +824,8 @@ def test_a_bot_that_cannot_go_to_a_worker_is_timed_after_the_fact_here(
         return Wrecker(seed, how="sleep", seconds=0.3, sometimes=True)
 
     bots.register("test-unpicklable", slow)
-    monkeypatch.setattr(arena, "_forks", lambda: False)
-    result = sg.run_match(["test-unpicklable", "random"], deals=4, seed=5, timeout=0.1)
+    monkeypatch.setattr(match, "_forks", lambda: False)
+    result = sg.run_match(["test-unpicklable", "random"], deals=4, seed=5, move_time=0.1)
     assert set(pids) == {os.getpid()}
     assert result.crashes and all(g.crash and g.crash.kind == "timeout" for g in result.crashes)
 
@@ -866,7 +872,7 @@ def test_a_worker_that_ends_outside_any_bots_call_costs_nobody_the_game(
 ) -> None:
     # Workers are forked with this module patched: the first one to start a game dies
     # before any call into a bot (as if killed while idle); its games are played again.
-    flag, here, play = tmp_path / "died", os.getpid(), arena._play_game
+    flag, here, play = tmp_path / "died", os.getpid(), workers.play_match_game
 
     def dies_once(*args: Any) -> sg.MatchGame:
         if os.getpid() != here and not flag.exists():
@@ -874,7 +880,7 @@ def test_a_worker_that_ends_outside_any_bots_call_costs_nobody_the_game(
             os._exit(5)
         return play(*args)
 
-    monkeypatch.setattr(arena, "_play_game", dies_once)
+    monkeypatch.setattr(workers, "play_match_game", dies_once)
     assert sg.run_match(ENTRANTS, deals=3, seed=10, jobs=2) == sg.run_match(
         ENTRANTS, deals=3, seed=10
     )
@@ -891,6 +897,35 @@ def test_workers_that_keep_ending_outside_any_bots_call_fail_the_match(
             os._exit(5)
         raise AssertionError("the games should be played in workers")
 
-    monkeypatch.setattr(arena, "_play_game", always_dies)
+    monkeypatch.setattr(workers, "play_match_game", always_dies)
     with pytest.raises(sg.SkitgubbeError, match=r"keep ending \(exit code 5\) outside any bot"):
-        sg.run_match(["random", "random"], deals=2, seed=0, timeout=5)
+        sg.run_match(["random", "random"], deals=2, seed=0, move_time=5)
+
+
+def test_timeout_is_the_old_name_of_move_time_for_one_release() -> None:
+    from skitgubbe.arena.ladder import run_ladder
+    from skitgubbe.arena.sprt import run_sprt
+
+    new = sg.run_match(["greedy", "random"], deals=1, seed=7, move_time=10)
+    with pytest.warns(DeprecationWarning, match=r"run_match\(timeout=\.\.\.\) is deprecated"):
+        old = sg.run_match(["greedy", "random"], deals=1, seed=7, timeout=10)
+    assert old == new and new.timeout == 10
+    with pytest.raises(sg.ArgumentError, match=r"give move_time .* not both"):
+        sg.run_match(["greedy", "random"], deals=1, seed=7, move_time=1, timeout=1)
+    for bad in (0, float("inf"), float("nan")):
+        with pytest.raises(sg.ArgumentError, match="move_time must be a positive, finite"):
+            sg.run_match(["greedy", "random"], deals=1, seed=7, move_time=bad)
+    sprt: dict[str, Any] = {"seed": 1, "max_deals": 2}
+    with pytest.warns(DeprecationWarning, match=r"run_sprt\(timeout="):
+        assert run_sprt("greedy", "random", timeout=10, **sprt) == run_sprt(
+            "greedy", "random", move_time=10, **sprt
+        )
+    with pytest.raises(sg.ArgumentError, match="not both"):
+        run_sprt("greedy", "random", move_time=1, timeout=1, **sprt)
+    ladder: dict[str, Any] = {"rounds": 2, "seed": 1}
+    with pytest.warns(DeprecationWarning, match=r"run_ladder\(timeout="):
+        assert run_ladder(["greedy", "random"], timeout=10, **ladder) == run_ladder(
+            ["greedy", "random"], move_time=10, **ladder
+        )
+    with pytest.raises(sg.ArgumentTypeError, match="move_time must be"):
+        run_ladder(["greedy", "random"], move_time="1", **ladder)

@@ -58,7 +58,7 @@ def marker(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "how", [{}, {"jobs": 2}, {"timeout": 5.0}], ids=["in-process", "jobs", "timeout"]
+    "how", [{}, {"jobs": 2}, {"move_time": 5.0}], ids=["in-process", "jobs", "move_time"]
 )
 def test_an_engine_entrant_plays_exactly_as_its_bot_in_process(
     marker: str, how: dict[str, Any]
@@ -73,7 +73,7 @@ def test_an_engine_entrant_plays_exactly_as_its_bot_in_process(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", [{}, {"jobs": 2, "timeout": 5.0}], ids=["in-process", "jobs"])
+@pytest.mark.parametrize("how", [{}, {"jobs": 2, "move_time": 5.0}], ids=["in-process", "jobs"])
 def test_an_isolated_match_is_the_match_in_process(marker: str, how: dict[str, Any]) -> None:
     entrants = ["greedy", "random", "pimc:worlds=2,rollouts=1"]
     assert sg.run_match(entrants, deals=2, seed=9, isolate=True, **how) == sg.run_match(
@@ -150,7 +150,7 @@ def test_a_hostile_engine_loses_each_game_it_spoils_and_the_match_goes_on(
     started = time.monotonic()
     # The hog fills 200 MB before it fails: time enough for that even on a loaded machine.
     limit = 5.0 if name == "hog" else 0.25
-    result = sg.run_match([spec, "greedy", "random"], deals=1, seed=3, timeout=limit)
+    result = sg.run_match([spec, "greedy", "random"], deals=1, seed=3, move_time=limit)
     elapsed = time.monotonic() - started
     assert len(result.games) == 6
     # An illegal move is the referee's finding, not a fault of the process: the engine
@@ -170,7 +170,7 @@ def test_a_hostile_engine_loses_each_game_it_spoils_and_the_match_goes_on(
 def test_an_engine_that_fails_once_costs_one_game_and_no_other(marker: str, tmp_path: Path) -> None:
     once = tmp_path / "once"
     entrants = [cmd("crash", str(once)), "greedy", "random"]
-    broken = sg.run_match(entrants, deals=2, seed=8, timeout=5.0, jobs=2)
+    broken = sg.run_match(entrants, deals=2, seed=8, move_time=5.0, jobs=2)
     sound = sg.run_match([cmd("first"), "greedy", "random"], deals=2, seed=8)
     assert [game.crash.kind for game in broken.crashes] == ["died"]  # type: ignore[union-attr]
     lost = broken.crashes[0]
@@ -188,7 +188,7 @@ def test_a_stopped_worker_leaves_no_engine_behind(marker: str) -> None:
     # The wrecker loops forever in some games: the match stops its worker, whose engine
     # (with the two children it forked) must go too, killed by the match.
     entrants = [cmd("forker", "polite"), "test-wrecker:how=loop,sometimes=true", "random"]
-    result = sg.run_match(entrants, deals=1, seed=6, timeout=0.3)
+    result = sg.run_match(entrants, deals=1, seed=6, move_time=0.3)
     kinds = {game.crash.kind for game in result.crashes}  # type: ignore[union-attr]
     assert kinds == {"timeout"}
     assert all(game.seats[game.crash.seat].startswith("test-wrecker") for game in result.crashes)  # type: ignore[union-attr]

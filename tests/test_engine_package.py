@@ -72,19 +72,18 @@ def test_the_old_entry_points_warn_and_run_the_engine(old: str, new: str) -> Non
     assert protocol.decode(new_out.getvalue())["type"] == "id"
 
 
-def test_the_referees_child_and_its_kill_have_public_names_and_old_aliases() -> None:
-    from skitgubbe.engine import EnginePlayer, _kill_child, kill_child  # type: ignore[attr-defined]
+def test_the_referees_child_and_its_kill_have_public_names() -> None:
+    from skitgubbe.engine import EnginePlayer, kill_child
 
-    assert _kill_child is kill_child
     with EnginePlayer(GREEDY) as engine:
         child = engine.child_pid
-        assert child is not None and engine._child_pid == child
+        assert child is not None
         if skitgubbe.engine.KEEPER:
             assert child != engine.pid  # the keeper, the engine's parent
         kill_child(child)
         with pytest.raises(sg.EngineError):
             engine.ping()
-    assert engine.child_pid is None and engine._child_pid is None
+    assert engine.child_pid is None
 
 
 def test_parse_move_is_public_and_shared() -> None:

@@ -5,7 +5,7 @@ this package is its typed API.
 
 ``import skitgubbe`` loads the core API only: cards, rules, moves, events, the
 game and its observations, players and the referee, the bots, simulation and
-the errors. The orchestration layers (:mod:`skitgubbe.arena`,
+the errors. The orchestration layers (the evaluation package :mod:`skitgubbe.arena`,
 :mod:`skitgubbe.session`, the asyncio runner :mod:`skitgubbe.aio` and the
 engine protocol of :mod:`skitgubbe.engine`, bots in processes of their own,
 with their asyncio, process pools, subprocesses and csv) load the first time one of their names
@@ -74,10 +74,8 @@ if TYPE_CHECKING:
     from . import aio as aio
     from . import arena as arena
     from . import engine as engine
-    from . import ladder as ladder
     from . import policy as policy
     from . import session as session
-    from . import sprt as sprt
     from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
     from .arena import (
         MATCH_FORMAT,
@@ -90,8 +88,11 @@ if TYPE_CHECKING:
         run_match,
         wilson_interval,
     )
+    from .arena import ladder as ladder
+    from .arena import sprt as sprt
+    from .arena.ladder import LadderResult, run_ladder
+    from .arena.sprt import SprtResult, run_sprt
     from .engine import AsyncEnginePlayer, EnginePlayer, Limits
-    from .ladder import LadderResult, run_ladder
     from .policy import get_include
     from .session import (
         SESSION_FORMAT,
@@ -101,7 +102,6 @@ if TYPE_CHECKING:
         SessionGame,
         SessionResult,
     )
-    from .sprt import SprtResult, run_sprt
 
 
 _moved.install()  # old module paths (skitgubbe.protocol, …) import, with a warning
@@ -110,8 +110,8 @@ _LAZY: Final[dict[str, str]] = {
     **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
     **dict.fromkeys(("AsyncEnginePlayer", "EnginePlayer", "Limits"), "engine"),
     "get_include": "policy",
-    **dict.fromkeys(("LadderResult", "run_ladder"), "ladder"),
-    **dict.fromkeys(("SprtResult", "run_sprt"), "sprt"),
+    **dict.fromkeys(("LadderResult", "run_ladder"), "arena.ladder"),
+    **dict.fromkeys(("SprtResult", "run_sprt"), "arena.sprt"),
     **dict.fromkeys(
         (
             "MATCH_FORMAT",
@@ -133,7 +133,9 @@ _LAZY: Final[dict[str, str]] = {
 }
 """The names that load their module on first use, and the module of each."""
 
-_LAZY_MODULES: Final = frozenset(_LAZY.values())
+_LAZY_MODULES: Final = frozenset(("aio", "arena", "engine", "ladder", "policy", "session", "sprt"))
+"""The submodules that load on first use as attributes (``sg.arena``, …); ``sprt`` and
+``ladder`` are the aliases of ``arena.sprt`` and ``arena.ladder`` (one release)."""
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute

@@ -21,6 +21,7 @@ import math
 import warnings
 from typing import Final
 
+from ._text import brief
 from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["NOT_GIVEN", "NotGiven", "check_move_time", "move_time_or_timeout"]
@@ -68,7 +69,8 @@ def check_move_time(value: object, name: str = "move_time") -> float | None:
     """
     if value is None:
         return None
-    message = f"{name} must be a positive, finite number of seconds or None, not {value!r}"
+    # brief: the value may come from a record (any JSON, nested too deeply for repr)
+    message = f"{name} must be a positive, finite number of seconds or None, not {brief(value)}"
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ArgumentTypeError(message)
     if not (value > 0 and math.isfinite(value)):

@@ -35,6 +35,8 @@ MOVED_MODULES: Final[dict[str, str]] = {
     for old, new in {
         "protocol": "engine.protocol",
         "serve": "engine.host",
+        "sprt": "arena.sprt",
+        "ladder": "arena.ladder",
     }.items()
 }
 """Each old module path and the module it now is."""

@@ -31,6 +31,7 @@ from typing import Any, Final
 import attrs
 
 from . import _engine
+from ._files import check_header
 from ._text import ascii_upper, brief
 from .cards import Card, CardSet, Suit, _new_set
 from .errors import (
@@ -820,16 +821,7 @@ class Game(_engine.GameCore):
             ...
         skitgubbe.errors.RecordError: the record's 'seed' must be an int 0 <= seed < 2**64, not 2.5
         """
-        if not isinstance(record, Mapping):
-            raise RecordError(f"a record is a mapping, not {type(record).__name__}")
-        if record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a game record: format is {brief(record.get('format'))}")
-        version = record.get("version")
-        if type(version) is not int or version != RECORD_VERSION:
-            raise RecordError(
-                f"record version {brief(version)} is not supported "
-                f"(this library reads version {RECORD_VERSION})"
-            )
+        check_header(record, format=RECORD_FORMAT, versions=(RECORD_VERSION,), what="game record")
         missing = [key for key in ("rules", "start", "moves", "result") if key not in record]
         if missing:
             raise RecordError(f"the record has no {', '.join(repr(k) for k in missing)}")

@@ -45,6 +45,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from . import _engine
+from ._files import check_header
 from ._limits import NOT_GIVEN, NotGiven, check_move_time, move_time_or_timeout
 from ._text import brief
 from .cards import Card
@@ -583,16 +584,9 @@ class Session:
         """
         value, name = move_time_or_timeout(move_time, timeout)
         move_time_of = check_move_time(value, name)
-        if not isinstance(record, Mapping):
-            raise RecordError(f"a session record is a mapping, not {type(record).__name__}")
-        if record.get("format") != SESSION_FORMAT:
-            raise RecordError(f"not a session record: format is {brief(record.get('format'))}")
-        version = record.get("version")
-        if type(version) is not int or version != SESSION_VERSION:
-            raise RecordError(
-                f"session record version {brief(version)} is not supported "
-                f"(this library reads version {SESSION_VERSION})"
-            )
+        check_header(
+            record, format=SESSION_FORMAT, versions=(SESSION_VERSION,), what="session record"
+        )
         rng_version = record.get("rng_version")
         if type(rng_version) is not int or rng_version != _engine.RNG_VERSION:
             raise RecordError(

@@ -43,8 +43,6 @@ if TYPE_CHECKING:
     from .process import KEEPER, STDERR_TAIL, Limits, kill_child
     from .protocol import PROTOCOL_VERSION, ProtocolError
 
-    _kill_child = kill_child  # the old name (see _ALIASES)
-
 _LAZY: Final[dict[str, str]] = {
     "AsyncEnginePlayer": "async_player",
     **dict.fromkeys(("LOG_LINES", "EngineId", "EnginePlayer"), "player"),
@@ -54,12 +52,9 @@ _LAZY: Final[dict[str, str]] = {
 }
 """The names this package re-exports, and the submodule of each (loaded on first use)."""
 
-_ALIASES: Final[dict[str, tuple[str, str]]] = {
-    # The old private name the arena's workers use, until they switch to kill_child.
-    "_kill_child": ("process", "kill_child"),
-}
-
-_SUBMODULES: Final = frozenset(("async_player", "host", "keeper", "player", "process", "protocol"))
+_SUBMODULES: Final = frozenset(
+    ("async_player", "host", "keeper", "player", "process", "protocol", "wire")
+)
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
@@ -68,9 +63,6 @@ if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all a
         # PEP 562: called only for names not (yet) in the package's namespace.
         if name in _SUBMODULES:
             return importlib.import_module(f"{__name__}.{name}")
-        if name in _ALIASES:
-            module, attribute = _ALIASES[name]
-            return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -349,11 +349,6 @@ class EnginePlayer:
         """
         return None if self._process is None else self._process.pid
 
-    @property
-    def _child_pid(self) -> int | None:
-        """:attr:`child_pid`'s old name, an alias until the arena's workers use the new one."""
-        return self.child_pid
-
     def start(self) -> None:
         """Start an engine process and do the handshake, unless one is running (after a
         fault, or an exit between games, the next game starts one anyway: this does it

@@ -175,7 +175,7 @@ def run_arena(args: argparse.Namespace, out: TextIO) -> int:
         seed=seed,
         jobs=args.jobs,
         progress=_progress(args),
-        timeout=args.timeout,
+        move_time=args.timeout,
         isolate=args.isolate,
     )
     print_match(result, out)
@@ -217,7 +217,7 @@ def _common_run(args: argparse.Namespace, specs: Sequence[str]) -> dict[str, Any
         "jobs": args.jobs,
         "chunk_size": args.chunk_size,
         "progress": _progress(args),
-        "timeout": args.timeout,
+        "move_time": args.timeout,
         "isolate": args.isolate,
     }
 
@@ -242,7 +242,7 @@ def run_sprt_command(args: argparse.Namespace, out: TextIO) -> int:
     ...
     0
     """
-    from ...sprt import run_sprt
+    from ...arena.sprt import run_sprt
 
     running = _common_run(args, [args.new, args.old])
     bounds: dict[str, Any] = {}
@@ -277,7 +277,7 @@ def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
     ...
     0
     """
-    from ...ladder import LadderResult, run_ladder
+    from ...arena.ladder import LadderResult, run_ladder
 
     running = _common_run(args, args.bots)
     base = None

@@ -34,22 +34,15 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
+from .._files import write_text
+from ..bots import command
+from ..bots.command import is_engine_spec
+from ..errors import ArgumentError, ArgumentTypeError
+from ..rules import Rules
 from ._journal import Journal, state_header
-from .arena import (
-    MatchGame,
-    Progress,
-    Unit,
-    _check_int,
-    _check_running,
-    _make_plan,
-    _play_units,
-    _write,
-    wilson_interval,
-)
-from .bots import command
-from .bots.command import is_engine_spec
-from .errors import ArgumentError, ArgumentTypeError, SkitgubbeError
-from .rules import Rules
+from .results import MatchGame, plot_figure, wilson_interval
+from .runner import Progress, Unit, check_int, check_running, make_plan, move_time_argument
+from .workers import play_units
 
 __all__ = [
     "SPRT_FORMAT",
@@ -79,7 +72,7 @@ def loss_rate(elo: float, players: int) -> float:
     equal opponents is the skitgubbe: ``1 / (1 + (players - 1) * 10 ** (elo / 400))``.
 
     For two players this is plain Elo: the loser's chance of a bot ``elo`` points
-    stronger. It is the Plackett–Luce model of :mod:`skitgubbe.ladder`.
+    stronger. It is the Plackett–Luce model of :mod:`skitgubbe.arena.ladder`.
 
     >>> loss_rate(0, 4), round(loss_rate(-200, 2), 4)
     (0.25, 0.7597)
@@ -397,7 +390,7 @@ class SprtResult:
         >>> os.path.getsize(path) > 100
         True
         """
-        _write(path, json.dumps(self.to_dict(), ensure_ascii=False) + "\n")
+        write_text(path, json.dumps(self.to_dict(), ensure_ascii=False) + "\n")
 
     def describe(self) -> str:
         """The report in a few lines of text.
@@ -441,7 +434,7 @@ class SprtResult:
         >>> path.read_bytes()[:4]
         b'\\x89PNG'
         """
-        figure, axes = _figure((6.0, 4.0))
+        figure, axes = plot_figure((6.0, 4.0))
         axes.plot(range(1, self.deal_sets + 1), self.llr_path, color="#4c72b0")
         for bound, label in ((self.upper, "accept H1"), (self.lower, "accept H0")):
             axes.axhline(bound, color="grey", linestyle="--", linewidth=1)
@@ -454,18 +447,6 @@ class SprtResult:
             fontsize=10,
         )
         figure.savefig(path, format="png")
-
-
-def _figure(size: tuple[float, float]) -> tuple[Any, Any]:
-    """A matplotlib figure drawn off-screen and its axes; a clear error without matplotlib."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as exc:
-        raise SkitgubbeError("plotting needs matplotlib: pip install 'skitgubbe[plot]'") from exc
-    figure = Figure(figsize=size, layout="tight")
-    FigureCanvasAgg(figure)
-    return figure, figure.add_subplot()
 
 
 def _hypotheses(
@@ -526,8 +507,9 @@ def run_sprt(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     progress: bool | Progress = False,
-    timeout: float | None = None,
+    move_time: float | None = None,
     isolate: bool = False,
+    timeout: float | None = None,
 ) -> SprtResult:
     """Test whether the bot ``new`` is stronger than ``old``, playing only as many deal
     sets as the evidence needs.
@@ -551,7 +533,9 @@ def run_sprt(
     ``state`` names a JSON-lines file that keeps every finished deal set: run
     again with the same arguments and the test resumes, playing only what is
     missing, with the same result as a run never interrupted.
-    ``progress``, ``timeout`` and ``isolate`` are as in :func:`~skitgubbe.run_match`.
+    ``progress``, ``move_time`` and ``isolate`` are as in :func:`~skitgubbe.run_match`
+    (``timeout``, the old name of ``move_time``, still works for one release, with a
+    :class:`DeprecationWarning`).
 
     >>> result = run_sprt("greedy", "random", seed=1, elo0=0, elo1=150)
     >>> result.decision, result.deal_sets < 40, result.llr >= result.upper
@@ -570,13 +554,14 @@ def run_sprt(
     players = Rules.classic().players if rules is None else getattr(rules, "players", 0)
     if rules is not None and not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
-    plan = _make_plan([new, *[old] * (players - 1)], rules, seed, timeout, isolate)
+    move_time = move_time_argument(move_time, timeout, "run_sprt")
+    plan = make_plan([new, *[old] * (players - 1)], rules, seed, move_time, isolate)
     rules = plan.rules
     mu0, mu1 = _hypotheses(players, elo0, elo1, delta)
     lower, upper = wald_bounds(alpha, beta)
     if max_deals is not None:
-        _check_int("max_deals", max_deals, 1)
-    report = _check_running(jobs, executor, chunk_size, progress, "sprt")
+        check_int("max_deals", max_deals, 1)
+    report = check_running(jobs, executor, chunk_size, progress, "sprt")
     journal = None
     if state is not None:
         header = state_header(
@@ -584,7 +569,7 @@ def run_sprt(
             rules.to_dict(),
             specs=[new, old],
             seed=seed,
-            params={"mu0": mu0, "mu1": mu1, "alpha": alpha, "beta": beta, "timeout": timeout},
+            params={"mu0": mu0, "mu1": mu1, "alpha": alpha, "beta": beta, "timeout": move_time},
         )
         journal = Journal(state, header)
     done: dict[int, tuple[MatchGame, ...]] = {} if journal is None else dict(journal.sets)
@@ -629,7 +614,7 @@ def run_sprt(
     discarded: list[int] = []
     try:
         if not advance():
-            stream = _play_units(
+            stream = play_units(
                 units(), jobs=jobs, executor=executor, chunk_size=chunk_size, discarded=discarded
             )
             try:

@@ -19,7 +19,6 @@ first bot; ``docs/sprt.md`` explains the statistics.
 
 from __future__ import annotations
 
-import csv
 import itertools
 import json
 import math
@@ -32,24 +31,25 @@ from typing import Any, Final
 
 import attrs
 
+from .._files import check_header, write_csv, write_text
+from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
+from ..rules import Rules
 from ._journal import Journal, state_header
-from .arena import (
-    MatchGame,
+from .results import MatchGame, plot_figure
+from .runner import (
+    MatchPlan,
     Progress,
     Unit,
-    _check_int,
-    _check_running,
-    _make_plan,
-    _Plan,
-    _play_units,
-    _write,
+    check_int,
+    check_running,
+    make_plan,
+    move_time_argument,
 )
-from .errors import ArgumentError, ArgumentTypeError, SkitgubbeError
-from .rules import Rules
-from .sprt import _figure
+from .workers import play_units
 
 __all__ = [
     "LADDER_FORMAT",
+    "LADDER_VERSION",
     "LadderResult",
     "Rating",
     "Ratings",
@@ -60,6 +60,8 @@ __all__ = [
 
 LADDER_FORMAT: Final = "skitgubbe-ladder"
 """The ``format`` field of a saved ladder (:meth:`LadderResult.to_dict`)."""
+LADDER_VERSION: Final = 1
+"""The version of the layout written by :meth:`LadderResult.to_dict`."""
 
 ELO_PER_THETA: Final = 400 / math.log(10)
 """Elo points per unit of log-strength θ."""
@@ -435,7 +437,7 @@ class LadderResult:
         """
         return {
             "format": LADDER_FORMAT,
-            "version": 1,
+            "version": LADDER_VERSION,
             "bots": list(self.bots),
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -455,10 +457,7 @@ class LadderResult:
         >>> LadderResult.from_dict(ladder.to_dict()) == ladder
         True
         """
-        from .errors import RecordError
-
-        if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
-            raise RecordError("not a ladder record (its format is not 'skitgubbe-ladder')")
+        check_header(data, format=LADDER_FORMAT, versions=(LADDER_VERSION,), what="ladder record")
         try:
             return cls(
                 bots=tuple(data["bots"]),
@@ -479,7 +478,7 @@ class LadderResult:
         >>> os.path.getsize(path) > 100
         True
         """
-        _write(path, json.dumps(self.to_dict(), ensure_ascii=False) + "\n")
+        write_text(path, json.dumps(self.to_dict(), ensure_ascii=False) + "\n")
 
     def save_csv(self, path: str) -> None:
         """Write one CSV row per bot: ``rank``, ``bot``, ``elo``, ``low``, ``high``,
@@ -495,14 +494,11 @@ class LadderResult:
         order = [r.bot for r in self.ratings]
         header = ["rank", "bot", "elo", "low", "high", "se", "games"]
         header += [f"p_stronger_than_{bot}" for bot in order]
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as file:
-                writer = csv.writer(file)
-                writer.writerow(header)
-                for rank, (r, row) in enumerate(zip(self.ratings, self.matrix(), strict=True), 1):
-                    writer.writerow([rank, r.bot, r.elo, r.low, r.high, r.se, r.games, *row])
-        except OSError as exc:
-            raise SkitgubbeError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        rows = (
+            [rank, r.bot, r.elo, r.low, r.high, r.se, r.games, *row]
+            for rank, (r, row) in enumerate(zip(self.ratings, self.matrix(), strict=True), 1)
+        )
+        write_csv(path, header, rows)
 
     def plot(self, path: str) -> None:
         """Draw the ratings with their 95 % intervals as a PNG at ``path`` (needs matplotlib).
@@ -514,7 +510,7 @@ class LadderResult:
         b'\\x89PNG'
         """
         ratings = self.ratings[::-1]
-        figure, axes = _figure((6.0, 1.0 + 0.45 * len(ratings)))
+        figure, axes = plot_figure((6.0, 1.0 + 0.45 * len(ratings)))
         positions = range(len(ratings))
         axes.errorbar(
             [r.elo for r in ratings],
@@ -543,8 +539,9 @@ def run_ladder(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     progress: bool | Progress = False,
-    timeout: float | None = None,
+    move_time: float | None = None,
     isolate: bool = False,
+    timeout: float | None = None,
 ) -> LadderResult:
     """Rate ``bots`` against each other: ``rounds`` rounds of :func:`ladder_tables`.
 
@@ -554,8 +551,9 @@ def run_ladder(
     earlier ladder, ``bots`` is the one bot to add: a gauntlet plays only its
     tables against the bots of ``base``, and the ratings are fitted to the games
     of both. ``state``, ``jobs``, ``executor``, ``chunk_size``, ``progress``,
-    ``timeout`` and ``isolate`` are as in :func:`~skitgubbe.sprt.run_sprt` (the
-    state file makes a ladder resumable).
+    ``move_time`` and ``isolate`` are as in :func:`~skitgubbe.arena.sprt.run_sprt` (the
+    state file makes a ladder resumable; ``timeout`` is the old name of ``move_time``,
+    deprecated).
 
     >>> ladder = run_ladder(["greedy", "random"], rounds=4, seed=1)
     >>> gauntlet = run_ladder(["ismcts:iterations=30"], rounds=1, seed=1, base=ladder)
@@ -589,16 +587,17 @@ def run_ladder(
         rules = Rules.classic(players=min(3, len(everyone)))
     if not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
-    _check_int("rounds", rounds, 1)
-    _check_int("seed", seed, 0, 2**64)
-    report = _check_running(jobs, executor, chunk_size, progress, "ladder")
+    move_time = move_time_argument(move_time, timeout, "run_ladder")
+    check_int("rounds", rounds, 1)
+    check_int("seed", seed, 0, 2**64)
+    report = check_running(jobs, executor, chunk_size, progress, "ladder")
     offset = max((game.deal for game in earlier), default=-1) + 1
-    plans: dict[tuple[str, ...], _Plan] = {}
-    schedule: list[tuple[int, _Plan]] = []
+    plans: dict[tuple[str, ...], MatchPlan] = {}
+    schedule: list[tuple[int, MatchPlan]] = []
     for round_ in range(rounds):
         for table in ladder_tables(others, rules.players, round_, seed, gauntlet):
             if table not in plans:
-                plans[table] = _make_plan(table, rules, seed, timeout, isolate)
+                plans[table] = make_plan(table, rules, seed, move_time, isolate)
             schedule.append((offset + len(schedule), plans[table]))
     journal = None
     if state is not None:
@@ -607,7 +606,7 @@ def run_ladder(
             rules.to_dict(),
             specs=list(everyone),
             seed=seed,
-            params={"rounds": rounds, "gauntlet": gauntlet, "offset": offset, "timeout": timeout},
+            params={"rounds": rounds, "gauntlet": gauntlet, "offset": offset, "timeout": move_time},
         )
         journal = Journal(state, header)
     done = {} if journal is None else dict(journal.sets)
@@ -620,7 +619,7 @@ def run_ladder(
     units: Iterator[Unit] = ((key, plan, key) for key, plan in schedule if key not in done)
     discarded: list[int] = []
     try:
-        for key, played in _play_units(
+        for key, played in play_units(
             units, jobs=jobs, executor=executor, chunk_size=chunk_size, discarded=discarded
         ):
             done[key] = tuple(played)

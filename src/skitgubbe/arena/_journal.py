@@ -19,11 +19,11 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import _engine
-from ._text import brief
-from ._version import __version__
-from .arena import MatchGame
-from .errors import ArgumentError, RecordError, SkitgubbeError
+from .. import _engine
+from .._text import brief
+from .._version import __version__
+from ..errors import ArgumentError, RecordError, SkitgubbeError
+from .results import MatchGame
 
 
 def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
