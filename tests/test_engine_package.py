@@ -7,6 +7,7 @@ import importlib
 import io
 import subprocess
 import sys
+import time
 import warnings
 
 import pytest
@@ -80,13 +81,17 @@ def test_the_referees_child_and_its_kill_have_public_names() -> None:
         assert child is not None
         if skitgubbe.engine.KEEPER:
             assert child != engine.pid  # the keeper, the engine's parent
-        kill_child(child)
-        try:  # the dead engine is noticed now, or the player has started a fresh one
-            engine.ping()
-        except sg.EngineError:
-            pass
-        else:
-            assert engine.child_pid != child
+        kill_child(child)  # the keeper is told to end the engine: soon, not at once
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                engine.ping()
+            except sg.EngineError:
+                break  # the player saw its engine end
+            if engine.child_pid != child:
+                break  # it saw the end and started a fresh engine
+            assert time.monotonic() < deadline, "the engine outlived kill_child by 10 s"
+            time.sleep(0.05)
     assert engine.child_pid is None
 
 
