@@ -1,4 +1,4 @@
-"""Build the C core and its Cython binding into skitgubbe._engine.
+"""Build the C core and its Cython binding into skitgubbe._core.
 
 Everything else lives in pyproject.toml; this file exists because the
 extension's sources span two trees (src/_core in C, src/skitgubbe in Cython),
@@ -47,17 +47,17 @@ if sys.platform != "win32":
         compile_args.append("-march=native")
 
 extension = Extension(
-    "skitgubbe._engine",
-    sources=["src/skitgubbe/_engine.pyx", *core_sources],
+    "skitgubbe._core",
+    sources=["src/skitgubbe/_core.pyx", *core_sources],
     include_dirs=["src/_core"],
     extra_compile_args=compile_args,
     libraries=[] if sys.platform == "win32" else ["m"],
     # A change to any of these rebuilds the extension: the core's headers, and the
-    # binding's declarations and include files (_engine.pyx includes src/skitgubbe/_binding/).
+    # binding's declarations and include files (_core.pyx includes src/skitgubbe/_binding/).
     depends=sorted(
         glob("src/_core/*.h")
         + public_headers
-        + ["src/skitgubbe/_engine.pxd"]
+        + ["src/skitgubbe/_core.pxd"]
         + glob("src/skitgubbe/_binding/*.pxi")
     ),
 )

@@ -17,7 +17,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figure, Figures, fastest_seconds, pedantic
 
 import skitgubbe as sg
-from skitgubbe.aio import play_game_async
+from skitgubbe.play.aio import play_game_async
 
 RULES: Final = sg.Rules.classic(4)
 ROUNDS: Final = 3

@@ -26,7 +26,8 @@ from support import (
 )
 
 envs = pytest.importorskip(
-    "skitgubbe.envs", reason='pettingzoo and gymnasium are not installed (pip install ".[envs]")'
+    "skitgubbe.learn.envs",
+    reason='pettingzoo and gymnasium are not installed (pip install ".[envs]")',
 )
 
 SKITGUBBE_EPISODES: Final = 8  # per round; about 2,000 turns at 3 players

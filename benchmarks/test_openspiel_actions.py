@@ -5,7 +5,7 @@ on both sides), and the same game through OpenSpiel.
 Per decision: ``game.legal_actions`` + a random pick + ``game.play_action(action)``
 (a slough is one decision per card and one to throw them), against
 ``state.legal_actions()`` + the same pick + ``state.apply_action(action)`` in
-OpenSpiel's hearts and spades (C++ games). ``python_skitgubbe`` (skitgubbe.openspiel)
+OpenSpiel's hearts and spades (C++ games). ``python_skitgubbe`` (skitgubbe.learn.openspiel)
 shows what OpenSpiel's Python-game layer costs on top of the integer actions.
 """
 
@@ -60,7 +60,7 @@ def test_python_skitgubbe_decisions(
 ) -> None:
     """The same loop through OpenSpiel: python_skitgubbe, classic 3p, the deal's 52
     chance nodes played untimed before each round."""
-    import skitgubbe.openspiel  # noqa: F401  (registers python_skitgubbe)
+    import skitgubbe.learn.openspiel  # noqa: F401  (registers python_skitgubbe)
 
     game = openspiel.load_game("python_skitgubbe", {"players": 3})
 

@@ -17,7 +17,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figures, per_call
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 
 @pytest.mark.benchmark(group="unpickling a mid-game position")
@@ -33,14 +33,14 @@ def test_unpickle_a_game(benchmark: BenchmarkFixture, figures: Figures, game: sg
 @pytest.mark.benchmark(group="unpickling a mid-game position")
 def test_from_snapshot(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game) -> None:
     snapshot = game._core.snapshot()
-    core = benchmark(_engine.from_snapshot, snapshot)
+    core = benchmark(_core.from_snapshot, snapshot)
 
     assert core.snapshot() == snapshot
-    per_call("from-snapshot", "_engine.from_snapshot (check + copy)", benchmark, figures)
+    per_call("from-snapshot", "_core.from_snapshot (check + copy)", benchmark, figures)
 
 
 @pytest.mark.benchmark(group="unpickling a mid-game position")
 def test_state_check(benchmark: BenchmarkFixture, figures: Figures, game: sg.Game) -> None:
     snapshot = game._core.snapshot()
-    assert benchmark(_engine.state_check, snapshot) == (0, None)
+    assert benchmark(_core.state_check, snapshot) == (0, None)
     per_call("state-check", "sg_state_check, from Python", benchmark, figures)

@@ -13,7 +13,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figure, Figures, Target, fastest_seconds
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 ITERATIONS: Final = 2_000
 POSITIONS: Final = {"phase 1": (2, 40), "phase 2": (0, 100)}  # (seed, random moves played)
@@ -33,7 +33,7 @@ def mid_game_view(seed: int, moves: int) -> bytes:
 def test_ismcts_iterations(benchmark: BenchmarkFixture, figures: Figures, position: str) -> None:
     view = mid_game_view(*POSITIONS[position])
     best, root, iterations, nodes, _ = benchmark(
-        _engine.ismcts, view, ITERATIONS, 0.0, 0.7, 2, 200, 1
+        _core.ismcts, view, ITERATIONS, 0.0, 0.7, 2, 200, 1
     )
 
     assert iterations == ITERATIONS

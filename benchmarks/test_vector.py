@@ -36,7 +36,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figure, Figures, Target, fastest_seconds, pedantic
 
 import skitgubbe as sg
-from skitgubbe.vector import VectorEnv
+from skitgubbe.learn.vector import VectorEnv
 
 BATCH: Final = 1024
 ROUNDS: Final = 300

@@ -4,7 +4,7 @@ A linear softmax policy over the legal actions (one weight per chosen tensor
 float and action: the hand, the table, the top play, the unknown cards, the cards
 out of play, the slough being chosen and the scalars) is trained by REINFORCE
 with a baseline, as seat 0 of three against two
-random players, on many games stepped together in C (skitgubbe.vector). The
+random players, on many games stepped together in C (skitgubbe.learn.vector). The
 learning curve goes to a PNG; the trained policy is then wrapped as a Player and
 measured in the arena against RandomBots and against GreedyBots.
 
@@ -21,9 +21,9 @@ import attrs
 import numpy
 
 import skitgubbe as sg
-from skitgubbe.actions import NUM_ACTIONS, SLOUGH_CARD, SLOUGH_DONE
-from skitgubbe.tensors import LAYOUT
-from skitgubbe.vector import VectorEnv
+from skitgubbe.game.actions import NUM_ACTIONS, SLOUGH_CARD, SLOUGH_DONE
+from skitgubbe.game.tensors import LAYOUT
+from skitgubbe.learn.vector import VectorEnv
 
 # The tensor floats the policy reads.
 FEATURES = numpy.concatenate(

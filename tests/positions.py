@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from skitgubbe import Card, CardSet, Event, EventKind, Game, Move, Phase, Suit, TablePlay
-from skitgubbe.cards import ALL_CARDS
+from skitgubbe.game.cards import ALL_CARDS
 
 EvTuple = tuple[EventKind, int | None, CardSet]
 

@@ -41,7 +41,7 @@ def kill_mid_run(code: str, state: Path, lines: int, timeout: float = 60) -> Non
 
 def on_dask(call: str, out: Path) -> Any:
     """Evaluate ``call`` (an expression that may use ``executor``, a Dask client's, and the
-    modules ``skitgubbe.sprt`` as ``sprt`` and ``skitgubbe.ladder`` as ``ladder``) in a
+    modules ``skitgubbe.arena.sprt`` as ``sprt`` and ``skitgubbe.arena.ladder`` as ``ladder``) in a
     fresh interpreter on a local Dask cluster; the JSON its ``save_json`` wrote.
 
     A fresh interpreter because a Dask client leaves threads behind, and a process with
@@ -50,7 +50,7 @@ def on_dask(call: str, out: Path) -> Any:
     pytest.importorskip("distributed")
     code = (
         "import sys, distributed\n"
-        "from skitgubbe import ladder, sprt\n"
+        "from skitgubbe.arena import ladder, sprt\n"
         "with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,\n"
         "        dashboard_address=None) as cluster, distributed.Client(cluster) as client:\n"
         "    executor = client.get_executor()\n"

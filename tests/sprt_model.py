@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from skitgubbe.sprt import wald_bounds
+from skitgubbe.arena.sprt import wald_bounds
 
 LUCK = ("independent", "hand", "cluster")
 

@@ -15,7 +15,7 @@ import pytest
 from rules_gen import random_rules
 
 import skitgubbe as sg
-from skitgubbe.actions import FLIP, NUM_ACTIONS, PASS, PICK_UP, SLOUGH_CARD, SLOUGH_DONE
+from skitgubbe.game.actions import FLIP, NUM_ACTIONS, PASS, PICK_UP, SLOUGH_CARD, SLOUGH_DONE
 
 
 def _state(game: sg.Game) -> tuple[bytes, sg.CardSet]:

@@ -19,7 +19,12 @@ from skitgubbe.apps.cli.match import run_arena
 from skitgubbe.apps.cli.session import run_session
 from skitgubbe.errors import ArgumentError
 
-LAZY_MODULES = ["skitgubbe.aio", "skitgubbe.arena", "skitgubbe.engine", "skitgubbe.session"]
+LAZY_MODULES = [
+    "skitgubbe.play.aio",
+    "skitgubbe.arena",
+    "skitgubbe.engine",
+    "skitgubbe.play.session",
+]
 NOT_CORE = [
     "asyncio",
     "concurrent.futures",
@@ -45,7 +50,9 @@ def test_import_skitgubbe_loads_the_core_api_only() -> None:
         f"print(sorted(set({NOT_CORE!r}) & (set(sys.modules) - before)))"
     )
     assert loaded == "[]"
-    core = fresh_interpreter("import sys, skitgubbe; print('skitgubbe.referee' in sys.modules)")
+    core = fresh_interpreter(
+        "import sys, skitgubbe; print('skitgubbe.play.referee' in sys.modules)"
+    )
     assert core == "True"
 
 
@@ -53,8 +60,8 @@ def test_import_skitgubbe_loads_the_core_api_only() -> None:
     ("name", "module"),
     [
         ("run_match", "skitgubbe.arena"),
-        ("Session", "skitgubbe.session"),
-        ("play_game_async", "skitgubbe.aio"),
+        ("Session", "skitgubbe.play.session"),
+        ("play_game_async", "skitgubbe.play.aio"),
         ("EnginePlayer", "skitgubbe.engine"),
         ("arena", "skitgubbe.arena"),
     ],
@@ -71,10 +78,10 @@ def test_a_lazy_name_loads_its_module_on_first_use(name: str, module: str) -> No
 
 def test_every_public_name_is_listed_and_resolves() -> None:
     assert set(sg.__all__) <= set(dir(sg))
-    assert {"aio", "arena", "engine", "session"} <= set(dir(sg))
+    assert {"arena", "engine", "learn", "play"} <= set(dir(sg))
     for name in sg.__all__:
         assert getattr(sg, name) is not None
-    assert sg.run_match is sg.arena.run_match and sg.Session is sg.session.Session
+    assert sg.run_match is sg.arena.run_match and sg.Session is sg.play.session.Session
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         sg.nothing  # type: ignore[attr-defined]  # noqa: B018
 

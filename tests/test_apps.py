@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import skitgubbe as sg
-from skitgubbe.apps import render
+from skitgubbe.game import render
 
 ROOT = Path(__file__).resolve().parent.parent
 # The package imported (the installed wheel's, when the release pipeline runs the suite).
@@ -43,7 +43,7 @@ def test_the_command_line_loads_no_heavy_module_before_a_command_needs_it() -> N
         "print(json.dumps(sorted(set(sys.modules) - before)))"
     )
     added = json.loads(out)
-    heavy = ("rich", "skitgubbe.arena", "skitgubbe.session", "skitgubbe.aio", "asyncio")
+    heavy = ("rich", "skitgubbe.arena", "skitgubbe.play.session", "skitgubbe.play.aio", "asyncio")
     assert not [name for name in added if name.split(".")[0] in heavy or name in heavy]
     assert "skitgubbe.apps.cli" in added
 
@@ -69,7 +69,7 @@ def test_an_app_imports_no_private_name(module: str) -> None:
         # Dunder names (__version__) are public.
         if name.startswith("_")
         and not name.startswith("__")
-        and (source.strip("."), name) != ("", "_engine")
+        and (source.strip("."), name) != ("", "_core")
     ]
     assert not private
 

@@ -19,7 +19,7 @@ from nesting import nested
 from resume_support import run_python
 
 import skitgubbe as sg
-from skitgubbe import _engine, bots
+from skitgubbe import _core, bots
 from skitgubbe.apps.cli import main
 from skitgubbe.arena import match, runner, workers
 
@@ -200,14 +200,14 @@ def test_each_deal_is_the_same_deck_in_every_arrangement_and_bots_get_derived_se
     games = iter(result.games)
     recorded = iter(SEEN)
     for deal in range(deals):
-        deck_seed = _engine.game_seed(seed, deal)
+        deck_seed = _core.game_seed(seed, deal)
         dealt = sg.Game.new(rules, seed=deck_seed)  # the deal as run_match documents it
         for arrangement in range(2):
             game = next(games)
             seat = game.seats.index("test-recorder")
             bot_seed, hand = next(recorded)
             assert hand == str(dealt.hands[seat])
-            derived = _engine.game_seed(_engine.game_seed(deck_seed, arrangement), seat)
+            derived = _core.game_seed(_core.game_seed(deck_seed, arrangement), seat)
             assert bot_seed == sg.bots.blinded_seed(derived)  # one-way: not the deal's seed
     assert next(recorded, None) is None
     # Each arrangement of a deal sees the same hands seat by seat; other deals do not.

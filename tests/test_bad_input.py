@@ -35,7 +35,7 @@ from skitgubbe import (
     SkitgubbeError,
     play_game,
 )
-from skitgubbe.cards import ALL_CARDS
+from skitgubbe.game.cards import ALL_CARDS
 
 # ---------------------------------------------------------------------------
 # Helpers

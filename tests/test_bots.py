@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 from tests.rules_gen import random_rules
 
 # Chi-square critical values at p = 0.001 by degrees of freedom.
@@ -75,7 +75,7 @@ def test_the_same_observation_and_seed_give_the_same_world() -> None:
 
 
 def test_swapping_cards_the_seat_cannot_know_gives_the_same_samples() -> None:
-    deck = list(_engine.deck_from_seed(21))
+    deck = list(_core.deck_from_seed(21))
     game = sg.Game.new(deck=[sg.Card.from_code(c) for c in deck])
     rng = random.Random(21)
     moves = []

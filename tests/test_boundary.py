@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
-from skitgubbe import game as game_module
+from skitgubbe import _core
+from skitgubbe.game import state as game_module
 from tests.rules_gen import random_rules
 
 HEADER = Path(__file__).resolve().parent.parent / "src" / "_core" / "skitgubbe.h"
@@ -49,7 +49,7 @@ def test_a_result_crosses_by_the_names_of_the_c_struct() -> None:
 
 
 def test_every_reason_the_core_gives_has_its_sentence() -> None:
-    reasons = _engine.illegal_reasons()
+    reasons = _core.illegal_reasons()
     assert len(reasons) > 10
     assert set(reasons) == set(game_module._REASONS)
 

@@ -1,4 +1,4 @@
-"""Tests for skitgubbe.cards: Suit, Rank, Card and CardSet."""
+"""Tests for skitgubbe.game.cards: Suit, Rank, Card and CardSet."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skitgubbe.cards import ALL_CARDS, ALL_MASK, Card, CardSet, Rank, Suit
 from skitgubbe.errors import ParseError, ParseTypeError
+from skitgubbe.game.cards import ALL_CARDS, ALL_MASK, Card, CardSet, Rank, Suit
 
 cards_st = st.sampled_from(ALL_CARDS)
 card_lists = st.lists(cards_st, max_size=52)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 from tests.model.classic import ModelGame
 from tests.rules_gen import random_rules
 
@@ -82,7 +82,7 @@ def play_both(index: int, rules: sg.Rules | None = None) -> int:
         max_moves = rng.choice([40, 150]) if index % 11 == 0 else 10_000
         rules = sg.Rules.classic(players=players, hand_size=hand_size, max_moves=max_moves)
     players = rules.players
-    deck = list(_engine.deck_from_seed(index))
+    deck = list(_core.deck_from_seed(index))
     dealer = rng.randrange(players)
     game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck], dealer=dealer)
     model = ModelGame.from_rules(rules.to_dict(), deck, dealer)

@@ -13,12 +13,12 @@ import skitgubbe
 MODULES = sorted(
     name
     for _, name, _ in pkgutil.walk_packages(skitgubbe.__path__, "skitgubbe.")
-    if name not in ("skitgubbe.__main__", "skitgubbe._engine")
+    if name not in ("skitgubbe.__main__", "skitgubbe._core")
 )
 
 
 def test_every_module_is_found() -> None:
-    assert {"skitgubbe.game", "skitgubbe.cards", "skitgubbe.bots.random"} <= set(MODULES)
+    assert {"skitgubbe.game.state", "skitgubbe.game.cards", "skitgubbe.bots.random"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", ["skitgubbe", *MODULES])
@@ -43,9 +43,9 @@ def test_every_public_name_is_documented_with_an_example(name: str) -> None:
 def test_game_members_in_the_engine_run_their_examples(member: str) -> None:
     """Game's hot members live in the compiled engine (GameCore), which testmod does
     not search: their examples run here."""
-    from skitgubbe import _engine
+    from skitgubbe import _core
 
-    obj = _engine.GameCore.__dict__[member]
+    obj = _core.GameCore.__dict__[member]
     assert ">>>" in (obj.__doc__ or "")
     assert getattr(skitgubbe.Game, member) is obj  # Game does not hide them
     finder = doctest.DocTestFinder(exclude_empty=True)

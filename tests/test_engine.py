@@ -30,7 +30,7 @@ from engine_support import (
 from test_hidden_information import swappable, swapped
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 from skitgubbe.engine import KEEPER, AsyncEnginePlayer, EnginePlayer, Limits
 
 
@@ -397,7 +397,7 @@ def test_an_engine_is_sent_nothing_its_seat_cannot_know(engines: Marked, tmp_pat
     checked = 0
     for index in range(12):
         rng = random.Random(index)
-        deck = _engine.deck_from_seed(9000 + index)
+        deck = _core.deck_from_seed(9000 + index)
         rules = sg.Rules.classic(3)
         game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
         stop = rng.randrange(5, 60)
@@ -423,7 +423,7 @@ def test_an_engine_is_sent_nothing_its_seat_cannot_know(engines: Marked, tmp_pat
         checked += 1
     assert checked >= 6
     # The check can fail: a swap that seat 0 sees (a card of its hand) changes its messages.
-    deck = _engine.deck_from_seed(9000)
+    deck = _core.deck_from_seed(9000)
     game = sg.Game.new(sg.Rules.classic(3), deck=[sg.Card.from_code(c) for c in deck])
     mine = next(iter(game.observation(0).hand)).code
     other = next(iter(game.observation(0).unknown)).code

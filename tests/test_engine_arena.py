@@ -232,7 +232,7 @@ def test_an_engine_hears_when_another_seat_ends_the_game(marker: str, tmp_path: 
 def test_an_engine_is_sent_one_way_seeds_that_do_not_lead_back_to_the_deal(
     marker: str, tmp_path: Path
 ) -> None:
-    from skitgubbe import _engine
+    from skitgubbe import _core
 
     log = tmp_path / "received.jsonl"
     seed, deals = 12, 2
@@ -240,13 +240,13 @@ def test_an_engine_is_sent_one_way_seeds_that_do_not_lead_back_to_the_deal(
     messages = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     sent = [m["value"] for m in messages if m["type"] == "set_option" and m["name"] == "seed"]
     derived = [
-        _engine.game_seed(_engine.game_seed(_engine.game_seed(seed, g.deal), g.arrangement), s)
+        _core.game_seed(_core.game_seed(_core.game_seed(seed, g.deal), g.arrangement), s)
         for g in result.games
         for s, spec in enumerate(g.seats)
         if spec != "greedy"
     ]
     assert sent == [sg.bots.blinded_seed(value) for value in derived]
-    deck_seeds = {_engine.game_seed(seed, deal) for deal in range(deals)}
+    deck_seeds = {_core.game_seed(seed, deal) for deal in range(deals)}
     assert not (set(sent) & (set(derived) | deck_seeds | {seed}))
 
 

@@ -35,7 +35,7 @@ def test_every_name_of_the_package_resolves_to_its_submodule() -> None:
     ("old", "new"),
     [
         ("skitgubbe.protocol", "skitgubbe.engine.protocol"),
-        ("skitgubbe.serve", "skitgubbe.engine.host"),
+        ("skitgubbe.serve", "skitgubbe.bots.hosting"),
     ],
 )
 def test_an_old_path_is_the_moved_module_itself(old: str, new: str) -> None:
@@ -57,7 +57,7 @@ def test_the_engine_side_does_not_load_the_referees_process_machinery() -> None:
     ("old", "new"), [("serve", "engine.run_engine"), ("serve_spec", "bots.run_engine_spec")]
 )
 def test_the_old_entry_points_warn_and_run_the_engine(old: str, new: str) -> None:
-    host = skitgubbe.engine.host
+    host = importlib.import_module("skitgubbe.bots.hosting")
     package, _, name = new.partition(".")
     function = getattr(importlib.import_module(f"skitgubbe.{package}"), name)
     hello = protocol.encode(protocol.hello("test"))

@@ -19,9 +19,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 import skitgubbe as sg
-from skitgubbe import envs
-from skitgubbe.actions import NUM_ACTIONS, SLOUGH_CARD, SLOUGH_DONE
-from skitgubbe.tensors import TENSOR_SIZE
+from skitgubbe.game.actions import NUM_ACTIONS, SLOUGH_CARD, SLOUGH_DONE
+from skitgubbe.game.tensors import TENSOR_SIZE
+from skitgubbe.learn import envs
 
 VARIANTS = [(preset, players) for preset in ("classic", "modern") for players in (2, 3, 4)]
 IDS = [f"{preset}-{players}p" for preset, players in VARIANTS]
@@ -36,7 +36,7 @@ def _random_action(mask: Any, rng: random.Random) -> int:
 def test_import_skitgubbe_loads_no_environment_library() -> None:
     code = (
         "import sys, skitgubbe; "
-        "assert not {'pettingzoo', 'gymnasium', 'skitgubbe.envs'} & set(sys.modules)"
+        "assert not {'pettingzoo', 'gymnasium', 'skitgubbe.learn.envs'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -8,7 +8,6 @@ import pickle
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import aio
 from skitgubbe.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -24,7 +23,8 @@ from skitgubbe.errors import (
     RulesError,
     SkitgubbeError,
 )
-from skitgubbe.moves import Move
+from skitgubbe.game.moves import Move
+from skitgubbe.play import aio
 
 LIBRARY_ERRORS = [
     ArgumentError,

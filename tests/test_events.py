@@ -10,7 +10,7 @@ import pytest
 import skitgubbe as sg
 from skitgubbe import CardSet, Event, EventKind
 from skitgubbe.errors import ArgumentError, ArgumentTypeError
-from skitgubbe.events import seen_by
+from skitgubbe.game.events import seen_by
 
 
 def cards(text: str) -> CardSet:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "_core"
@@ -134,10 +134,10 @@ def test_the_damaged_views_among_the_regressions_are_refused() -> None:
     for name, data in views.items():
         view = (data[1 : 1 + size] + bytes(size))[:size]
         if name in SOUND_VIEWS:
-            assert _engine.view_check(view) == 0, name
-            _engine.pimc(view, 2, 1, 1, 50, 1)
+            assert _core.view_check(view) == 0, name
+            _core.pimc(view, 2, 1, 1, 50, 1)
         else:
-            assert _engine.view_check(view) != 0, name
+            assert _core.view_check(view) != 0, name
 
 
 def fuzz_seconds() -> int:

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
-from skitgubbe.game import Events, Game
+from skitgubbe import _core
+from skitgubbe.game.state import Events, Game
 from tests.rules_gen import random_rules
 
 
@@ -120,7 +120,7 @@ def test_swapping_cards_a_seat_cannot_know_changes_nothing_it_sees(config: str) 
     checked = 0
     for index in range(60):
         rng = random.Random(index)
-        deck = _engine.deck_from_seed(5000 + index)
+        deck = _core.deck_from_seed(5000 + index)
         rules = rules_for(config, index)
         players = rules.players
         game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
@@ -159,7 +159,7 @@ def test_an_observation_reaches_neither_the_game_nor_the_core() -> None:
     for _ in range(60):
         game.play(rng.choice(game.legal_moves))
     view = game.observation(game.to_move or 0)
-    forbidden = (Game, Events, _engine.Core)
+    forbidden = (Game, Events, _core.Core)
     stack: list[object] = [view]
     visited: set[int] = set()
     while stack:

@@ -19,9 +19,9 @@ import attrs
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
-CHECKPOINT = _engine.HISTORY_CHECKPOINT
+CHECKPOINT = _core.HISTORY_CHECKPOINT
 
 
 def _random_game(seed: int, rules: sg.Rules, moves: int) -> sg.Game:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from skitgubbe import ladder
 from skitgubbe.apps.cli import main
-from skitgubbe.ladder import LadderResult, run_ladder
-from skitgubbe.sprt import run_sprt
+from skitgubbe.arena import ladder
+from skitgubbe.arena.ladder import LadderResult, run_ladder
+from skitgubbe.arena.sprt import run_sprt
 
 LADDER = ["greedy", "ismcts:iterations=300"]
 """Two bots whose deal sets take a while (the search), so a run can be stopped midway."""

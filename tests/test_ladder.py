@@ -12,8 +12,8 @@ import pytest
 from resume_support import kill_mid_run, on_dask
 
 from skitgubbe.arena import MatchGame, arrangements
+from skitgubbe.arena.ladder import ELO_PER_THETA, LadderResult, fit_plackett_luce, run_ladder
 from skitgubbe.errors import ArgumentError
-from skitgubbe.ladder import ELO_PER_THETA, LadderResult, fit_plackett_luce, run_ladder
 
 THETA = {"random": 0.0, "a": 0.3, "b": 0.6, "c": 1.0}
 
@@ -118,7 +118,7 @@ def test_a_state_file_resumes_a_killed_ladder_with_the_same_result(
 ) -> None:
     state = tmp_path / "ladder.jsonl"
     kill_mid_run(
-        f"import skitgubbe.ladder as l\nl.run_ladder({_ARGS}, state={str(state)!r})", state, 4
+        f"import skitgubbe.arena.ladder as l\nl.run_ladder({_ARGS}, state={str(state)!r})", state, 4
     )
     kept = state.read_text().count("\n") - 1
     assert kept < 12  # the kill left deal sets to play

@@ -1,4 +1,4 @@
-"""Tests for skitgubbe.moves: MoveKind and Move."""
+"""Tests for skitgubbe.game.moves: MoveKind and Move."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skitgubbe import moves as moves_module
-from skitgubbe.cards import ALL_CARDS, ALL_MASK, Card, CardSet
 from skitgubbe.errors import ParseError
-from skitgubbe.moves import Move, MoveKind
+from skitgubbe.game import moves as moves_module
+from skitgubbe.game.cards import ALL_CARDS, ALL_MASK, Card, CardSet
+from skitgubbe.game.moves import Move, MoveKind
 
 play_cards = st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=52, unique=True)
 plays = play_cards.map(lambda cards: Move.play(*cards))

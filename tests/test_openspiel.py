@@ -1,4 +1,4 @@
-"""Skitgubbe as an OpenSpiel game (skitgubbe.openspiel): OpenSpiel's own checks on it.
+"""Skitgubbe as an OpenSpiel game (skitgubbe.learn.openspiel): OpenSpiel's own checks on it.
 
 ``pyspiel.random_sim_test`` for both presets and 2 … 4 players; the test cases of
 OpenSpiel's ``integration_tests/api_test.py`` run on states of this game; that a
@@ -20,7 +20,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
-from skitgubbe.openspiel import DECK_SIZE, SkitgubbeBot, SkitgubbeState, rules_of  # noqa: E402
+from skitgubbe.learn.openspiel import DECK_SIZE, SkitgubbeBot, SkitgubbeState, rules_of  # noqa: E402
 
 PRESETS = ("classic", "modern")
 SEATS = (2, 3, 4)

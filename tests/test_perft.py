@@ -12,13 +12,13 @@ import copy
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 from tests.model.classic import ModelGame
 
 KIND_NAMES = {0: "play", 1: "flip", 2: "pick_up"}
 
 
-def engine_perft(core: _engine.Core, depth: int) -> int:
+def engine_perft(core: _core.Core, depth: int) -> int:
     moves = core.legal_codes()
     if depth == 0 or not moves:
         return 1
@@ -48,7 +48,7 @@ def as_model(move: sg.Move) -> tuple[str, frozenset[int]]:
 
 def dealt(players: int, seed: int, prefix: int) -> tuple[sg.Game, ModelGame]:
     """A seeded deal with ``prefix`` moves played (always the first legal move)."""
-    deck = list(_engine.deck_from_seed(seed))
+    deck = list(_core.deck_from_seed(seed))
     game = sg.Game.new(sg.Rules.classic(players=players), deck=[sg.Card.from_code(c) for c in deck])
     model = ModelGame(players, deck, dealer=players - 1)
     for _ in range(prefix):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from rules_gen import random_rules
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 
 def _played(seed: int, moves: int, rules: sg.Rules | None = None) -> sg.Game:
@@ -153,7 +153,7 @@ def test_a_pickled_observation_carries_only_what_its_seat_knows() -> None:
 
 
 def _engine_deck(seed: int) -> list[sg.Card]:
-    return [sg.Card.from_code(c) for c in _engine.deck_from_seed(seed)]
+    return [sg.Card.from_code(c) for c in _core.deck_from_seed(seed)]
 
 
 def test_a_core_refuses_bytes_that_are_not_a_state() -> None:
@@ -161,12 +161,12 @@ def test_a_core_refuses_bytes_that_are_not_a_state() -> None:
     assert pickle.loads(pickle.dumps(core)) == core
     for bad in (b"\x00" * 10, "text", None):
         with pytest.raises(sg.StateError) as caught:
-            _engine.from_snapshot(bad)
-        assert caught.value.field is None and not isinstance(caught.value, _engine.CoreError)
+            _core.from_snapshot(bad)
+        assert caught.value.field is None and not isinstance(caught.value, _core.CoreError)
     broken = bytearray(core.snapshot())
     broken[:20] = b"\xff" * 20  # the rules first: 255 players
     with pytest.raises(sg.StateError, match="rules") as caught:
-        _engine.from_snapshot(bytes(broken))
+        _core.from_snapshot(bytes(broken))
     assert caught.value.field == "rules"
 
 
@@ -194,13 +194,13 @@ REPORTED = (
 
 
 def _layout() -> dict[str, tuple[int, int, int]]:
-    members, _ = _engine.state_layout()
+    members, _ = _core.state_layout()
     return {name: (offset, size, count) for name, offset, size, count in members}
 
 
 def _start_snapshot(game: sg.Game) -> bytes:
     core = game.__reduce__()[1][3]
-    assert isinstance(core, _engine.Core)
+    assert isinstance(core, _core.Core)
     return core.snapshot()
 
 
@@ -304,7 +304,7 @@ def _outcome(data: bytes, rng: random.Random) -> dict[str, object]:
             "type": type(error).__name__,
             "package_value_error": isinstance(error, sg.SkitgubbeError)
             and isinstance(error, ValueError)
-            and not isinstance(error, _engine.CoreError),
+            and not isinstance(error, _core.CoreError),
             "field": getattr(error, "field", None),
             "text": str(error),
         }
@@ -335,7 +335,7 @@ def _child_sweep(base: str) -> list[dict[str, object]]:
     game = _bases()[base]
     data, snapshot = pickle.dumps(game), _start_snapshot(game)
     rng = random.Random(f"tamper {base}")
-    members, _ = _engine.state_layout()
+    members, _ = _core.state_layout()
     results = []
     for name, offset, size, count in members:
         for element in range(count):
@@ -389,7 +389,7 @@ def test_every_byte_of_a_pickled_state_tampered_loads_valid_or_raises_state_erro
     base: str,
 ) -> None:
     results = _in_child("sweep", base)
-    members, size = _engine.state_layout()
+    members, size = _core.state_layout()
     assert sum(s * n for _, _, s, n in members) == size  # every byte is tampered with
     errors = [r for r in results if r["outcome"] == "error"]
     assert errors and all(r["type"] == "StateError" and r["package_value_error"] for r in errors), [
@@ -423,13 +423,13 @@ def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
     else:
         game = sg.Game.new(rules, seed=rng.getrandbits(64))
     while True:
-        assert _engine.state_check(game._core.snapshot()) == (0, None), game
+        assert _core.state_check(game._core.snapshot()) == (0, None), game
         if rng.random() < 0.05:
             _same_game(game, pickle.loads(pickle.dumps(game)))
         if game.to_move is None:
             break
         world = game.observation(game.to_move).sample_world(rng.getrandbits(32))
-        assert _engine.state_check(world._core.snapshot()) == (0, None)
+        assert _core.state_check(world._core.snapshot()) == (0, None)
         game.play(rng.choice(game.legal_moves))
     _same_game(game, pickle.loads(pickle.dumps(game)))
 
@@ -488,4 +488,4 @@ def test_a_state_error_is_a_value_error_of_the_package_and_pickles_with_its_fiel
     twin = pickle.loads(pickle.dumps(error))
     assert type(twin) is sg.StateError and str(twin) == str(error) and twin.field == "table_len"
     assert isinstance(twin, sg.SkitgubbeError) and isinstance(twin, ValueError)
-    assert not isinstance(twin, _engine.CoreError)
+    assert not isinstance(twin, _core.CoreError)

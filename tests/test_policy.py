@@ -1,4 +1,4 @@
-"""Rollout policies and evaluations of the user's own (skitgubbe.policy) in the C search:
+"""Rollout policies and evaluations of the user's own (skitgubbe.bots.policy) in the C search:
 built-in names, C functions compiled with cffi, Python callables, and their failures."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import bots, policy
-from skitgubbe.policy import compile_c
+from skitgubbe import bots
+from skitgubbe.bots import policy
+from skitgubbe.bots.policy import compile_c
 
 GREEDY_C = """
 int32_t greedy_again(const sg_position *pos, void *ctx)
@@ -142,7 +143,7 @@ def test_a_compiled_policy_is_cached_across_processes(cache: Path) -> None:
     assert built
     files = [(path, path.stat().st_ino, path.stat().st_mtime_ns) for path in built]
     program = (
-        "import sys, skitgubbe.policy as p\n"
+        "import sys, skitgubbe.bots.policy as p\n"
         "f = p.compile_c(sys.stdin.read(), 'cached_one')\n"
         "print(f.address > 0)\n"
     )
@@ -324,7 +325,7 @@ def test_a_python_policy_sees_sampled_worlds_and_only_during_its_call() -> None:
 
 def test_vector_opponents_play_a_policy_of_your_own_from_their_own_view() -> None:
     numpy = pytest.importorskip("numpy")
-    from skitgubbe.vector import VectorEnv
+    from skitgubbe.learn.vector import VectorEnv
 
     greedy_c = compile_c(GREEDY_C, "greedy_again")
     plain = VectorEnv(16, sg.Rules.classic(3), opponents="greedy", seed=2)
@@ -339,7 +340,7 @@ def test_vector_opponents_play_a_policy_of_your_own_from_their_own_view() -> Non
         assert all(numpy.array_equal(x, y) for x, y in zip(one[:4], two[:4], strict=True))
     # What the policy sees is a world sampled from its seat's view: the next seat's hand
     # there is not the real one (the game in slot 0 is Game.new from game_seed(seed, 0)).
-    from skitgubbe import _engine
+    from skitgubbe import _core
 
     seen: list[int] = []
 
@@ -349,7 +350,7 @@ def test_vector_opponents_play_a_policy_of_your_own_from_their_own_view() -> Non
 
     spy = VectorEnv(1, sg.Rules.classic(3), opponents=[peek, "greedy"], seed=5)
     _, info = spy.reset()
-    game = sg.Game.new(sg.Rules.classic(3), seed=_engine.game_seed(5, 0))
+    game = sg.Game.new(sg.Rules.classic(3), seed=_core.game_seed(5, 0))
     action = int(numpy.argmax(info["action_mask"][0]))
     game.play_action(action)
     assert game.to_move == 1  # seat 1, the policy, moves next: inside this step
@@ -360,7 +361,7 @@ def test_vector_opponents_play_a_policy_of_your_own_from_their_own_view() -> Non
 
 def test_a_vector_opponent_that_fails_raises_and_the_step_changes_nothing() -> None:
     numpy = pytest.importorskip("numpy")
-    from skitgubbe.vector import VectorEnv
+    from skitgubbe.learn.vector import VectorEnv
 
     env = VectorEnv(4, sg.Rules.classic(3), opponents=lambda p: 99, seed=1)
     _, info = env.reset()
@@ -414,7 +415,7 @@ def _compile_elsewhere(source: Path, name: str, cache: Path) -> subprocess.Compl
     """Compile ``name`` of ``source`` in a process of its own (a build this process has
     loaded must not be damaged under it); what the process printed, and its exit code."""
     program = (
-        "import sys, skitgubbe.policy as p\n"
+        "import sys, skitgubbe.bots.policy as p\n"
         "f = p.compile_c(sys.argv[1], sys.argv[2])\n"
         "print(f.name, f.address > 0)\n"
     )
@@ -524,7 +525,7 @@ def test_a_cache_folder_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> 
     program = (
         "import sys, skitgubbe\n"
         "try:\n"
-        "    skitgubbe.policy.compile_c(sys.argv[1], 'locked_out')\n"
+        "    skitgubbe.bots.policy.compile_c(sys.argv[1], 'locked_out')\n"
         "except skitgubbe.PolicyError as error:\n"
         "    print(error)\n"
     )

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from rules_gen import random_rules
 
 import skitgubbe as sg
-from skitgubbe.cards import ALL_CARDS
 from skitgubbe.errors import SkitgubbeError
+from skitgubbe.game.cards import ALL_CARDS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LOADER_SETTINGS = settings(

@@ -238,17 +238,17 @@ def test_the_referees_lines_are_its_messages_encoded() -> None:
 def test_card_sets_are_read_in_c_as_cards_json_writes_them() -> None:
     """The binding reads card lists as cards_json writes them, on random sets, and
     nothing else (all else: None, for the field-by-field reading to judge)."""
-    from skitgubbe import _engine
-    from skitgubbe.cards import ALL_CARDS
+    from skitgubbe import _core
+    from skitgubbe.game.cards import ALL_CARDS
 
     rng = random.Random(8)
     for size in [0, 1, 52, *(rng.randrange(53) for _ in range(2000))]:
         cards = sg.CardSet.of(*rng.sample(ALL_CARDS, size))
-        assert _engine.protocol_card_mask(protocol.cards_json(cards)) == cards.mask
-    assert _engine.protocol_card_mask(["AS", "AS"]) == sg.CardSet.parse("AS").mask
+        assert _core.protocol_card_mask(protocol.cards_json(cards)) == cards.mask
+    assert _core.protocol_card_mask(["AS", "AS"]) == sg.CardSet.parse("AS").mask
     bad_texts = [["10d"], ["1C"], ["11C"], ["AX"], ["A"], [""], ["AS "], ["10♦"], [7]]
     for bad in [*bad_texts, ("AS",), "AS"]:
-        assert _engine.protocol_card_mask(bad) is None, bad
+        assert _core.protocol_card_mask(bad) is None, bad
 
 
 def test_the_lines_write_any_int_and_refuse_what_is_not_one() -> None:

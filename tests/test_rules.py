@@ -1,4 +1,4 @@
-"""Tests for skitgubbe.rules: enums, Rules validation, presets, serialisation."""
+"""Tests for skitgubbe.game.rules: enums, Rules validation, presets, serialisation."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from nesting import nested
 
-from skitgubbe import _engine
-from skitgubbe import rules as sg_rules
+from skitgubbe import _core
 from skitgubbe.errors import RulesError
-from skitgubbe.rules import (
+from skitgubbe.game import rules as sg_rules
+from skitgubbe.game.rules import (
     AllTie,
     Draw,
     DuelTie,
@@ -486,7 +486,7 @@ def test_from_dict_rejects_wrong_types_naming_the_key(key: str, bad: object) -> 
 
 
 def test_rules_has_exactly_the_fields_of_the_c_table_in_its_order() -> None:
-    table = [entry["name"] for entry in _engine.rule_fields()]
+    table = [entry["name"] for entry in _core.rule_fields()]
     assert table == FIELD_ORDER  # docs/rules.md §9
     assert [f.name for f in attrs.fields(Rules)] == table
     assert [f.name for f in Rules.fields()] == table
@@ -494,7 +494,7 @@ def test_rules_has_exactly_the_fields_of_the_c_table_in_its_order() -> None:
 
 
 def test_every_field_takes_its_kind_default_and_values_from_the_table() -> None:
-    for entry, field in zip(_engine.rule_fields(), Rules.fields(), strict=True):
+    for entry, field in zip(_core.rule_fields(), Rules.fields(), strict=True):
         assert field.kind == entry["kind"]
         assert field.to_core(field.default) == entry["classic"]
         assert field.to_core(getattr(Rules(), field.name)) == entry["classic"]
@@ -513,7 +513,7 @@ def test_every_field_takes_its_kind_default_and_values_from_the_table() -> None:
 @given(valid_rules_kwargs())
 def test_rules_cross_into_the_core_by_the_table_and_come_back(kwargs: dict[str, Any]) -> None:
     rules = Rules(**kwargs)
-    values = _engine.Core.deal(rules._core_values(), _engine.deck_from_seed(1), 0).rules
+    values = _core.Core.deal(rules._core_values(), _core.deck_from_seed(1), 0).rules
     back = {f.name: f.from_core(v) for f, v in zip(Rules.fields(), values, strict=True)}
     assert Rules(**back) == rules
 
@@ -521,7 +521,7 @@ def test_rules_cross_into_the_core_by_the_table_and_come_back(kwargs: dict[str, 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("preset", ["classic", "modern"])
 def test_the_presets_come_from_the_core(preset: str, players: int) -> None:
-    numbers = _engine.rules_preset(preset, players)
+    numbers = _core.rules_preset(preset, players)
     rules = Rules.preset(preset, players)
     assert rules._core_values() == numbers
     assert rules == getattr(Rules, preset)(players)

@@ -28,7 +28,7 @@ from skitgubbe import (
     Suit,
     TablePlay,
 )
-from skitgubbe.cards import ALL_CARDS
+from skitgubbe.game.cards import ALL_CARDS
 from tests.positions import (
     brief,
     burn_deck,

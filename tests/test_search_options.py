@@ -21,7 +21,7 @@ import attrs
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 SRC = str(Path(sg.__file__).resolve().parent.parent)
 
@@ -51,7 +51,7 @@ def position(seed: int = 4, moves: int = 6) -> sg.Game:
 
 SETUP = (
     "import math, skitgubbe as sg\n"
-    "from skitgubbe import _engine\n"
+    "from skitgubbe import _core\n"
     "game = sg.Game.new(seed=4)\n"
     "for _ in range(6):\n"
     "    game.play(sg.bots.GreedyBot().choose(game.observation(game.to_move)))\n"
@@ -66,7 +66,7 @@ SETUP = (
 @pytest.mark.parametrize("exploration", ["-1.0", "-math.inf", "math.nan", "math.inf", "-1e300"])
 def test_the_c_search_stays_in_bounds_for_any_exploration(exploration: str) -> None:
     out = run_isolated(
-        SETUP + f"best, root, iterations, nodes, seconds = _engine.ismcts("
+        SETUP + f"best, root, iterations, nodes, seconds = _core.ismcts("
         f"view, 300, 0.0, {exploration}, 2, 200, 1)\n"
         "assert best in legal and iterations == 300, (best, iterations)\n"
         "assert sum(count for _, count in root) == 300\n"
@@ -79,7 +79,7 @@ def test_the_c_search_stays_in_bounds_for_any_exploration(exploration: str) -> N
 def test_the_c_search_without_a_usable_budget_returns_at_once(seconds: float) -> None:
     """A time that is not positive and finite is no limit; with no iteration limit, no search."""
     out = run_isolated(
-        SETUP + f"best, root, iterations, nodes, seconds = _engine.ismcts("
+        SETUP + f"best, root, iterations, nodes, seconds = _core.ismcts("
         f"view, 0, float({str(seconds)!r}), 0.7, 2, 200, 1)\n"
         "assert best == legal[0] and iterations == 0, (best, iterations)\n"
         "print('ok')\n",
@@ -90,7 +90,7 @@ def test_the_c_search_without_a_usable_budget_returns_at_once(seconds: float) ->
 
 def test_the_c_search_with_an_infinite_time_and_an_iteration_limit_stops_at_the_limit() -> None:
     view = position().observation(position().to_move).core_view
-    _best, _root, iterations, _nodes, _seconds = _engine.ismcts(view, 50, math.inf, 0.7, 2, 200, 1)
+    _best, _root, iterations, _nodes, _seconds = _core.ismcts(view, 50, math.inf, 0.7, 2, 200, 1)
     assert iterations == 50
 
 
@@ -98,11 +98,11 @@ def test_the_c_pimc_with_no_samples_scores_every_move_zero() -> None:
     game = position()
     view = game.observation(game.to_move).core_view
     for worlds, rollouts in [(0, 2), (-5, 2), (4, 0), (4, -1)]:
-        pairs = _engine.pimc(view, worlds, rollouts, 1, 100, 1)
+        pairs = _core.pimc(view, worlds, rollouts, 1, 100, 1)
         assert [code for code, _ in pairs] == [move.code for move in game.legal_moves]
         assert all(score == 0.0 for _, score in pairs)
     # A policy outside the enum plays random rollouts.
-    pairs = _engine.pimc(view, 2, 1, 99, 100, 1)
+    pairs = _core.pimc(view, 2, 1, 99, 100, 1)
     assert all(0.0 <= score <= 1.0 for _, score in pairs)
 
 
@@ -304,7 +304,7 @@ def test_a_search_that_finds_no_move_in_the_core_view_raises_a_package_error(
     # A core_view whose state has no legal move (the core's search then returns an
     # empty root), with legal_moves that has some: the bot once failed in max().
     empty = {"ismcts": (0, [], 0, 0, 0.0), "pimc": []}[search]
-    monkeypatch.setattr(_engine, search, lambda *args, **kwargs: empty)
+    monkeypatch.setattr(_core, search, lambda *args, **kwargs: empty)
     game = sg.Game.new(seed=4)
     bot = getattr(sg.bots, make)(seed=1)
     with pytest.raises(sg.ArgumentError, match="found no legal move"):

@@ -15,7 +15,7 @@ import pytest
 from nesting import nested
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 from skitgubbe.apps.cli import main
 from skitgubbe.apps.cli.session import random_lineup
 
@@ -58,11 +58,11 @@ def seeded_bots(players: int) -> Callable[[int], list[sg.bots.RandomBot]]:
 
 def expected_cut(players: int, seed: int) -> tuple[list[list[tuple[int, sg.Card]]], int]:
     """The cut as docs/sessions.md describes it, computed from the engine's primitives."""
-    base = _engine.game_seed(seed, 2**64 - 1)
+    base = _core.game_seed(seed, 2**64 - 1)
     cutters = list(range(players))
     rounds: list[list[tuple[int, sg.Card]]] = []
     while True:
-        deck = _engine.deck_from_seed(_engine.game_seed(base, len(rounds)))
+        deck = _core.deck_from_seed(_core.game_seed(base, len(rounds)))
         drawn = [(seat, sg.Card.from_code(deck[i])) for i, seat in enumerate(cutters)]
         rounds.append(drawn)
         top = max(card.rank for _, card in drawn)
@@ -151,23 +151,23 @@ def test_the_deal_passes_clockwise_and_each_game_has_its_own_seed(players: int) 
     dealers = []
     for index in range(2 * players + 1):
         assert session.next_dealer == (session.first_dealer + index) % players
-        assert session.next_seed == _engine.game_seed(17, index)
+        assert session.next_seed == _core.game_seed(17, index)
         session.play_game()
         dealers.append(session.games[-1].dealer)
     assert dealers == [(session.first_dealer + i) % players for i in range(2 * players + 1)]
     for index, (game, record) in enumerate(
         zip(session.games, session.record()["games"], strict=True)
     ):
-        assert game.index == index and game.seed == _engine.game_seed(17, index)
+        assert game.index == index and game.seed == _core.game_seed(17, index)
         assert record["start"]["dealer"] == game.dealer and record["seed"] == game.seed
-        deck = _engine.deck_from_seed(game.seed)
+        deck = _core.deck_from_seed(game.seed)
         assert [sg.Card.parse(c).code for c in record["start"]["deck"]] == list(deck)
 
 
 def test_a_game_is_the_one_game_new_deals() -> None:
     session = sg.Session(lowest(), seed=3)
     result = session.play_game()
-    game = sg.Game.new(sg.Rules(), seed=_engine.game_seed(3, 0), dealer=session.first_dealer)
+    game = sg.Game.new(sg.Rules(), seed=_core.game_seed(3, 0), dealer=session.first_dealer)
     assert sg.play_game(lowest(), game=game) == result
     assert session.record()["games"][0] == game.record()
 

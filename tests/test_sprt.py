@@ -14,8 +14,8 @@ from resume_support import kill_mid_run, on_dask
 
 import skitgubbe as sg
 from skitgubbe.apps.cli import main
+from skitgubbe.arena.sprt import gsprt_llr, loss_rate, loss_rate_elo, run_sprt, wald_bounds
 from skitgubbe.errors import ArgumentError
-from skitgubbe.sprt import gsprt_llr, loss_rate, loss_rate_elo, run_sprt, wald_bounds
 
 
 def _score(elo: float) -> float:
@@ -186,7 +186,7 @@ def test_a_state_file_resumes_after_a_kill_with_the_same_result(
     reference: sg.SprtResult, tmp_path: Path
 ) -> None:
     state = tmp_path / "state.jsonl"
-    code = f"import skitgubbe.sprt as s\ns.run_sprt({_FAST_ARGS}, state={str(state)!r})"
+    code = f"import skitgubbe.arena.sprt as s\ns.run_sprt({_FAST_ARGS}, state={str(state)!r})"
     kill_mid_run(code, state, 4)
     lines = state.read_text().splitlines()
     resumed = _fast_test(state=str(state))
@@ -238,7 +238,7 @@ def test_bad_arguments_are_named() -> None:
     ["greedy", "ismcts:iterations=30", "pimc:worlds=2,rollout=mixed", "cmd:./b", "cmd[a=1]:b"],
 )
 def test_a_bot_against_itself_is_refused_with_a_spelling_that_tests_it(spec: str) -> None:
-    from skitgubbe.sprt import _twin
+    from skitgubbe.arena.sprt import _twin
 
     with pytest.raises(ArgumentError) as caught:
         run_sprt(spec, spec, seed=1)

@@ -11,8 +11,8 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe.apps.cli import main
-from skitgubbe.ladder import run_ladder
-from skitgubbe.sprt import run_sprt
+from skitgubbe.arena.ladder import run_ladder
+from skitgubbe.arena.sprt import run_sprt
 
 
 def _ladder(state: Path) -> Any:

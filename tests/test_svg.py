@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import svg
+from skitgubbe.game import svg
 
 
 def drawn_cards(picture: str) -> set[str]:

@@ -16,7 +16,7 @@ import pytest
 from rules_gen import random_rules
 
 import skitgubbe as sg
-from skitgubbe.tensors import (
+from skitgubbe.game.tensors import (
     LAYOUT,
     STATE_LAYOUT,
     STATE_TENSOR_SIZE,

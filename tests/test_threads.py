@@ -24,7 +24,7 @@ import numpy
 import pytest
 
 import skitgubbe as sg
-from skitgubbe.vector import VectorEnv
+from skitgubbe.learn.vector import VectorEnv
 
 
 def test_observations_taken_while_another_thread_plays_are_whole_positions() -> None:
@@ -75,7 +75,7 @@ _HAMMER = textwrap.dedent(
     import sys, threading
     import numpy
     import skitgubbe as sg
-    from skitgubbe.vector import VectorEnv
+    from skitgubbe.learn.vector import VectorEnv
 
     env = VectorEnv(256, sg.Rules.classic(3), seed=1)  # long calls: both threads in C
     _, info = env.reset()

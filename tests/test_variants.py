@@ -40,7 +40,7 @@ from skitgubbe import (
     play_game,
 )
 from skitgubbe.bots import RandomBot
-from skitgubbe.cards import ALL_CARDS
+from skitgubbe.game.cards import ALL_CARDS
 from tests.positions import (
     brief,
     burn_deck,

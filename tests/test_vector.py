@@ -16,9 +16,9 @@ import pytest
 from rules_gen import random_rules
 
 import skitgubbe as sg
-from skitgubbe import _engine
-from skitgubbe.actions import NUM_ACTIONS
-from skitgubbe.vector import VectorEnv
+from skitgubbe import _core
+from skitgubbe.game.actions import NUM_ACTIONS
+from skitgubbe.learn.vector import VectorEnv
 
 
 def _random_actions(masks: numpy.ndarray, rng: numpy.random.Generator) -> numpy.ndarray:
@@ -77,7 +77,7 @@ def test_built_in_players_move_inside_the_step(opponents: str) -> None:
         assert set(info["seat"].tolist()) <= {1, 2}
         for i in range(env.n_games):
             raw, pending = env._core.state(i)
-            core = _engine.from_snapshot(raw)
+            core = _core.from_snapshot(raw)
             assert core.to_move == info["seat"][i]
             if not pending:
                 assert bytes(info["action_mask"][i].view(numpy.uint8)) == core.legal_actions()[1]
@@ -177,8 +177,8 @@ def test_game_numbers_count_the_deals_and_name_their_seeds() -> None:
     env = VectorEnv(3, rules, opponents="greedy", seed=4)
     _, info = env.reset()
     assert info["game"].tolist() == [0, 1, 2]
-    assert env.privileged_seed(1) == _engine.game_seed(4, 1)
-    assert env.privileged_seed(info["game"][2]) == _engine.game_seed(4, 2)  # numpy's uint64
+    assert env.privileged_seed(1) == _core.game_seed(4, 1)
+    assert env.privileged_seed(info["game"][2]) == _core.game_seed(4, 2)  # numpy's uint64
     seen = set(info["game"].tolist())
     for _ in range(300):
         numbers = info["game"].copy()

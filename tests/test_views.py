@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 
 
 def test_a_tampered_view_is_refused_when_the_observation_is_made() -> None:
@@ -31,12 +31,12 @@ def test_the_search_refuses_a_view_that_is_not_one() -> None:
     view = bytearray(sg.Game.new(seed=3).observation(0).core_view)
     view[:20] = b"\xff" * 20  # the rules first: 255 players
     for call in (
-        lambda v: _engine.sample_world(v, 1),
-        _engine.greedy_move,
-        lambda v: _engine.pimc(v, 2, 1, 1, 50, 1),
-        lambda v: _engine.ismcts(v, 10, 0.0, 0.7, 1, 50, 1),
+        lambda v: _core.sample_world(v, 1),
+        _core.greedy_move,
+        lambda v: _core.pimc(v, 2, 1, 1, 50, 1),
+        lambda v: _core.ismcts(v, 10, 0.0, 0.7, 1, 50, 1),
     ):
-        with pytest.raises(_engine.ViewError) as info:
+        with pytest.raises(_core.ViewError) as info:
             call(bytes(view))
         assert isinstance(info.value, ValueError)
 
@@ -46,15 +46,15 @@ def test_a_finished_game_has_a_view_but_nothing_to_search() -> None:
     while game.to_move is not None:
         game.play(game.legal_moves[0])
     view = game.observation(0).core_view
-    assert _engine.view_check(view) == 0
-    with pytest.raises(_engine.ViewError, match="player to move"):
-        _engine.greedy_move(view)
+    assert _core.view_check(view) == 0
+    with pytest.raises(_core.ViewError, match="player to move"):
+        _core.greedy_move(view)
 
 
 SCRIPT = """
 import random, sys
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 rng = random.Random(7)
 views = []
 for seed in range(12):
@@ -72,11 +72,11 @@ for i in range(1500):
     for _ in range(rng.randrange(1, 4)):
         view[rng.randrange(len(view))] = rng.randrange(256)
     try:
-        _engine.sample_world(bytes(view), i)
-        _engine.greedy_move(bytes(view))
-        _engine.pimc(bytes(view), 2, 1, 1, 50, i)
-        _engine.ismcts(bytes(view), 30, 0.0, 0.7, 1, 50, i)
-    except _engine.ViewError:
+        _core.sample_world(bytes(view), i)
+        _core.greedy_move(bytes(view))
+        _core.pimc(bytes(view), 2, 1, 1, 50, i)
+        _core.ismcts(bytes(view), 30, 0.0, 0.7, 1, 50, i)
+    except _core.ViewError:
         refused += 1
 print(refused)
 """
@@ -209,16 +209,16 @@ def test_relational_damage_is_refused_by_its_check(
         if N_FINISHED in damage:  # the finish order names the player to move
             damage = {**damage, FINISHED: view[TO_MOVE]}
         bad = damaged(view, damage)
-        assert _engine.view_check(view) == 0
-        assert _engine.view_check(bad) == check
-        with pytest.raises(_engine.ViewError, match=f"check {check} of sg_view_check: "):
-            _engine.greedy_move(bad)
+        assert _core.view_check(view) == 0
+        assert _core.view_check(bad) == check
+        with pytest.raises(_core.ViewError, match=f"check {check} of sg_view_check: "):
+            _core.greedy_move(bad)
 
 
 DAMAGE_SCRIPT = """
 import random, sys
 import skitgubbe as sg
-from skitgubbe import _engine
+from skitgubbe import _core
 SEAT_FIELDS = %r
 COUNTERS = (336, 337, 338, 350, 352, 353, 355, 356, 357, 358, 364, 372)
 rng = random.Random(5)
@@ -241,12 +241,12 @@ for i, view in enumerate(views):
             bad[offset] = value
             bad = bytes(bad)
             try:
-                _engine.sample_world(bad, i)
-                _engine.greedy_move(bad)
-                _engine.pimc(bad, 1, 1, 1, 40, i)
-                _engine.ismcts(bad, 8, 0.0, 0.7, 1, 40, i)
+                _core.sample_world(bad, i)
+                _core.greedy_move(bad)
+                _core.pimc(bad, 1, 1, 1, 40, i)
+                _core.ismcts(bad, 8, 0.0, 0.7, 1, 40, i)
                 searched += 1
-            except _engine.ViewError:
+            except _core.ViewError:
                 refused += 1
 print(refused, searched)
 """

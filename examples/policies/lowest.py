@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from skitgubbe.policy import Position
+from skitgubbe.bots.policy import Position
 
 PLAY = 0
 SUIT_CARDS = 0x1FFF

@@ -6,7 +6,7 @@ this package is its typed API.
 ``import skitgubbe`` loads the core API only: cards, rules, moves, events, the
 game and its observations, players and the referee, the bots, simulation and
 the errors. The orchestration layers (the evaluation package :mod:`skitgubbe.arena`,
-:mod:`skitgubbe.session`, the asyncio runner :mod:`skitgubbe.aio` and the
+:mod:`skitgubbe.play.session`, the asyncio runner :mod:`skitgubbe.play.aio` and the
 engine protocol of :mod:`skitgubbe.engine`, bots in processes of their own,
 with their asyncio, process pools, subprocesses and csv) load the first time one of their names
 is read, so ``sg.run_match`` works without an import of its own.
@@ -27,9 +27,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Final
 
-from . import _moved, actions, bots
+from . import _moved, bots
 from ._version import __version__
-from .cards import Card, CardSet, Rank, Suit
 from .errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -50,13 +49,12 @@ from .errors import (
     SkitgubbeError,
     StateError,
 )
-from .events import Event, EventKind
-from .game import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
-from .moves import Move, MoveKind
-from .observation import History, Observation, Phase, TablePlay
-from .players import Player, play_game
-from .referee import Decision, PlayerCall, Referee
-from .rules import (
+from .game import actions
+from .game.cards import Card, CardSet, Rank, Suit
+from .game.events import Event, EventKind
+from .game.moves import Move, MoveKind
+from .game.observation import History, Observation, Phase, TablePlay
+from .game.rules import (
     AllTie,
     Draw,
     DuelTie,
@@ -68,15 +66,14 @@ from .rules import (
     TrickMode,
     TrumpRule,
 )
-from .simulate import SimulationResult, simulate
+from .game.state import RECORD_FORMAT, RECORD_VERSION, Events, Game, GameResult
+from .play.players import Player, play_game
+from .play.referee import Decision, PlayerCall, Referee
+from .play.simulate import SimulationResult, simulate
 
 if TYPE_CHECKING:
-    from . import aio as aio
     from . import arena as arena
     from . import engine as engine
-    from . import policy as policy
-    from . import session as session
-    from .aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
     from .arena import (
         MATCH_FORMAT,
         MATCH_VERSION,
@@ -92,9 +89,13 @@ if TYPE_CHECKING:
     from .arena import sprt as sprt
     from .arena.ladder import LadderResult, run_ladder
     from .arena.sprt import SprtResult, run_sprt
+    from .bots import policy as policy
+    from .bots.policy import get_include
     from .engine import AsyncEnginePlayer, EnginePlayer, Limits
-    from .policy import get_include
-    from .session import (
+    from .play import aio as aio
+    from .play import session as session
+    from .play.aio import AsyncBot, AsyncPlayer, TableUpdate, play_game_async
+    from .play.session import (
         SESSION_FORMAT,
         SESSION_VERSION,
         Cut,
@@ -107,9 +108,9 @@ if TYPE_CHECKING:
 _moved.install()  # old module paths (skitgubbe.protocol, …) import, with a warning
 
 _LAZY: Final[dict[str, str]] = {
-    **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "aio"),
+    **dict.fromkeys(("AsyncBot", "AsyncPlayer", "TableUpdate", "play_game_async"), "play.aio"),
     **dict.fromkeys(("AsyncEnginePlayer", "EnginePlayer", "Limits"), "engine"),
-    "get_include": "policy",
+    "get_include": "bots.policy",
     **dict.fromkeys(("LadderResult", "run_ladder"), "arena.ladder"),
     **dict.fromkeys(("SprtResult", "run_sprt"), "arena.sprt"),
     **dict.fromkeys(
@@ -128,21 +129,26 @@ _LAZY: Final[dict[str, str]] = {
     ),
     **dict.fromkeys(
         ("SESSION_FORMAT", "SESSION_VERSION", "Cut", "Session", "SessionGame", "SessionResult"),
-        "session",
+        "play.session",
     ),
 }
 """The names that load their module on first use, and the module of each."""
 
-_LAZY_MODULES: Final = frozenset(("aio", "arena", "engine", "ladder", "policy", "session", "sprt"))
-"""The submodules that load on first use as attributes (``sg.arena``, …); ``sprt`` and
-``ladder`` are the aliases of ``arena.sprt`` and ``arena.ladder`` (one release)."""
+_LAZY_MODULES: Final = frozenset(("arena", "engine", "learn", "play"))
+"""The subpackages that load on first use as attributes (``sg.arena``, …). The old flat
+module names (``sg.session``, ``sg.sprt``, …) load too, as the deprecated aliases of
+:data:`skitgubbe._moved.MOVED_MODULES`."""
+
+_OLD_MODULES: Final = frozenset(
+    name.removeprefix(f"{__name__}.") for name in _moved.MOVED_MODULES if name.count(".") == 1
+)
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
 
     def __getattr__(name: str) -> Any:
         # PEP 562: called only for names not (yet) in the module's namespace.
-        if name in _LAZY_MODULES:
+        if name in _LAZY_MODULES or name in _OLD_MODULES:
             return importlib.import_module(f"{__name__}.{name}")
         module = _LAZY.get(name)
         if module is None:

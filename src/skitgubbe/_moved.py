@@ -1,8 +1,8 @@
 """Old import paths of the modules that moved into layer packages (private).
 
 In 0.1.0 the flat modules moved into subpackages that show the layers
-(``skitgubbe.protocol`` is now :mod:`skitgubbe.engine.protocol`, …;
-docs/changelog.md lists them). For one release
+(``skitgubbe.cards`` is now :mod:`skitgubbe.game.cards`, ``skitgubbe.referee``
+:mod:`skitgubbe.play.referee`, …; docs/changelog.md lists them). For one release
 the old paths still import, as the same module objects, with a
 :class:`DeprecationWarning` naming the new path. One table says what moved
 where; an import hook (appended to :data:`sys.meta_path`, so a real module
@@ -11,8 +11,8 @@ always wins) serves the old names.
 >>> import warnings
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
-...     import skitgubbe.protocol as old
->>> import skitgubbe.engine.protocol as new
+...     import skitgubbe.referee as old
+>>> import skitgubbe.play.referee as new
 >>> old is new, caught[0].category.__name__
 (True, 'DeprecationWarning')
 """
@@ -33,8 +33,25 @@ __all__ = ["MOVED_MODULES", "install"]
 MOVED_MODULES: Final[dict[str, str]] = {
     f"skitgubbe.{old}": f"skitgubbe.{new}"
     for old, new in {
+        "cards": "game.cards",
+        "rules": "game.rules",
+        "moves": "game.moves",
+        "actions": "game.actions",
+        "events": "game.events",
+        "observation": "game.observation",
+        "tensors": "game.tensors",
+        "svg": "game.svg",
+        "apps.render": "game.render",
+        "referee": "play.referee",
+        "players": "play.players",
+        "aio": "play.aio",
+        "session": "play.session",
+        "vector": "learn.vector",
+        "envs": "learn.envs",
+        "openspiel": "learn.openspiel",
+        "policy": "bots.policy",
         "protocol": "engine.protocol",
-        "serve": "engine.host",
+        "serve": "bots.hosting",
         "sprt": "arena.sprt",
         "ladder": "arena.ladder",
     }.items()

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .moves import Move
+    from .game.moves import Move
 
 __all__ = [
     "ArgumentError",
@@ -100,7 +100,7 @@ class FieldError(SkitgubbeError, ValueError):
 
 
 class RulesError(FieldError):
-    """A :class:`~skitgubbe.rules.Rules` value or combination that is not allowed.
+    """A :class:`~skitgubbe.game.rules.Rules` value or combination that is not allowed.
 
     ``field`` is the name of the offending field (or unknown keyword), or
     ``None`` when no single field is to blame.
@@ -166,7 +166,7 @@ class IllegalMoveError(SkitgubbeError, ValueError):
     Keeps the ``move``, the ``reason`` it is illegal and the ``legal_moves`` of
     the position (a tuple), so a caller can show the choice or retry.
 
-    >>> from skitgubbe.moves import Move
+    >>> from skitgubbe.game.moves import Move
     >>> error = IllegalMoveError(
     ...     "illegal move 7♥: not in hand",
     ...     Move.parse("7H"),
@@ -201,7 +201,7 @@ class IllegalActionError(SkitgubbeError, ValueError):
     """An integer action that is not legal in the position it was taken in.
 
     Keeps the ``action``, the ``reason`` and the ``legal_actions`` of the
-    position (a tuple, ascending). See :mod:`skitgubbe.actions`.
+    position (a tuple, ascending). See :mod:`skitgubbe.game.actions`.
 
     >>> error = IllegalActionError("illegal action 7: not in hand", 7, "not in hand", [3, 507])
     >>> error.action, error.reason, error.legal_actions
@@ -415,7 +415,7 @@ class RecordError(SkitgubbeError, ValueError):
 
 
 class PolicyError(SkitgubbeError):
-    """A rollout policy or evaluation of the search's (:mod:`skitgubbe.policy`) that failed:
+    """A rollout policy or evaluation of the search's (:mod:`skitgubbe.bots.policy`) that failed:
     a C source that does not compile (the message holds the compiler's), one compiled for
     another version of ``skitgubbe_policy.h``, or one that answered out of range or raised
     during a search, which then stopped. ``policy`` names it.
@@ -438,7 +438,7 @@ class PolicyError(SkitgubbeError):
 class ConcurrentUseError(SkitgubbeError, RuntimeError):
     """An object that serves one caller at a time was called while a call was still inside it.
 
-    A :class:`~skitgubbe.vector.VectorEnv` steps its games in C without the GIL, so
+    A :class:`~skitgubbe.learn.vector.VectorEnv` steps its games in C without the GIL, so
     a second thread could otherwise change them under the first; it refuses the
     second call instead (and so does a call made from inside its own step, by a
     policy of the caller's). Nothing changed: retry once the other call is done,

@@ -1,5 +1,5 @@
 /* skitgubbe_policy.h: the C API for rollout policies and evaluations that the
- * skitgubbe search (PIMC, ISMCTS) calls, compiled by skitgubbe.policy with cffi.
+ * skitgubbe search (PIMC, ISMCTS) calls, compiled by skitgubbe.bots.policy with cffi.
  *
  * A policy is a function
  *

@@ -1,5 +1,5 @@
 # actions.pxi: the learners' action ids: moves to actions and back, legal actions.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

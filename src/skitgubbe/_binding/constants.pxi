@@ -1,5 +1,5 @@
 # constants.pxi: the core's constants (seats, suits, versions) and the errors the binding raises.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

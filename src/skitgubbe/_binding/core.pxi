@@ -1,5 +1,5 @@
 # core.pxi: Core: a position of a game and its history (positions share their parents).
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

@@ -1,5 +1,5 @@
 # events.pxi: Events: a position's events, decoded lazily into skitgubbe.Event objects.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

@@ -1,5 +1,5 @@
 # game.pxi: GameCore: the base of skitgubbe.Game, a learner's loop without Python calls.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 
@@ -33,7 +33,7 @@ cdef class GameCore:
     @property
     def legal_actions(self):
         """The legal integer actions of the player to move, ascending (see
-        :mod:`skitgubbe.actions`); empty when the game is over.
+        :mod:`skitgubbe.game.actions`); empty when the game is over.
 
         While a slough is being chosen (:attr:`slough_chosen`), only its steps.
 
@@ -45,7 +45,7 @@ cdef class GameCore:
         return action_ids(core_state(core), core.pending)
 
     def play_action(self, action):
-        """Take integer action ``action`` for the player to move (see :mod:`skitgubbe.actions`).
+        """Take integer action ``action`` for the player to move (see :mod:`skitgubbe.game.actions`).
 
         Returns the events of the move it completes; adding a card to a slough
         being chosen completes none (empty :class:`Events`). An illegal action

@@ -1,5 +1,5 @@
 # moves.pxi: raw events as tuples, and the typed layer's shared Move objects by code.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 
@@ -24,7 +24,7 @@ def events_from_bytes(bytes raw):
 
 
 # The typed layer's shared Move objects, by code, and the factory that makes a
-# missing one (skitgubbe.moves registers both): legal_move_objects hands out
+# missing one (skitgubbe.game.moves registers both): legal_move_objects hands out
 # these objects without a Python call per move.
 cdef dict MOVE_CACHE = {}
 cdef object MOVE_FACTORY = None

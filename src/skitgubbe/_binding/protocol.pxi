@@ -1,6 +1,6 @@
 # protocol.pxi: the engine protocol's bytes: card texts read in C, and the go and events
 # lines written in C by the plans skitgubbe.engine.wire makes of its table of fields.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

@@ -1,5 +1,5 @@
 # rng.pxi: the generator and the deal: seeds, decks and sg_simulate's whole games.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

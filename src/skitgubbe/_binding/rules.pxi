@@ -1,5 +1,5 @@
 # rules.pxi: the rule table: its fields, presets, checks and the reasons for an illegal move.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

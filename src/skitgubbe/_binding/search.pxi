@@ -1,6 +1,6 @@
 # search.pxi: the searches (PIMC, ISMCTS) and their hooks: sampled worlds, the greedy move,
 # and rollout policies and evaluations of the caller's own (C or Python).
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 
@@ -31,7 +31,7 @@ def greedy_move(bytes view):
     return sg_greedy_move(&st)
 
 
-# -- rollout policies and evaluations of the caller's own (skitgubbe.policy) ---------------
+# -- rollout policies and evaluations of the caller's own (skitgubbe.bots.policy) ---------------
 
 POLICY_ABI = SG_POLICY_ABI
 """The version of skitgubbe_policy.h's table of accessors this core calls policies with."""
@@ -39,7 +39,7 @@ POLICY_ABI = SG_POLICY_ABI
 
 class SearchPolicyError(Exception):
     """A search stopped by its policy or evaluation: (error, detail) as the core wrote them
-    (enum sg_policy_error); skitgubbe.policy turns it into a PolicyError naming them."""
+    (enum sg_policy_error); skitgubbe.bots.policy turns it into a PolicyError naming them."""
 
     def __init__(self, int error, detail):
         super().__init__(error, detail)

@@ -1,5 +1,5 @@
 # snapshots.pxi: whole states: sg_state_check's names, the state's layout, Cores from snapshots.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

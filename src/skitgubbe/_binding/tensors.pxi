@@ -1,5 +1,5 @@
 # tensors.pxi: the observation tensor (sg_observation_tensor) and its sizes.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

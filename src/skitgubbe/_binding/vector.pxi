@@ -1,5 +1,5 @@
 # vector.pxi: VecCore: the C vector environment (sg_vec), n games a call without the GIL.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

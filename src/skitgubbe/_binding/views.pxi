@@ -1,5 +1,5 @@
 # views.pxi: a seat's view: sg_view_check's names and loading a view into a state.
-# Included by skitgubbe/_engine.pyx (one module, skitgubbe._engine), in its order;
+# Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
 

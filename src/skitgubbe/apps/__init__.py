@@ -4,7 +4,7 @@
 skitgubbe``), a module per command family; :mod:`~skitgubbe.apps.play` puts a
 person at the table against bots (``skitgubbe play``);
 :mod:`~skitgubbe.apps.replay` steps through a saved game (``skitgubbe
-replay``); :mod:`~skitgubbe.apps.render` draws cards, events and boards for
+replay``); :mod:`~skitgubbe.game.render` draws cards, events and boards for
 both. ``import skitgubbe`` loads none of them: they sit
 on top of the public API and load when used.
 

@@ -37,15 +37,15 @@ from typing import Final, Literal
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from .. import _engine
+from .. import _core
 from .. import bots as _bots
 from ..errors import ArgumentError, ArgumentTypeError, IllegalMoveError, ParseError
-from ..game import Game
-from ..moves import Move, MoveKind
-from ..observation import Observation, Phase
-from ..players import Player
-from ..rules import Rules
-from .render import board, capital, card, cards, narration, result_line, say, seat_name
+from ..game.moves import Move, MoveKind
+from ..game.observation import Observation, Phase
+from ..game.render import board, capital, card, cards, narration, result_line, say, seat_name
+from ..game.rules import Rules
+from ..game.state import Game
+from ..play.players import Player
 
 __all__ = ["PlaySession"]
 
@@ -222,10 +222,10 @@ class PlaySession:
         players_: list[Player | None] = [None] * count
         names = ["you"] * count
         for other, spec in zip(others, specs, strict=True):
-            bot_seed = _bots.blinded_seed(_engine.game_seed(seed, other))  # not the deal's
+            bot_seed = _bots.blinded_seed(_core.game_seed(seed, other))  # not the deal's
             players_[other] = _bots.make(spec, seed=bot_seed)
             names[other] = f"seat {other} · {spec}"
-        hint = _bots.ISMCTSBot(seed=_engine.game_seed(seed, 4))
+        hint = _bots.ISMCTSBot(seed=_core.game_seed(seed, 4))
         session = cls(
             game,
             players_,

@@ -34,11 +34,11 @@ from rich.markup import escape
 
 from .._files import load_json_object
 from ..errors import ArgumentError, ArgumentTypeError
-from ..events import Event
-from ..game import Game
-from ..moves import Move
-from ..observation import Phase
-from .render import board, cards, full_board, narration, result_line, say
+from ..game.events import Event
+from ..game.moves import Move
+from ..game.observation import Phase
+from ..game.render import board, cards, full_board, narration, result_line, say
+from ..game.state import Game
 
 __all__ = ["Replay", "load_record"]
 

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import _engine
+from .. import _core
 from .._text import brief
 from .._version import __version__
 from ..errors import ArgumentError, RecordError, SkitgubbeError
@@ -32,7 +32,7 @@ def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str
         "format": f"skitgubbe-{kind}-state",
         "version": 1,
         "skitgubbe": __version__,
-        "rng_version": _engine.RNG_VERSION,
+        "rng_version": _core.RNG_VERSION,
         "rules": dict(rules),
         **fields,
     }

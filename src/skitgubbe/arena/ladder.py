@@ -33,7 +33,7 @@ import attrs
 
 from .._files import check_header, write_csv, write_text
 from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
-from ..rules import Rules
+from ..game.rules import Rules
 from ._journal import Journal, state_header
 from .results import MatchGame, plot_figure
 from .runner import (

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Final
 
-from ..rules import Rules
+from ..game.rules import Rules
 from .results import MatchGame, MatchResult
 from .runner import (
     Progress,
@@ -65,7 +65,7 @@ def run_match(
     engine specs among them (``"cmd:./mybot"``: a program speaking the engine
     protocol, in a process of its own; see :mod:`skitgubbe.bots.command`);
     ``rules`` default to the classic rules for that many players. Deal ``d`` is
-    shuffled from ``game_seed(seed, d)`` (``skitgubbe._engine``), dealt by the
+    shuffled from ``game_seed(seed, d)`` (``skitgubbe._core``), dealt by the
     last seat, and played once under each of :func:`arrangements`; the bot at
     seat ``s`` of arrangement ``a`` is made fresh with the seed
     ``blinded_seed(game_seed(game_seed(game_seed(seed, d), a), s))``

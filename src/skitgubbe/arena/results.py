@@ -22,12 +22,12 @@ from typing import Any, Final, Literal, TypeAlias, cast
 
 import attrs
 
-from .. import _engine
+from .. import _core
 from .._files import check_header, load_json_object, write_csv, write_text
 from .._limits import check_move_time
 from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError, RulesError, SkitgubbeError
-from ..rules import Rules
+from ..game.rules import Rules
 
 __all__ = [
     "CONFIDENCE",
@@ -513,7 +513,7 @@ class MatchResult:
         return {
             "format": MATCH_FORMAT,
             "version": MATCH_VERSION,
-            "rng_version": _engine.RNG_VERSION,
+            "rng_version": _core.RNG_VERSION,
             "entrants": list(self.entrants),
             "rules": self.rules.to_dict(),
             "deals": self.deals,

@@ -30,7 +30,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
-from .. import _engine
+from .. import _core
 from .._limits import check_move_time
 from ..bots import registry
 from ..bots.command import BotPool, EngineSpec, blinded_seed
@@ -42,10 +42,10 @@ from ..errors import (
     PlayerError,
     SkitgubbeError,
 )
-from ..game import Game
-from ..players import Player
-from ..referee import PlayerCall, Referee
-from ..rules import Rules
+from ..game.rules import Rules
+from ..game.state import Game
+from ..play.players import Player
+from ..play.referee import PlayerCall, Referee
 from .results import Crash, CrashKind, MatchGame, arrangements
 
 __all__ = [
@@ -249,9 +249,9 @@ def play_match_game(
     (('random', 'greedy'), None)
     """
     seats = plan.seatings[arrangement]
-    deck_seed = _engine.game_seed(plan.seed, deal)
+    deck_seed = _core.game_seed(plan.seed, deal)
     game = Game.new(plan.rules, seed=deck_seed)
-    bot_seed = _engine.game_seed(deck_seed, arrangement)
+    bot_seed = _core.game_seed(deck_seed, arrangement)
     limit = plan.move_time
 
     def call(seat: int, method: Method, make: Callable[[], Any], before: Sequence[int]) -> Any:
@@ -281,7 +281,7 @@ def play_match_game(
         lineup: list[Player] = []
         copies: collections.Counter[str] = collections.Counter()
         for seat, spec in enumerate(seats):
-            seed = _engine.game_seed(bot_seed, seat)
+            seed = _core.game_seed(bot_seed, seat)
             if pool.out_of_process(spec):
                 slot = copies[spec]
                 copies[spec] += 1
@@ -462,7 +462,7 @@ def make_plan(
     >>> plan = make_plan(["greedy", "random"], None, 7, None, False)
     >>> plan.seatings, plan.rules.players
     ((('greedy', 'random'), ('random', 'greedy')), 2)
-    >>> from skitgubbe.rules import Rules
+    >>> from skitgubbe.game.rules import Rules
     >>> make_plan(["greedy", "random"], Rules.classic(players=3), 7, None, False)
     Traceback (most recent call last):
         ...

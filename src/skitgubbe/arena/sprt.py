@@ -38,7 +38,7 @@ from .._files import write_text
 from ..bots import command
 from ..bots.command import is_engine_spec
 from ..errors import ArgumentError, ArgumentTypeError
-from ..rules import Rules
+from ..game.rules import Rules
 from ._journal import Journal, state_header
 from .results import MatchGame, plot_figure, wilson_interval
 from .runner import Progress, Unit, check_int, check_running, make_plan, move_time_argument

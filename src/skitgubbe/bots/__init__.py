@@ -7,6 +7,7 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from . import hosting as hosting
+    from . import policy as policy
     from .hosting import run_engine_spec
 
 BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
@@ -57,7 +60,10 @@ register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> Any:
-        # PEP 562: run_engine_spec loads the engine protocol's host only when asked for.
+        # PEP 562: the modules that load numpy, cffi or the engine protocol's host load
+        # only when asked for (policy, hosting and its run_engine_spec).
+        if name in ("policy", "hosting"):
+            return importlib.import_module(f"{__name__}.{name}")
         if name == "run_engine_spec":
             from .hosting import run_engine_spec
 

@@ -41,7 +41,7 @@ from . import _specs
 
 if TYPE_CHECKING:
     from ..engine import EnginePlayer
-    from ..players import Player
+    from ..play.players import Player
 
 __all__ = ["REFEREE_KEYS", "BotPool", "EngineSpec", "blinded_seed", "is_engine_spec"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .. import _engine
-from ..moves import Move
-from ..observation import Observation
-from .registry import _check_turn
+from .. import _core
+from ..game.moves import Move
+from ..game.observation import Observation
+from .registry import check_turn
 
 __all__ = ["GreedyBot"]
 
@@ -34,8 +34,8 @@ class GreedyBot:
 
     def choose(self, observation: Observation) -> Move:
         """The greedy move for this seat."""
-        _check_turn(observation)
-        return Move.from_code(_engine.greedy_move(observation.core_view))
+        check_turn(observation)
+        return Move.from_code(_core.greedy_move(observation.core_view))
 
     def __repr__(self) -> str:
         return "GreedyBot()"

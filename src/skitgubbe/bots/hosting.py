@@ -7,6 +7,11 @@ registry (``greedy``, ``"pimc:worlds=32"``) or a class or factory of your own
 (``docs/protocol.md``). It lives with the bots because it reads their
 registry; the protocol's engine side below it knows only a factory.
 
+It is also what the old path ``skitgubbe.serve`` imports, for one release: the
+names that module had (``Option``, ``options_of``, ``PlayerFactory`` and the
+deprecated ``serve`` and ``serve_spec``, now :func:`skitgubbe.engine.run_engine`
+and :func:`run_engine_spec`) are here.
+
 >>> import io
 >>> from skitgubbe.engine import protocol
 >>> out = io.BytesIO()
@@ -21,12 +26,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import attrs
 
 from .._version import __version__
+from ..engine.host import Option as Option  # the old skitgubbe.serve's names, one release
 from ..engine.host import PlayerFactory, options_of, run_engine
 from ..errors import ArgumentError
 from . import registry
@@ -68,6 +75,49 @@ def run_engine_spec(
         stdin=stdin,
         stdout=stdout,
     )
+
+
+def serve(factory: PlayerFactory, **options: Any) -> int:
+    """:func:`run_engine`'s old name, deprecated: it warns, then runs the engine. It
+    goes in the release after 0.1.0.
+
+    >>> import io, warnings
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.bots.hosting import serve
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     serve(sg.bots.RandomBot, name="random", stdin=io.BytesIO(b""), stdout=io.BytesIO())
+    0
+    >>> print(caught[0].message)
+    skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine
+    """
+    warnings.warn(
+        "skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return run_engine(factory, **options)
+
+
+def serve_spec(spec: str, **streams: Any) -> int:
+    """:func:`skitgubbe.bots.run_engine_spec`'s old name, deprecated: it warns, then
+    runs the engine. It goes in the release after 0.1.0.
+
+    >>> import io, warnings
+    >>> from skitgubbe.bots.hosting import serve_spec
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     serve_spec("greedy", stdin=io.BytesIO(b""), stdout=io.BytesIO())
+    0
+    >>> print(caught[0].message)
+    skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec
+    """
+    warnings.warn(
+        "skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return run_engine_spec(spec, **streams)
 
 
 def _factory(spec: str) -> tuple[PlayerFactory, str, dict[str, Any]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..moves import Move
-from ..observation import Observation
+from ..game.moves import Move
+from ..game.observation import Observation
 
 __all__ = ["RandomBot"]
 

@@ -20,11 +20,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ..errors import ArgumentError, ArgumentTypeError
-from ..observation import Observation
+from ..game.observation import Observation
 from . import _specs, command
 
 if TYPE_CHECKING:
-    from ..players import Player
+    from ..play.players import Player
 
 __all__ = ["BotFactory", "available", "factory", "make", "parse_spec", "register"]
 
@@ -71,8 +71,20 @@ def available() -> tuple[str, ...]:
     return tuple(sorted(_FACTORIES))
 
 
-def _check_turn(observation: Observation) -> None:
-    """Bots decide on their own turn: the view of another seat's turn hides his hand."""
+def check_turn(observation: Observation) -> None:
+    """Refuse an observation that is not its seat's turn (a bot decides on its own turn).
+
+    The view of another seat's turn hides that seat's hand, so a bot asked to
+    move from it has nothing sound to decide on.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(sg.Rules.classic(players=3), seed=1)
+    >>> check_turn(game.observation(game.to_move))
+    >>> check_turn(game.observation((game.to_move + 1) % 3))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: seat ... is asked to move, but seat ... is to move
+    """
     if not observation.my_turn:
         raise ArgumentError(
             f"seat {observation.seat} is asked to move, but seat {observation.to_move} is to move"

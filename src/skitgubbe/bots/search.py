@@ -7,14 +7,14 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from .. import _engine
+from .. import _core
 from ..errors import ArgumentError, ArgumentTypeError
-from ..moves import Move
-from ..observation import Observation
-from .registry import _check_turn
+from ..game.moves import Move
+from ..game.observation import Observation
+from .registry import check_turn
 
 if TYPE_CHECKING:
-    from ..policy import Rollout
+    from .policy import Rollout
 
 T = TypeVar("T")
 
@@ -30,8 +30,8 @@ _UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
 
 
 def _policy(rollout: object, evaluation: object) -> Rollout:
-    """The rollout of a search bot (see :mod:`skitgubbe.policy`), checked now."""
-    from ..policy import resolve  # a C file is compiled (or found cached) here
+    """The rollout of a search bot (see :mod:`skitgubbe.bots.policy`), checked now."""
+    from .policy import resolve  # a C file is compiled (or found cached) here
 
     return resolve(rollout, evaluation)
 
@@ -44,7 +44,7 @@ def _search(
     builtin, choose, evaluate = rollout.arguments()
     try:
         return run(*before, builtin, *after, choose=choose, evaluate=evaluate)
-    except _engine.SearchPolicyError as failure:
+    except _core.SearchPolicyError as failure:
         raise rollout.failure(failure) from failure.__cause__
 
 
@@ -72,7 +72,7 @@ def _real(name: str, value: object, allowed: str, positive: bool) -> float:
 
 def _check_moves(observation: Observation) -> None:
     """A search chooses among the legal moves: a view with none is refused."""
-    _check_turn(observation)
+    check_turn(observation)
     if not observation.legal_moves:
         raise ArgumentError(
             f"seat {observation.seat} is asked to move, but the view has no legal move "
@@ -144,7 +144,7 @@ class PIMCBot:
         """Each legal move's mean reward (1 = not the skitgubbe) over the samples."""
         pairs = _search(
             self._rollout,
-            _engine.pimc,
+            _core.pimc,
             (observation.core_view, self.worlds, self.rollouts),
             (self.rollout_cap, self._rng.getrandbits(64)),
         )
@@ -236,7 +236,7 @@ class ISMCTSBot:
         """Search and return the root's visit count of each legal move."""
         _best, root, iterations, nodes, seconds = _search(
             self._rollout,
-            _engine.ismcts,
+            _core.ismcts,
             (
                 observation.core_view,
                 self.iterations or 0,

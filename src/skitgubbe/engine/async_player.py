@@ -23,9 +23,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ..game import GameResult
-from ..moves import Move
-from ..observation import Observation
+from ..game.moves import Move
+from ..game.observation import Observation
+from ..game.state import GameResult
 from .player import EnginePlayer
 
 __all__ = ["AsyncEnginePlayer"]

@@ -21,8 +21,8 @@ The keyword parameters of the class (or factory) with defaults become the
 engine's options (``int``, ``float``, ``bool`` or ``string`` by their default),
 which a referee sets with ``set_option``. This module is also the reference
 implementation of the protocol's engine side. (Until 0.1.0 this module was
-``skitgubbe.serve``, with ``serve`` and ``serve_spec``: those names stay, deprecated,
-for one release.)
+``skitgubbe.serve``, with ``serve`` and ``serve_spec``: that path now imports
+:mod:`skitgubbe.bots.hosting`, where those names stay, deprecated, for one release.)
 
 >>> import io, json
 >>> import skitgubbe as sg
@@ -50,29 +50,26 @@ from __future__ import annotations
 import inspect
 import sys
 import traceback
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal, TypeAlias
 
 import attrs
 
 from ..errors import ArgumentError, SkitgubbeError
-from ..events import Event
-from ..observation import History, _HistoryNode
-from ..rules import Rules
+from ..game.events import Event
+from ..game.observation import History, HistoryNode
+from ..game.rules import Rules
 from . import protocol
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from ..players import Player
+    from ..play.players import Player
 
 __all__ = [
     "Option",
     "PlayerFactory",
     "options_of",
     "run_engine",
-    "serve",
-    "serve_spec",
 ]
 
 PlayerFactory: TypeAlias = "Callable[..., Player]"
@@ -186,7 +183,7 @@ class _Table:
 
     seat: int
     rules: Rules
-    node: _HistoryNode | None = None
+    node: HistoryNode | None = None
     started: bool = False
 
     @property
@@ -195,7 +192,7 @@ class _Table:
 
     def extend(self, events: tuple[Event, ...]) -> None:
         if events:
-            self.node = _HistoryNode(self.node, events)
+            self.node = HistoryNode(self.node, events)
 
 
 class _Engine:
@@ -364,48 +361,3 @@ def run_engine(
             sys.stderr.flush()
             return 1
     return 0
-
-
-def serve(factory: PlayerFactory, **options: Any) -> int:
-    """:func:`run_engine`'s old name, deprecated: it warns, then runs the engine. It
-    goes in the release after 0.1.0.
-
-    >>> import io, warnings
-    >>> import skitgubbe as sg
-    >>> from skitgubbe.engine.host import serve
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     serve(sg.bots.RandomBot, name="random", stdin=io.BytesIO(b""), stdout=io.BytesIO())
-    0
-    >>> print(caught[0].message)
-    skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine
-    """
-    warnings.warn(
-        "skitgubbe.serve.serve is deprecated: use skitgubbe.engine.run_engine",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return run_engine(factory, **options)
-
-
-def serve_spec(spec: str, **streams: Any) -> int:
-    """:func:`skitgubbe.bots.run_engine_spec`'s old name, deprecated: it warns, then
-    runs the engine. It goes in the release after 0.1.0.
-
-    >>> import io, warnings
-    >>> from skitgubbe.engine.host import serve_spec
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     serve_spec("greedy", stdin=io.BytesIO(b""), stdout=io.BytesIO())
-    0
-    >>> print(caught[0].message)
-    skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec
-    """
-    warnings.warn(
-        "skitgubbe.serve.serve_spec is deprecated: use skitgubbe.bots.run_engine_spec",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    from ..bots.hosting import run_engine_spec  # the deprecated name's one upward import
-
-    return run_engine_spec(spec, **streams)

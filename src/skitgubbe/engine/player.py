@@ -53,10 +53,10 @@ import attrs
 from .._limits import check_move_time
 from .._version import __version__
 from ..errors import ArgumentError, ArgumentTypeError, EngineError, EngineTimeoutError
-from ..events import Event
-from ..game import GameResult
-from ..moves import Move
-from ..observation import History, Observation
+from ..game.events import Event
+from ..game.moves import Move
+from ..game.observation import History, Observation
+from ..game.state import GameResult
 from . import protocol
 from .process import (
     EndOfOutputError,

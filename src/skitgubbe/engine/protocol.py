@@ -28,14 +28,14 @@ from typing import Any, Final
 
 import attrs
 
-from .. import _engine
-from ..cards import ALL_CARDS, Card, CardSet, Suit, _new_set
+from .. import _core
 from ..errors import FieldError
-from ..events import Event, EventKind
-from ..game import GameResult
-from ..moves import Move, MoveKind
-from ..observation import History, Observation, Phase, TablePlay, _history_of
-from ..rules import Rules
+from ..game.cards import ALL_CARDS, Card, CardSet, Suit, unchecked_set
+from ..game.events import Event, EventKind
+from ..game.moves import Move, MoveKind
+from ..game.observation import History, Observation, Phase, TablePlay, history_of
+from ..game.rules import Rules
+from ..game.state import GameResult
 from . import wire
 from .wire import card_text, cards_json
 
@@ -85,7 +85,7 @@ _MOVE_TEXT_LIMIT: Final = 256
 _MISSING: Final[Any] = object()
 # The mask of a list of card texts as this module writes them, in C (the bulk of a go);
 # None for anything else.
-_card_mask: Final = _engine.protocol_card_mask
+_card_mask: Final = _core.protocol_card_mask
 
 
 class ProtocolError(FieldError):
@@ -191,7 +191,7 @@ def event_from_json(data: object) -> Event:
                 return Event(
                     _KIND_OF[kind],
                     seat,
-                    _new_set(mask),
+                    unchecked_set(mask),
                     count,
                     other,
                     seats,
@@ -259,7 +259,7 @@ def observation_from_json(
     True
     """
     if not isinstance(history, History):
-        history = _history_of(tuple(history))
+        history = history_of(tuple(history))
     fast = _observation_fast(data, rules, history, legal_moves)
     return fast if fast is not None else _observation_checked(data, rules, history, legal_moves)
 
@@ -325,7 +325,7 @@ def _observation_fast(
         mask = _card_mask(texts)
         if mask is None:
             return None
-        known.append(_new_set(mask))
+        known.append(unchecked_set(mask))
     table = []
     for play in table_data:
         if type(play) is not dict:
@@ -333,7 +333,7 @@ def _observation_fast(
         by, mask = play.get("seat"), _card_mask(play.get("cards"))
         if type(by) is not int or mask is None:
             return None
-        table.append(TablePlay(by, _new_set(mask)))
+        table.append(TablePlay(by, unchecked_set(mask)))
     try:
         view = base64.b64decode(core, validate=True)
     except (binascii.Error, ValueError):
@@ -347,16 +347,16 @@ def _observation_fast(
             to_move=to_move,
             dealer=dealer,
             trump=None if trump is None else _SUIT_OF_TEXT[trump],
-            hand=_new_set(hand),
-            collection=_new_set(collection),
+            hand=unchecked_set(hand),
+            collection=unchecked_set(collection),
             table=tuple(table),
             hand_sizes=hand_sizes,
             collection_sizes=collection_sizes,
             stock_size=stock_size,
-            out_of_play=_new_set(out_of_play),
+            out_of_play=unchecked_set(out_of_play),
             hidden_holder=hidden_holder,
             known=tuple(known),
-            unknown=_new_set(unknown),
+            unknown=unchecked_set(unknown),
             unknown_slots=unknown_slots,
             stock_slots=stock_slots,
             hidden_slots=hidden_slots,
@@ -367,7 +367,7 @@ def _observation_fast(
             slough_winner=slough_winner,
             history=history,
             core_view=view,
-            slough_chosen=_new_set(chosen),
+            slough_chosen=unchecked_set(chosen),
         )
     except (ValueError, TypeError) as error:  # the attrs validators: core_view
         raise ProtocolError(f"bad observation: {error}", "observation") from None
@@ -554,7 +554,7 @@ def encode_go(seq: int, view: Observation, clock: Clock) -> bytes:
     >>> line[line.index(b'"legal_moves"') :].split(b',"clock"')[0]
     b'"legal_moves":["4H","6H","JH","flip"]'
     """
-    return _engine.protocol_line(_GO_LINE, (seq, view, _moves_text(view.legal_moves), clock))
+    return _core.protocol_line(_GO_LINE, (seq, view, _moves_text(view.legal_moves), clock))
 
 
 def encode_events(seen: Iterable[Event]) -> bytes:
@@ -567,7 +567,7 @@ def encode_events(seen: Iterable[Event]) -> bytes:
     >>> protocol.encode_events(history) == protocol.encode(protocol.events(history))
     True
     """
-    return _engine.protocol_line(_EVENTS_LINE, (seen,))
+    return _core.protocol_line(_EVENTS_LINE, (seen,))
 
 
 # The go and events messages of the table, and the C writer's plans of their lines.
@@ -699,7 +699,7 @@ def _int_tuple(value: object, length: int | None) -> tuple[int, ...] | None:
 def _cards(value: object, field: str) -> CardSet:
     mask = _card_mask(value)
     if mask is not None:
-        return _new_set(mask)
+        return unchecked_set(mask)
     mask = 0
     for text in _list(value, field):
         mask |= _card(text, field).mask

@@ -29,10 +29,10 @@ from typing import Any, Final
 
 import attrs
 
-from .. import _engine
-from ..cards import ALL_CARDS, Card, CardSet, Suit
-from ..events import EventKind
-from ..observation import Phase
+from .. import _core
+from ..game.cards import ALL_CARDS, Card, CardSet, Suit
+from ..game.events import EventKind
+from ..game.observation import Phase
 
 __all__ = [
     "BASE64",
@@ -130,7 +130,7 @@ def _ref(name: str) -> dict[str, Any]:
 class Kind:
     """The kind of value a field holds: ``encode`` turns the Python value into what
     :mod:`json` writes, ``writer`` names the C binding's writer of the same bytes
-    (one of ``skitgubbe._engine.WIRE_WRITERS``; ``None``: the binding never writes
+    (one of ``skitgubbe._core.WIRE_WRITERS``; ``None``: the binding never writes
     it), ``schema`` is the field's JSON Schema unless the field gives its own, and
     ``texts`` (enums) or ``record`` (nested objects) the table the writer follows.
 
@@ -620,7 +620,7 @@ def _plan(of: Record, getters: Sequence[int | str], close: bytes) -> tuple[Any, 
         else:
             extra = None
         piece = (head + json.dumps(field.name) + ":").encode()
-        steps.append((piece, getter, _engine.WIRE_WRITERS.index(kind.writer), extra))
+        steps.append((piece, getter, _core.WIRE_WRITERS.index(kind.writer), extra))
         head = ","
     return (tuple(steps), close)
 
@@ -629,15 +629,15 @@ _NUMBER_TEXT: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")
 
 
 def line_plan(message: Record) -> tuple[Any, ...]:
-    """The plan by which ``skitgubbe._engine.protocol_line(plan, values)`` writes
+    """The plan by which ``skitgubbe._core.protocol_line(plan, values)`` writes
     ``message`` as one line of the protocol, its ``values`` one per field in the table's
     order (nested records are read by attribute); the bytes are those of
     ``json`` writing :func:`message_json` compactly, and a newline.
 
-    >>> from skitgubbe import _engine
+    >>> from skitgubbe import _core
     >>> from skitgubbe.engine import wire
     >>> events = next(m for m in wire.MESSAGES if m.type == "events")
-    >>> _engine.protocol_line(wire.line_plan(events), ([],))
+    >>> _core.protocol_line(wire.line_plan(events), ([],))
     b'{"type":"events","events":[]}\\n'
     """
     return _plan(message, range(len(message.fields)), b"}\n")

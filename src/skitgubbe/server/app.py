@@ -22,7 +22,7 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
   ``welcome``, ``update`` and ``error`` frames, and a seat sends
   ``{"type": "move", "n": moves_played, "move": "7H"}``;
 * ``/``, ``/table``, ``/static/...``: the browser table; ``/cards/{card}.svg``:
-  card pictures from :mod:`skitgubbe.svg`.
+  card pictures from :mod:`skitgubbe.game.svg`.
 
 Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
 socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed. An error is JSON,
@@ -44,9 +44,9 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from .. import svg
-from ..cards import Card
 from ..errors import SkitgubbeError
+from ..game import svg
+from ..game.cards import Card
 from .store import SQLiteStore, Store, StoreError
 from .tables import MAX_BOT_ITERATIONS, Lobby, Table, TableError
 

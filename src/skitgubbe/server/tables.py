@@ -34,12 +34,12 @@ from ..bots.command import EngineSpec
 from ..bots.search import ISMCTSBot, PIMCBot
 from ..engine import protocol
 from ..errors import ArgumentError, SkitgubbeError
-from ..events import Event
-from ..game import Game
-from ..moves import Move
-from ..observation import Observation
-from ..players import Player
-from ..rules import Rules
+from ..game.events import Event
+from ..game.moves import Move
+from ..game.observation import Observation
+from ..game.rules import Rules
+from ..game.state import Game
+from ..play.players import Player
 from .store import Store, StoredSeat, StoredTable, StoreError
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 Every command that deals cards takes ``--rules PRESET`` and ``--set FIELD=VALUE``
 (:func:`add_rules_arguments`) and turns them, with ``--players``, into
-:class:`~skitgubbe.rules.Rules` (:func:`rules_from_args`). The commands that time
+:class:`~skitgubbe.game.rules.Rules` (:func:`rules_from_args`). The commands that time
 their bots check ``--move-time`` with :func:`check_move_time_option`, which is
 :func:`skitgubbe._limits.check_move_time`, the move time's one validator.
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._limits import check_move_time
 from ...errors import ArgumentError, RulesError
-from ...rules import Rules
+from ...game.rules import Rules
 
 if TYPE_CHECKING:
     from typing import TypeAlias

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ...bots import RandomBot
-from ...events import Event, EventKind
-from ...game import Game
-from ...rules import Rules, TrickMode, TrumpRule
-from ...simulate import simulate
+from ...game.events import Event, EventKind
+from ...game.rules import Rules, TrickMode, TrumpRule
+from ...game.state import Game
+from ...play.simulate import simulate
 from .common import add_rules_arguments, rules_from_args
 
 if TYPE_CHECKING:

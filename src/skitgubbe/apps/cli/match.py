@@ -81,7 +81,7 @@ def print_match(result: MatchResult, out: TextIO) -> None:
     """Print the per-entrant figures of a match as a table, then its crashes.
 
     >>> from skitgubbe.arena import run_match
-    >>> from skitgubbe.rules import Rules
+    >>> from skitgubbe.game.rules import Rules
     >>> result = run_match(["random", "greedy"], Rules.classic(players=2), deals=1, seed=0)
     >>> print_match(result, sys.stdout)
     random, greedy: classic, 2 players, seed 0; 1 deal set x 2 seat arrangements = 2 games

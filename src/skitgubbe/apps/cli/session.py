@@ -25,17 +25,17 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, TextIO
 
-from ... import _engine
+from ... import _core
 from ..._files import load_json_object
 from ...bots import BotPool, EngineSpec, is_engine_spec, make
 from ...errors import ArgumentError, RulesError, SkitgubbeError
-from ...players import Player
-from ...rules import Rules
+from ...game.rules import Rules
+from ...play.players import Player
 from .common import rules_from_args
 
 if TYPE_CHECKING:
     # Sessions load only when the command runs, so that `skitgubbe --help` starts quickly.
-    from ...session import Session, SessionGame
+    from ...play.session import Session, SessionGame
     from .common import Commands
 
 __all__ = ["add_session_command", "random_lineup", "run_session"]
@@ -51,9 +51,9 @@ def _lineup(
     bots = pool if pool is not None else BotPool()
 
     def lineup(index: int) -> list[Player]:
-        game = _engine.game_seed(seed, index)
+        game = _core.game_seed(seed, index)
         return [
-            bots.make(spec, seed=_engine.game_seed(game, seat), slot=seat)
+            bots.make(spec, seed=_core.game_seed(game, seat), slot=seat)
             for seat, spec in enumerate(specs)
         ]
 
@@ -106,7 +106,7 @@ def _load_session(
     path: str, given: Sequence[str] | None, pool: BotPool
 ) -> tuple[Session, list[str]]:
     """The session saved in ``path`` with its bots (``--bots``, if given, must match)."""
-    from ...session import Session
+    from ...play.session import Session
 
     record = load_json_object(path, "session record")
     try:
@@ -210,7 +210,7 @@ def _new_session(
     out: TextIO,
 ) -> tuple[Session, list[str]]:
     """A new session from the flags (``rules_given`` from ``--rules``/``--set``)."""
-    from ...session import Session
+    from ...play.session import Session
 
     players = 3 if players is None else players
     rules = rules_given or Rules.classic(players=players)
