@@ -84,7 +84,7 @@ class Ratio:
     target: Target | None = None
 
 
-# The side-by-side comparisons of DESIGN.md ("Performance: how it is measured").
+# The side-by-side comparisons of docs/performance.md ("How it is measured").
 RATIOS: Final = (
     *(
         Ratio(
