@@ -35,7 +35,7 @@ cdef class GameCore:
         """The legal integer actions of the player to move, ascending (see
         :mod:`skitgubbe.game.actions`); empty when the game is over.
 
-        While a slough is being chosen (:attr:`slough_chosen`), only its steps.
+        While a slough is being chosen (``slough_chosen``), only its steps.
 
         >>> import skitgubbe as sg
         >>> sg.Game.new(seed=2).legal_actions
