@@ -24,10 +24,10 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from . import _moved, bots
+from ._lazy import lazy_attributes
 from ._version import __version__
 from .errors import (
     ArgumentError,
@@ -145,21 +145,7 @@ _OLD_MODULES: Final = frozenset(
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
-
-    def __getattr__(name: str) -> Any:
-        # PEP 562: called only for names not (yet) in the module's namespace.
-        if name in _LAZY_MODULES or name in _OLD_MODULES:
-            return importlib.import_module(f"{__name__}.{name}")
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_LAZY_MODULES})
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, _LAZY_MODULES | _OLD_MODULES)
 
 
 __all__ = [

@@ -7,9 +7,9 @@ RandomBot(seed=1)
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from .._lazy import lazy_attributes
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
 from .random import RandomBot
@@ -57,15 +57,7 @@ for _name, _factory in BUILTIN_BOTS.items():
 register("cmd", engine_bot)  # cmd:COMMAND, an engine in a process of its own
 
 
-if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        # PEP 562: the modules that load numpy, cffi or the engine protocol's host load
-        # only when asked for (policy, hosting and its run_engine_spec).
-        if name in ("policy", "hosting"):
-            return importlib.import_module(f"{__name__}.{name}")
-        if name == "run_engine_spec":
-            from .hosting import run_engine_spec
-
-            return run_engine_spec
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # the modules that load numpy, cffi or the engine protocol's host
+    __getattr__, __dir__ = lazy_attributes(
+        __name__, {"run_engine_spec": "hosting"}, ("hosting", "policy")
+    )

@@ -28,8 +28,9 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from . import async_player as async_player
@@ -58,21 +59,7 @@ _SUBMODULES: Final = frozenset(
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
-
-    def __getattr__(name: str) -> Any:
-        # PEP 562: called only for names not (yet) in the package's namespace.
-        if name in _SUBMODULES:
-            return importlib.import_module(f"{__name__}.{name}")
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_SUBMODULES})
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, _SUBMODULES)
 
 
 __all__ = [
