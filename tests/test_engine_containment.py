@@ -92,7 +92,7 @@ def test_a_stopped_worker_leaves_no_daemon_behind(
     monkeypatch.setenv(MARKER, engines.marker)
     spec = "cmd:" + shlex.join(script("daemon", str(tmp_path)))
     entrants = [spec, "test-wrecker:how=loop,sometimes=true", "random"]
-    result = sg.run_match(entrants, deals=1, seed=6, timeout=0.3)
+    result = sg.run_match(entrants, deals=1, seed=6, move_time=0.3)
     assert {game.crash.kind for game in result.crashes} == {"timeout"}  # type: ignore[union-attr]
     found = daemons(tmp_path)
     assert found

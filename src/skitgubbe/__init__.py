@@ -145,7 +145,7 @@ _OLD_MODULES: Final = frozenset(
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
-    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, _LAZY_MODULES | _OLD_MODULES)
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, _LAZY_MODULES, _OLD_MODULES)
 
 
 __all__ = [

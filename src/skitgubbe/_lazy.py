@@ -30,11 +30,15 @@ __all__ = ["lazy_attributes"]
 
 
 def lazy_attributes(
-    package: str, names: Mapping[str, str], modules: Collection[str]
+    package: str,
+    names: Mapping[str, str],
+    modules: Collection[str],
+    unlisted: Collection[str] = (),
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for ``package``: ``names`` maps each name to the
     submodule (relative to ``package``) that defines it; ``modules`` are submodules
-    read as attributes (``sg.arena``), imported when first read.
+    read as attributes (``sg.arena``), imported when first read; ``unlisted`` are
+    submodules read the same way that ``dir()`` does not show (old, deprecated paths).
 
     >>> import skitgubbe.engine
     >>> _, dir_ = lazy_attributes("skitgubbe.engine", {"Limits": "process"}, ("player",))
@@ -44,7 +48,7 @@ def lazy_attributes(
 
     def getattr_(name: str) -> Any:
         # PEP 562: called only for names not (yet) in the package's namespace.
-        if name in modules:
+        if name in modules or name in unlisted:
             return importlib.import_module(f"{package}.{name}")
         module = names.get(name)
         if module is None:

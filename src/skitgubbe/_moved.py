@@ -8,10 +8,11 @@ the old paths still import, as the same module objects, with a
 where; an import hook (appended to :data:`sys.meta_path`, so a real module
 always wins) serves the old names.
 
->>> import warnings
+>>> import importlib, sys, warnings
+>>> _ = sys.modules.pop("skitgubbe.referee", None)  # as in a fresh interpreter
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
-...     import skitgubbe.referee as old
+...     old = importlib.import_module("skitgubbe.referee")
 >>> import skitgubbe.play.referee as new
 >>> old is new, caught[0].category.__name__
 (True, 'DeprecationWarning')

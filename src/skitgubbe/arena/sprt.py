@@ -200,7 +200,7 @@ def deal_set_score(games: Sequence[MatchGame], entrant: str) -> Fraction:
     >>> import skitgubbe as sg
     >>> match = sg.run_match(["greedy", "random", "random"], deals=1, seed=3)
     >>> score = deal_set_score(match.games, "greedy")
-    >>> score in (0, sg.sprt.Fraction(1, 3), sg.sprt.Fraction(2, 3), 1)
+    >>> score in (0, sg.arena.sprt.Fraction(1, 3), sg.arena.sprt.Fraction(2, 3), 1)
     True
     """
     if not games:
