@@ -24,91 +24,48 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
 
 from .. import bots, protocol
 from ..bots.command import EngineSpec
-from ..bots.search import ISMCTSBot, PIMCBot
 from ..errors import ArgumentError, SkitgubbeError
 from ..events import Event
 from ..game import Game
 from ..moves import Move
 from ..observation import Observation
 from ..players import Player
-from ..rules import Rules
+from .commits import GroupCommit, retrying
+
+# The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
+# importable from here for one release.
+from .config import CHEAP_BOTS, ENGINE_PREFIX
+from .config import MAX_BOT_ITERATIONS as MAX_BOT_ITERATIONS
+from .config import MAX_BOT_SECONDS as MAX_BOT_SECONDS
+from .config import MAX_MOVES as MAX_MOVES
+from .config import MAX_PLAYERS as MAX_PLAYERS
+from .config import MAX_SPEC as MAX_SPEC
+from .config import MIN_PLAYERS as MIN_PLAYERS
+from .config import TableConfig as TableConfig
+from .config import bot_cost as bot_cost
+from .errors import TableError as TableError
+from .errors import shorten
 from .store import Store, StoredSeat, StoredTable, StoreError
 
-__all__ = [
-    "Connection",
-    "Lobby",
-    "Table",
-    "TableConfig",
-    "TableError",
-    "bot_cost",
-    "hash_token",
-]
+__all__ = ["Connection", "Lobby", "Table", "hash_token"]
 
 MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
-"""A table seats 2 to 4 players (the rules allow no other number)."""
-MAX_MOVES: Final = 10_000
-"""The largest ``max_moves`` a table's rules may set (a game stops there, a draw)."""
-MAX_BOT_ITERATIONS: Final = 20_000
-"""The default bound on a searching bot's work per move (see :class:`TableConfig`)."""
-MAX_BOT_SECONDS: Final = 10.0
-"""The longest time budget per move a searching bot may be given (``ismcts:time=S``)."""
 MAX_SPECTATORS: Final = 100
 """The most spectators a table takes at once (each holds ``spectator_delay`` seconds of
 updates in memory)."""
-MAX_SPEC: Final = 200
-"""The longest bot spec, in characters."""
-_RETRY_FIRST: Final = 0.05  # seconds before a failed store write is tried again,
-_RETRY_MOST: Final = 2.0  # doubled each time, up to this
-_CHEAP_BOTS: Final = frozenset({"random", "greedy"})
-ENGINE_PREFIX: Final = "engine:"
-"""A seat spec ``"engine:NAME"`` sits one of the server's named engines."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
 # Stored moves are parsed again on every restart, and a few hundred texts cover them all.
 _parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
-
-
-class TableError(SkitgubbeError):
-    """A request the table refuses: a bad seat, token, move or configuration.
-
-    ``status`` is the HTTP status that fits (400, 403, 404 or 409).
-
-    >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
-    >>> try:
-    ...     Lobby(SQLiteStore(":memory:")).get("nope")
-    ... except TableError as error:
-    ...     print(error.status, error)
-    404 no table 'nope'
-    """
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-    @property
-    def code(self) -> str:
-        """A stable name of the kind of error, for programs: ``bad_request`` (400),
-        ``forbidden`` (403), ``not_found`` (404) or ``conflict`` (409).
-
-        >>> from skitgubbe.server import TableError
-        >>> TableError("it is not your turn", 409).code
-        'conflict'
-        """
-        return _CODES.get(self.status, "bad_request")
-
-
-_CODES: Final = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict"}
 
 
 class Connection(Protocol):
@@ -163,200 +120,6 @@ def _is_text(text: str) -> bool:
     return True
 
 
-def _number(value: object, name: str, low: float, high: float, default: float | None) -> Any:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise TableError(f"{name} must be a number {low:g} … {high:g}, not {_short(value)}")
-    return value
-
-
-def _short(value: object) -> str:
-    """A value named in an error, cut short (it may be a long string from a request)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _rules(data: object, players: int, stored: bool) -> Rules:
-    """A table's rules from its JSON (a preset name, or fields over a preset)."""
-    try:
-        if isinstance(data, str):
-            rules = Rules.preset(data, players=players)
-        elif isinstance(data, Mapping):
-            fields = {k: v for k, v in data.items() if k not in ("preset", "players")}
-            preset = data.get("preset", "classic")
-            if not isinstance(preset, str):
-                raise TableError(f"rules.preset must be a preset name, not {_short(preset)}")
-            named = data.get("players", players)
-            if named != players:  # the seats decide it: a different number is a mistake
-                raise TableError(
-                    f"rules.players is {_short(named)}, but the table has {players} seats "
-                    "(leave it out: the seats decide it)"
-                )
-            base = Rules.preset(preset, players).to_dict()
-            rules = Rules.from_dict({**base, **fields})
-        else:
-            raise TableError("rules must be a preset name or a JSON object of rules")
-    except TableError:
-        raise
-    except SkitgubbeError as error:
-        raise TableError(f"rules: {error}") from None
-    if rules.max_moves > MAX_MOVES and not stored:
-        raise TableError(f"rules.max_moves must be at most {MAX_MOVES}, not {rules.max_moves}")
-    return rules
-
-
-def bot_cost(bot: Player) -> tuple[int | None, float | None]:
-    """A searching bot's budget per move: ``(iterations, seconds)``, either ``None`` when
-    it sets none (``(None, None)``: the bot does not search, or the server cannot tell).
-
-    ISMCTS counts its ``iterations``; PIMC plays ``worlds × rollouts`` games per legal
-    move, counted as that many iterations.
-
-    >>> from skitgubbe import bots
-    >>> from skitgubbe.server.tables import bot_cost
-    >>> bot_cost(bots.make("ismcts:iterations=400")), bot_cost(bots.make("greedy"))
-    ((400, None), (None, None))
-    >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
-    (32, None)
-    """
-    if isinstance(bot, ISMCTSBot):
-        return bot.iterations, bot.time
-    if isinstance(bot, PIMCBot):
-        return bot.worlds * bot.rollouts, None
-    return None, None
-
-
-def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
-    iterations, seconds = bot_cost(bot)
-    if iterations is None and seconds is None:
-        return
-    if iterations is not None and iterations <= max_iterations:
-        return  # with a time budget too, it stops at whichever comes first
-    if seconds is not None and seconds <= MAX_BOT_SECONDS:
-        return
-    raise TableError(
-        f"seat {seat}: {spec!r} searches too much for this server: at most "
-        f"{max_iterations} iterations (pimc: worlds × rollouts) or {MAX_BOT_SECONDS:g} s "
-        "per move"
-    )
-
-
-@attrs.define(frozen=True)
-class TableConfig:
-    """How a table plays: its rules, who sits where, its clocks.
-
-    ``seats`` has one entry per seat: ``None`` for a person (claimed in the
-    lobby), a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
-    ``"ismcts:iterations=500"``), or ``"engine:NAME"`` for one of the engines
-    the server was started with (``engines``: a program in a process of its
-    own, which no web request can name otherwise). ``move_time`` bounds a
-    person's answer in seconds (``None``: no limit); a person who runs out of it
-    gets a stand-in (``stand_in``, a bot spec) for that move, as with
-    :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
-    the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
-    before they move, so that people can follow.
-
-    >>> from skitgubbe.server.tables import TableConfig
-    >>> config = TableConfig.from_json({"seats": [None, "greedy", "random"]})
-    >>> config.rules.players, config.move_time
-    (3, 30.0)
-    >>> TableConfig.from_json({"seats": [None, "nobot"]})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    skitgubbe.server.tables.TableError: seat 1: no bot named 'nobot'; known bots: ...
-    """
-
-    rules: Rules
-    seats: tuple[str | None, ...]
-    move_time: float | None = 30.0
-    spectator_delay: float = 0.0
-    bot_delay: float = 0.0
-    stand_in: str = "greedy"
-
-    @classmethod
-    def from_json(
-        cls,
-        data: object,
-        *,
-        engines: Collection[str] = (),
-        max_bot_iterations: int = MAX_BOT_ITERATIONS,
-        stored: bool = False,
-    ) -> TableConfig:
-        """A configuration from JSON (a lobby request, or the store), checked field by field,
-        each size before anything is built from it; ``engines`` are the names an
-        ``"engine:NAME"`` seat may use, ``max_bot_iterations`` bounds a searching bot's
-        work per move (:func:`bot_cost`). A ``stored`` configuration was accepted once: the
-        server's bounds on cost (``max_moves``, the bots' work) are not applied again, so
-        that lowering them never keeps a game from resuming."""
-        if not isinstance(data, Mapping):
-            raise TableError("a table's configuration is a JSON object")
-        seats = data.get("seats")
-        players = data.get("players")
-        if players is not None and (
-            type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS
-        ):
-            raise TableError(
-                f"players must be an int {MIN_PLAYERS} … {MAX_PLAYERS}, not {_short(players)}"
-            )
-        if seats is None:
-            seats = [None] + ["greedy"] * ((players or 3) - 1)
-        if not isinstance(seats, list) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise TableError(f"seats must be a list of {MIN_PLAYERS} … {MAX_PLAYERS} entries")
-        if players is not None and players != len(seats):
-            raise TableError(f"players is {players}, but seats lists {len(seats)}")
-        for seat, spec in enumerate(seats):
-            if spec is None:
-                continue
-            if not isinstance(spec, str) or len(spec) > MAX_SPEC:
-                raise TableError(
-                    f"seat {seat} must be null (a person) or a bot spec string "
-                    f"(at most {MAX_SPEC} characters)"
-                )
-            if spec.startswith(ENGINE_PREFIX):
-                name = spec[len(ENGINE_PREFIX) :]
-                if name not in engines:
-                    known = ", ".join(sorted(engines)) or "none"
-                    raise TableError(f"seat {seat}: no engine named {name!r}; engines: {known}")
-                continue
-            if bots.is_engine_spec(spec):
-                raise TableError(
-                    f"seat {seat}: engines are not started from the lobby; the server names "
-                    "the ones it runs ('engine:NAME')"
-                )
-            try:
-                bot = bots.make(spec, seed=0)
-            except SkitgubbeError as error:
-                raise TableError(f"seat {seat}: {error}") from None
-            if not stored:
-                _check_cost(seat, spec, bot, max_bot_iterations)
-        rules = _rules(data.get("rules", "classic"), len(seats), stored)
-        stand_in = data.get("stand_in", "greedy")
-        if not isinstance(stand_in, str) or stand_in not in _CHEAP_BOTS:
-            raise TableError(
-                f"stand_in must be one of {sorted(_CHEAP_BOTS)}, not {_short(stand_in)}"
-            )
-        return cls(
-            rules,
-            tuple(seats),
-            _number(data.get("move_time", 30.0), "move_time", 0.05, 3600, None),
-            _number(data.get("spectator_delay"), "spectator_delay", 0, 3600, 0.0),
-            _number(data.get("bot_delay"), "bot_delay", 0, 60, 0.0),
-            stand_in,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The configuration as :meth:`from_json` reads it."""
-        return {
-            "rules": self.rules.to_dict(),
-            "seats": list(self.seats),
-            "move_time": self.move_time,
-            "spectator_delay": self.spectator_delay,
-            "bot_delay": self.bot_delay,
-            "stand_in": self.stand_in,
-        }
-
-
 def _view_json(view: Observation) -> dict[str, Any]:
     data = protocol.observation_json(view)
     # The engine's raw view is of no use to a browser; the cards the seat cannot place
@@ -387,67 +150,6 @@ def _public_json(view: Observation) -> dict[str, Any]:
     """What anyone at the rail sees: seat 0's view without anything only seat 0 knows."""
     data = protocol.observation_json(view)
     return {key: data[key] for key in _PUBLIC_KEYS}
-
-
-class _GroupCommit:
-    """One :meth:`Store.flush` for every table that asks in the same turn of the loop.
-
-    A table that has moves to tell awaits :meth:`wait`; the first to ask schedules
-    the flush for the loop's next turn, and every table that asks before then is
-    answered by that one commit (a group commit: under load, one transaction
-    carries the moves of many tables).
-
-    A commit that fails with :class:`StoreError` (a full disk) leaves every move
-    pending in the store and every table waiting: it is tried again after
-    ``_RETRY_FIRST`` seconds, then twice as long each time (up to ``_RETRY_MOST``),
-    and the tables go on once one succeeds. ``failing`` is the last failure while
-    they wait, ``None`` once the store writes again.
-    """
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.failing: StoreError | None = None
-        self._waiting: list[asyncio.Future[None]] = []
-        self._scheduled = False
-        self._delay = 0.0
-
-    async def wait(self) -> None:
-        # A future of each waiter's own: a table cancelled while it waits cancels only its
-        # own, and a waiter wakes one step after the commit (no shield in between).
-        loop = asyncio.get_running_loop()
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._commit)
-        waiter = loop.create_future()
-        self._waiting.append(waiter)
-        await waiter
-
-    def _commit(self) -> None:
-        try:
-            self.store.flush()
-        except StoreError as error:  # every move stays pending: try again a little later
-            if all(waiter.done() for waiter in self._waiting):  # nobody waits (a shutdown)
-                self._waiting, self._scheduled = [], False
-                return
-            if self.failing is None:
-                _log.warning("the store failed; tables wait until it writes again: %s", error)
-            self.failing = error
-            self._delay = min(max(2 * self._delay, _RETRY_FIRST), _RETRY_MOST)
-            asyncio.get_running_loop().call_later(self._delay, self._commit)
-            return
-        except Exception as error:  # a bug: every waiting table fails with it
-            waiting, self._waiting, self._scheduled = self._waiting, [], False
-            for waiter in waiting:
-                if not waiter.done():
-                    waiter.set_exception(error)
-            return
-        if self.failing is not None:
-            _log.warning("the store writes again; the tables go on")
-        self.failing, self._delay = None, 0.0
-        waiting, self._waiting, self._scheduled = self._waiting, [], False
-        for waiter in waiting:
-            if not waiter.done():
-                waiter.set_result(None)
 
 
 @attrs.define(eq=False)
@@ -484,13 +186,13 @@ class Table:
         config: TableConfig,
         store: Store,
         *,
-        commits: _GroupCommit | None = None,
+        commits: GroupCommit | None = None,
         engines: Mapping[str, EngineSpec] | None = None,
     ) -> None:
         self.id = stored.id
         self.config = config
         self.store = store
-        self._commits = commits or _GroupCommit(store)
+        self._commits = commits or GroupCommit(store)
         self._pending: list[dict[str, Any]] = []  # moves played, not yet told
         self.status = stored.status
         self.created = stored.created
@@ -597,7 +299,7 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
         if type(seat) is not int or seat not in self.open_seats():
-            raise TableError(f"seat {_short(seat)} is not open at table {self.id}", 409)
+            raise TableError(f"seat {shorten(seat)} is not open at table {self.id}", 409)
         if (
             not isinstance(name, str)
             or not 1 <= len(name.strip()) <= MAX_NAME
@@ -763,7 +465,7 @@ class Table:
         game = self.game
         try:
             if not self._start_stored:
-                await self._retrying(functools.partial(self.store.start, self.id))
+                await retrying(functools.partial(self.store.start, self.id), self.id)
                 self._start_stored = True
             while game.result is None:
                 seat = game.to_move
@@ -786,7 +488,7 @@ class Table:
                 self._record(seat, move, stand_in)
             await self._flush()
             self.status = "over"
-            await self._retrying(functools.partial(self.store.finish, self.id, game.record()))
+            await retrying(functools.partial(self.store.finish, self.id, game.record()), self.id)
             self._publish()
             self.done.set()
             await self._close_bots()
@@ -800,26 +502,13 @@ class Table:
                     await _quietly(state.connection.send(message))
             raise
 
-    async def _retrying(self, write: Callable[[], None]) -> None:
-        """Write to the store, again and again while it fails (the table waits meanwhile)."""
-        delay = 0.0
-        while True:
-            try:
-                write()
-                return
-            except StoreError as error:
-                if not delay:
-                    _log.warning("table %s waits for the store: %s", self.id, error)
-                delay = min(max(2 * delay, _RETRY_FIRST), _RETRY_MOST)
-                await asyncio.sleep(delay)
-
     async def _bot_move(self, seat: int) -> tuple[Move, str | None]:
         """The bot's move, or the stand-in's (and ``"error"``) when the bot fails."""
         state = self._seats[seat]
         view = self.game.observation(seat)
         move: object = None
         try:
-            if state.bot is not None and self.config.seats[seat] in _CHEAP_BOTS:
+            if state.bot is not None and self.config.seats[seat] in CHEAP_BOTS:
                 move = state.bot.choose(view)
             else:  # a search or an engine: in a worker thread, the loop serves the others
                 await self._flush()
@@ -1015,7 +704,7 @@ class Lobby:
             except SkitgubbeError as error:
                 raise ArgumentError(f"engine {name!r}: {error}") from None
         self.tables: dict[str, Table] = {}
-        self._commits = _GroupCommit(store)
+        self._commits = GroupCommit(store)
 
     def _table(self, stored: StoredTable, config: TableConfig) -> Table:
         return Table(stored, config, self.store, commits=self._commits, engines=self.engines)
@@ -1045,7 +734,7 @@ class Lobby:
         """A table by id; :class:`TableError` (404) if there is none."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise TableError(f"no table {_short(table_id)}", 404)
+            raise TableError(f"no table {shorten(table_id)}", 404)
         return table
 
     def restore(self) -> int:
