@@ -31,12 +31,13 @@ import attrs
 
 from .. import bots, protocol
 from ..bots.command import EngineSpec
-from ..errors import ArgumentError, SkitgubbeError
+from ..errors import ArgumentError, PlayerError, SkitgubbeError
 from ..events import Event
 from ..game import Game
 from ..moves import Move
 from ..observation import Observation
 from ..players import Player
+from ..referee import PlayerCall, Referee
 from .commits import GroupCommit, retrying
 
 # The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
@@ -154,11 +155,21 @@ def _public_json(view: Observation) -> dict[str, Any]:
 
 @attrs.define(eq=False)
 class _Seat:
+    """A seat of a table, as its :class:`~skitgubbe.Referee` seats it: a person's (whose
+    answers come through :meth:`Table.submit`) or a bot's (asked through :meth:`choose`).
+    It has no ``game_started`` or ``game_ended`` hook: a seat's bot is asked for moves only."""
+
     claimed: StoredSeat | None
     bot: Player | None
     engine: EngineSpec | None = None  # started at the seat's first move, in a thread
     connection: Connection | None = None
     seen: int = 0  # how many of the seat's history events it has been sent
+
+    def choose(self, observation: Observation) -> Move:
+        """The seat's bot's move (a referee's turn calls this; never for a person's seat)."""
+        if self.bot is None:
+            raise TableError("this seat has no bot (a person's, or an engine not started)")
+        return self.bot.choose(observation)
 
 
 class Table:
@@ -197,16 +208,16 @@ class Table:
         self.status = stored.status
         self.created = stored.created
         self._seed = stored.seed
-        self.game = Game.new(config.rules, seed=stored.seed)
+        game = Game.new(config.rules, seed=stored.seed)
         for index, text in enumerate(stored.moves):  # a restart: the game as stored
             try:
-                self.game.play(_parse_move(text))
+                game.play(_parse_move(text))
             except SkitgubbeError as error:
                 raise TableError(
                     f"table {self.id}: stored move {index} {text!r}: {error}"
                 ) from None
         engines = engines or {}
-        self._seats = []
+        self._seats: list[_Seat] = []
         for seat, spec in enumerate(config.seats):
             if spec is not None and spec.startswith(ENGINE_PREFIX):
                 engine = engines.get(spec[len(ENGINE_PREFIX) :])
@@ -216,11 +227,15 @@ class Table:
             else:
                 bot = None if spec is None else bots.make(spec, seed=seat)
                 self._seats.append(_Seat(stored.seats[seat], bot))
-        self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
+        # The table loop: the referee asks each seat in turn, checks and plays its answer.
+        self._referee: Referee[_Seat] = Referee(self._seats, game=game)
+        self.game = game
+        """The game (the referee's: it changes only through the referee's ``accept``)."""
+        self._stand_in = _Seat(None, bots.make(config.stand_in, seed=len(config.seats)))
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
         self._answer: asyncio.Future[Move | None] | None = None
-        self._waiting: int | None = None  # the seat whose answer _answer awaits
+        self._turn: PlayerCall[_Seat] | None = None  # the person's turn _answer awaits
         self._deadline: float | None = None  # loop time at which that seat's move is due
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -440,9 +455,11 @@ class Table:
 
     def submit(self, seat: int, number: object, text: object) -> None:
         """A person's move: ``number`` is the move it answers (``moves_played`` when it was
-        asked), ``text`` the move. Anything else but the awaited answer is refused with
-        :class:`TableError` and changes nothing."""
-        if self._waiting != seat or self._answer is None or self._answer.done():
+        asked), ``text`` the move. The referee checks and plays it at once; anything else but
+        a legal answer to the open turn is refused with :class:`TableError` and changes
+        nothing."""
+        turn, answer = self._turn, self._answer
+        if turn is None or turn.seat != seat or answer is None or answer.done():
             raise TableError("it is not your turn", 409)
         if type(number) is not int or number != self.game.moves_played:
             raise TableError(
@@ -456,39 +473,35 @@ class Table:
             move = Move.parse(text)
         except SkitgubbeError as error:
             raise TableError(str(error)) from None
-        if not self.game.is_legal(move):
-            legal = ", ".join(str(m) for m in self.game.legal_moves)
-            raise TableError(f"{move} is not legal now; legal: {legal}")
-        self._answer.set_result(move)
+        try:
+            self._accept(turn, move)
+        except PlayerError:
+            legal = ", ".join(str(m) for m in turn.observation.legal_moves)
+            raise TableError(f"{move} is not legal now; legal: {legal}") from None
+        answer.set_result(move)
 
     async def _play(self) -> None:
-        game = self.game
+        """Run the game on the referee to its end: each turn it opens is a bot's (asked
+        here) or a person's (answered through :meth:`submit`, or by the stand-in when the
+        clock runs out); every answer goes through :meth:`_accept`."""
         try:
             if not self._start_stored:
                 await retrying(functools.partial(self.store.start, self.id), self.id)
                 self._start_stored = True
-            while game.result is None:
-                seat = game.to_move
-                assert seat is not None
-                stand_in: str | None = None
-                if self.config.seats[seat] is not None:
+            while (turn := self._referee.turn()) is not None:
+                if self.config.seats[turn.seat] is not None:
                     if self.config.bot_delay:
                         await self._flush()  # people see each bot's move on its own
                         await asyncio.sleep(self.config.bot_delay)
                     elif len(self._pending) >= self.players:
                         await self._flush()  # a round of bots: let the other tables play
-                    move, stand_in = await self._bot_move(seat)
-                else:
-                    answer = await self._person_move(seat)
-                    if answer is None:
-                        stand_in = "timeout"
-                        move = self._stand_in.choose(game.observation(seat))
-                    else:
-                        move = answer
-                self._record(seat, move, stand_in)
+                    await self._bot_turn(turn)
+                elif not await self._person_turn(turn):
+                    self._stand_in_for(turn, "timeout")
             await self._flush()
             self.status = "over"
-            await retrying(functools.partial(self.store.finish, self.id, game.record()), self.id)
+            record = self.game.record()
+            await retrying(functools.partial(self.store.finish, self.id, record), self.id)
             self._publish()
             self.done.set()
             await self._close_bots()
@@ -502,33 +515,39 @@ class Table:
                     await _quietly(state.connection.send(message))
             raise
 
-    async def _bot_move(self, seat: int) -> tuple[Move, str | None]:
-        """The bot's move, or the stand-in's (and ``"error"``) when the bot fails."""
-        state = self._seats[seat]
-        view = self.game.observation(seat)
-        move: object = None
+    async def _bot_turn(self, turn: PlayerCall[_Seat]) -> None:
+        """The bot's answer to ``turn``, or the stand-in's (``"error"``) when the bot fails or
+        the referee refuses its answer: a broken bot never stops a table."""
+        state = turn.player
+        answer: object = None
         try:
-            if state.bot is not None and self.config.seats[seat] in CHEAP_BOTS:
-                move = state.bot.choose(view)
+            if state.bot is not None and self.config.seats[turn.seat] in CHEAP_BOTS:
+                answer = turn()
             else:  # a search or an engine: in a worker thread, the loop serves the others
                 await self._flush()
                 if state.bot is None and state.engine is not None:
-                    state.bot = await asyncio.to_thread(state.engine.player, seed=seat)
-                if state.bot is not None:
-                    move = await asyncio.to_thread(state.bot.choose, view)
+                    state.bot = await asyncio.to_thread(state.engine.player, seed=turn.seat)
+                answer = await asyncio.to_thread(turn)
         except Exception:  # a bot that raises, an engine that dies or is late
-            move = None
-        if not isinstance(move, Move) or not self.game.is_legal(move):
-            return self._stand_in.choose(view), "error"  # a broken bot never stops a table
-        return move, None
+            self._stand_in_for(turn, "error")
+            return
+        try:
+            self._accept(turn, answer)
+        except PlayerError:  # the referee refused the answer: not a legal move
+            self._stand_in_for(turn, "error")
 
-    async def _person_move(self, seat: int) -> Move | None:
-        """The person's answer, or ``None`` when its time ran out."""
+    def _stand_in_for(self, turn: PlayerCall[_Seat], reason: str) -> None:
+        """The stand-in answers ``turn`` for its seat, for ``reason``."""
+        stand_in = turn.instead(self._stand_in, reason)
+        self._accept(stand_in, stand_in())
+
+    async def _person_turn(self, turn: PlayerCall[_Seat]) -> bool:
+        """Await the person's answer to ``turn`` (:meth:`submit` plays it): ``False`` when
+        the clock ran out first."""
         await self._store_pending()  # the clock starts once the moves before it are stored
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Move | None] = loop.create_future()
-        self._answer = answer
-        self._waiting = seat
+        self._answer, self._turn = answer, turn
         limit = self.config.move_time
         self._deadline = None if limit is None else loop.time() + limit
         # The clock sets the answer to None; awaiting the future itself, the table wakes
@@ -536,17 +555,22 @@ class Table:
         clock = None if limit is None else loop.call_later(limit, _time_up, answer)
         try:
             await self._flush()  # the moves since the last update, and the prompt
-            return await answer
+            return await answer is not None
         finally:
             if clock is not None:
                 clock.cancel()
             self._answer = None
-            self._waiting = None
+            self._turn = None
             self._deadline = None
+
+    def _asked(self, seat: int) -> bool:
+        """Whether the table awaits ``seat``'s answer (its turn is open and unanswered)."""
+        turn, answer = self._turn, self._answer
+        return turn is not None and turn.seat == seat and answer is not None and not answer.done()
 
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
         """The seat's view, and its legal moves only while the table awaits its answer."""
-        asked = self._waiting == seat
+        asked = self._asked(seat)
         remaining = None
         if asked and self._deadline is not None:
             remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
@@ -559,13 +583,15 @@ class Table:
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
 
-    def _record(self, seat: int, move: Move, stand_in: str | None) -> None:
-        """Play a move and hand it to the store; it is told at the next :meth:`_flush`."""
+    def _accept(self, turn: PlayerCall[_Seat], answer: object) -> None:
+        """Hand ``answer`` to the referee, which checks it and plays it (or raises
+        :class:`~skitgubbe.PlayerError` and changes nothing), then to the store; it is told
+        at the next :meth:`_flush`."""
         index = self.game.moves_played
-        text = str(move)
-        self.store.append_move(self.id, index, text, stand_in)
-        self.game.play(move)
-        self._pending.append({"seat": seat, "move": text, "stand_in": stand_in})
+        self._referee.accept(turn, answer)
+        text = str(answer)
+        self.store.append_move(self.id, index, text, turn.stand_in)
+        self._pending.append({"seat": turn.seat, "move": text, "stand_in": turn.stand_in})
 
     async def _flush(self) -> None:
         """Tell everyone of the moves since the last flush, once they are stored: each seat
@@ -578,7 +604,7 @@ class Table:
             self._publish()
         result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
-            if state.connection is None or not (pending or self._waiting == viewer):
+            if state.connection is None or not (pending or self._asked(viewer)):
                 continue
             view = self.game.observation(viewer)
             new: Sequence[Event] = view.history[state.seen :]
