@@ -42,7 +42,8 @@ from .commits import GroupCommit, retrying
 
 # The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
 # importable from here for one release.
-from .config import CHEAP_BOTS, ENGINE_PREFIX
+from .config import CHEAP_BOTS
+from .config import ENGINE_PREFIX as ENGINE_PREFIX
 from .config import MAX_BOT_ITERATIONS as MAX_BOT_ITERATIONS
 from .config import MAX_BOT_SECONDS as MAX_BOT_SECONDS
 from .config import MAX_MOVES as MAX_MOVES
