@@ -6,6 +6,13 @@ through :meth:`Table.submit`. Every move is written to the :class:`Store`
 before any connection hears of it; :meth:`Lobby.restore` rebuilds every table
 from the store after a restart, and play goes on.
 
+A table plays on a :class:`~skitgubbe.Referee`, the package's one table loop: the
+referee opens each turn, a bot's seat is asked (in the loop, or in a worker thread
+for a search or an engine), a person's waits for :meth:`Table.submit`, and every
+answer, the stand-in's too, is checked and played by
+:meth:`Referee.accept <skitgubbe.Referee.accept>`. The table adds what a server
+needs around it: the store, the frames each viewer may see, the clocks.
+
 Messages to a seat carry only what the seat's :class:`~skitgubbe.Observation`
 allows (its JSON, as in the engine protocol, without the raw ``core_view``);
 spectators get the public part of the table and events with every dealt or
@@ -157,8 +164,9 @@ def _public_json(view: Observation) -> dict[str, Any]:
 @attrs.define(eq=False)
 class _Seat:
     """A seat of a table, as its :class:`~skitgubbe.Referee` seats it: a person's (whose
-    answers come through :meth:`Table.submit`) or a bot's (asked through :meth:`choose`).
-    It has no ``game_started`` or ``game_ended`` hook: a seat's bot is asked for moves only."""
+    answers come through :meth:`Table.submit`) or a bot's (asked through :meth:`choose`);
+    the table's stand-in is one too. It has no ``game_started`` or ``game_ended`` hook: a
+    seat's bot is asked for moves only."""
 
     claimed: StoredSeat | None
     bot: Player | None
