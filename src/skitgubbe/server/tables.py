@@ -236,10 +236,12 @@ class Table:
             else:
                 bot = None if spec is None else bots.make(spec, seed=seat)
                 self._seats.append(_Seat(stored.seats[seat], bot))
-        # The table loop: the referee asks each seat in turn, checks and plays its answer.
-        self._referee: Referee[_Seat] = Referee(self._seats, game=game)
         self.game = game
-        """The game (the referee's: it changes only through the referee's ``accept``)."""
+        """The game; while it is played, it changes only through the referee's ``accept``."""
+        # The table loop, while play runs (as play_game_async makes one a call): the
+        # referee opens each seat's turn, checks and plays its answer. None otherwise, so
+        # that a finished table keeps no record of its answers but the game.
+        self._referee: Referee[_Seat] | None = None
         self._stand_in = _Seat(None, bots.make(config.stand_in, seed=len(config.seats)))
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
@@ -497,7 +499,8 @@ class Table:
             if not self._start_stored:
                 await retrying(functools.partial(self.store.start, self.id), self.id)
                 self._start_stored = True
-            while (turn := self._referee.turn()) is not None:
+            referee = self._referee = Referee(self._seats, game=self.game)
+            while (turn := referee.turn()) is not None:
                 if self.config.seats[turn.seat] is not None:
                     if self.config.bot_delay:
                         await self._flush()  # people see each bot's move on its own
@@ -523,6 +526,8 @@ class Table:
                     message = {"type": "error", "error": str(error), "code": "internal"}
                     await _quietly(state.connection.send(message))
             raise
+        finally:
+            self._referee = None
 
     async def _bot_turn(self, turn: PlayerCall[_Seat]) -> None:
         """The bot's answer to ``turn``, or the stand-in's (``"error"``) when the bot fails or
@@ -596,6 +601,7 @@ class Table:
         """Hand ``answer`` to the referee, which checks it and plays it (or raises
         :class:`~skitgubbe.PlayerError` and changes nothing), then to the store; it is told
         at the next :meth:`_flush`."""
+        assert self._referee is not None  # a turn is open only while play runs
         index = self.game.moves_played
         self._referee.accept(turn, answer)
         text = str(answer)
