@@ -369,7 +369,7 @@ class Table:
         old, state.connection = state.connection, connection
         if old is not None:
             await _quietly(old.close("the seat connected again elsewhere"))
-        view = self.game.observation(seat)
+        view = self._view(seat)
         state.seen = len(view.history)
         await connection.send(
             {
@@ -582,6 +582,14 @@ class Table:
         turn, answer = self._turn, self._answer
         return turn is not None and turn.seat == seat and answer is not None and not answer.done()
 
+    def _view(self, seat: int) -> Observation:
+        """The seat's observation of the game now: the one its open turn holds while the table
+        awaits its answer (the game has not moved since the referee made it), else a new one."""
+        turn = self._turn
+        if turn is not None and self._asked(seat):
+            return turn.observation
+        return self.game.observation(seat)
+
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
         """The seat's view, and its legal moves only while the table awaits its answer."""
         asked = self._asked(seat)
@@ -621,7 +629,7 @@ class Table:
         for viewer, state in enumerate(self._seats):
             if state.connection is None or not (pending or self._asked(viewer)):
                 continue
-            view = self.game.observation(viewer)
+            view = self._view(viewer)
             new: Sequence[Event] = view.history[state.seen :]
             state.seen = len(view.history)
             message = {
