@@ -246,7 +246,8 @@ class Table:
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
         self._answer: asyncio.Future[Move | None] | None = None
-        self._turn: PlayerCall[_Seat] | None = None  # the person's turn _answer awaits
+        self._waiting: int | None = None  # the seat whose answer _answer awaits
+        self._turn: PlayerCall[_Seat] | None = None  # its turn, once opened (_person_call)
         self._deadline: float | None = None  # loop time at which that seat's move is due
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -469,8 +470,8 @@ class Table:
         asked), ``text`` the move. The referee checks and plays it at once; anything else but
         a legal answer to the open turn is refused with :class:`TableError` and changes
         nothing."""
-        turn, answer = self._turn, self._answer
-        if turn is None or turn.seat != seat or answer is None or answer.done():
+        answer = self._answer
+        if not self._asked(seat) or answer is None:
             raise TableError("it is not your turn", 409)
         if type(number) is not int or number != self.game.moves_played:
             raise TableError(
@@ -484,6 +485,7 @@ class Table:
             move = Move.parse(text)
         except SkitgubbeError as error:
             raise TableError(str(error)) from None
+        turn = self._person_call()
         try:
             self._accept(turn, move)
         except PlayerError:
@@ -492,24 +494,28 @@ class Table:
         answer.set_result(move)
 
     async def _play(self) -> None:
-        """Run the game on the referee to its end: each turn it opens is a bot's (asked
-        here) or a person's (answered through :meth:`submit`, or by the stand-in when the
-        clock runs out); every answer goes through :meth:`_accept`."""
+        """Run the game on the referee to its end. The seat to move is a bot's (the referee
+        opens its turn and it is asked here) or a person's (its turn is opened when first
+        needed, :meth:`_person_call`, and answered through :meth:`submit` or by the stand-in
+        when the clock runs out); every answer goes through :meth:`_accept`."""
         try:
             if not self._start_stored:
                 await retrying(functools.partial(self.store.start, self.id), self.id)
                 self._start_stored = True
             referee = self._referee = Referee(self._seats, game=self.game)
-            while (turn := referee.turn()) is not None:
-                if self.config.seats[turn.seat] is not None:
+            while (seat := referee.to_move) is not None:
+                if self.config.seats[seat] is not None:
                     if self.config.bot_delay:
                         await self._flush()  # people see each bot's move on its own
                         await asyncio.sleep(self.config.bot_delay)
                     elif len(self._pending) >= self.players:
                         await self._flush()  # a round of bots: let the other tables play
+                    turn = referee.turn()
+                    assert turn is not None  # the seat is to move
                     await self._bot_turn(turn)
-                elif not await self._person_turn(turn):
-                    self._stand_in_for(turn, "timeout")
+                elif not await self._person_turn(seat):
+                    self._stand_in_for(self._person_call(), "timeout")
+                self._turn = None  # answered: the next seat's turn is opened anew
             await self._flush()
             self.status = "over"
             record = self.game.record()
@@ -527,7 +533,7 @@ class Table:
                     await _quietly(state.connection.send(message))
             raise
         finally:
-            self._referee = None
+            self._referee, self._turn = None, None
 
     async def _bot_turn(self, turn: PlayerCall[_Seat]) -> None:
         """The bot's answer to ``turn``, or the stand-in's (``"error"``) when the bot fails or
@@ -555,13 +561,13 @@ class Table:
         stand_in = turn.instead(self._stand_in, reason)
         self._accept(stand_in, stand_in())
 
-    async def _person_turn(self, turn: PlayerCall[_Seat]) -> bool:
-        """Await the person's answer to ``turn`` (:meth:`submit` plays it): ``False`` when
-        the clock ran out first."""
+    async def _person_turn(self, seat: int) -> bool:
+        """Await the person's answer (:meth:`submit` plays it): ``False`` when the clock ran
+        out first."""
         await self._store_pending()  # the clock starts once the moves before it are stored
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Move | None] = loop.create_future()
-        self._answer, self._turn = answer, turn
+        self._answer, self._waiting = answer, seat
         limit = self.config.move_time
         self._deadline = None if limit is None else loop.time() + limit
         # The clock sets the answer to None; awaiting the future itself, the table wakes
@@ -574,20 +580,30 @@ class Table:
             if clock is not None:
                 clock.cancel()
             self._answer = None
-            self._turn = None
+            self._waiting = None
             self._deadline = None
 
     def _asked(self, seat: int) -> bool:
-        """Whether the table awaits ``seat``'s answer (its turn is open and unanswered)."""
-        turn, answer = self._turn, self._answer
-        return turn is not None and turn.seat == seat and answer is not None and not answer.done()
+        """Whether the table awaits ``seat``'s answer (and it has not come)."""
+        answer = self._answer
+        return self._waiting == seat and answer is not None and not answer.done()
+
+    def _person_call(self) -> PlayerCall[_Seat]:
+        """The referee's turn for the person the table awaits, opened the first time it is
+        needed: to show the person the prompt, to play its answer or the stand-in's. (Opening
+        a turn builds the seat's observation: a table restored with nobody at it builds none
+        until someone comes or the clock runs out, as the restart's replay decodes no event.)"""
+        if self._turn is None:
+            assert self._referee is not None  # a person is awaited only while play runs
+            self._turn = self._referee.turn()
+            assert self._turn is not None  # the person is to move
+        return self._turn
 
     def _view(self, seat: int) -> Observation:
-        """The seat's observation of the game now: the one its open turn holds while the table
-        awaits its answer (the game has not moved since the referee made it), else a new one."""
-        turn = self._turn
-        if turn is not None and self._asked(seat):
-            return turn.observation
+        """The seat's observation of the game now: its turn's while the table awaits its
+        answer (the game has not moved since the referee opened it), else a new one."""
+        if self._asked(seat):
+            return self._person_call().observation
         return self.game.observation(seat)
 
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
