@@ -510,9 +510,7 @@ class Table:
                         await asyncio.sleep(self.config.bot_delay)
                     elif len(self._pending) >= self.players:
                         await self._flush()  # a round of bots: let the other tables play
-                    turn = referee.turn()
-                    assert turn is not None  # the seat is to move
-                    await self._bot_turn(turn)
+                    await self._bot_turn(referee)
                 elif not await self._person_turn(seat):
                     self._stand_in_for(self._person_call(), "timeout")
                 self._turn = None  # answered: the next seat's turn is opened anew
@@ -535,9 +533,13 @@ class Table:
         finally:
             self._referee, self._turn = None, None
 
-    async def _bot_turn(self, turn: PlayerCall[_Seat]) -> None:
-        """The bot's answer to ``turn``, or the stand-in's (``"error"``) when the bot fails or
-        the referee refuses its answer: a broken bot never stops a table."""
+    async def _bot_turn(self, referee: Referee[_Seat]) -> None:
+        """The referee opens the bot's turn: the bot's answer, or the stand-in's (``"error"``)
+        when the bot fails or the referee refuses its answer: a broken bot never stops a
+        table. (The turn, and the observation it holds, lives only this long: held while the
+        table then awaits a person, it would cost the collector a walk of its history.)"""
+        turn = referee.turn()
+        assert turn is not None  # the bot's seat is to move
         state = turn.player
         answer: object = None
         try:
