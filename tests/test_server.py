@@ -570,6 +570,48 @@ def test_a_bot_that_fails_gets_a_stand_in_and_the_table_plays_on(
     serve(test)
 
 
+class _Cheats:
+    """A bot that answers the referee wrongly at every move: a move it may not play now
+    (``bad="illegal"``), or something that is not a move at all (``bad="text"``)."""
+
+    def __init__(self, bad: str) -> None:
+        self.bad = bad
+
+    def choose(self, view: sg.Observation) -> object:
+        if self.bad == "text":
+            return str(view.legal_moves[0])  # the right text, but not a Move
+        plays = (sg.Move.play(sg.Card.from_index(index)) for index in range(52))
+        return next(move for move in plays if move not in view.legal_moves)
+
+
+@pytest.mark.parametrize("bad", ["illegal", "text"])
+def test_a_bot_whose_answer_the_referee_refuses_gets_a_stand_in(
+    monkeypatch: pytest.MonkeyPatch, bad: str
+) -> None:
+    from skitgubbe.bots import registry
+    from skitgubbe.server import Lobby
+
+    monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
+    sg.bots.register("cheats", lambda seed=None: _Cheats(bad))
+
+    async def play() -> tuple[dict[str, Any], SQLiteStore]:
+        store = SQLiteStore(":memory:")
+        table = Lobby(store).create({"seats": ["greedy", "cheats"], "rules": SHORT})
+        await asyncio.wait_for(table.done.wait(), 60)
+        return table.record(), store
+
+    record, store = asyncio.run(play())
+    stored = store.load(("over",))[0]
+    played = sg.Game.from_record(record)  # every move played was legal
+    replay = sg.Game.new(played.rules, seed=played.seed)
+    seats = []
+    for move in played.moves:
+        seats.append(replay.to_move)
+        replay.play(move)
+    assert {n for n, seat in enumerate(seats) if seat == 1} == set(stored.stand_ins)
+    assert set(stored.stand_ins.values()) == {"error"}
+
+
 def _engine_processes() -> list[int]:
     """This process's children that run a skitgubbe engine."""
     found = []

@@ -23,8 +23,10 @@ from .app import (
     run,
     tune_gc,
 )
+from .config import TableConfig
+from .errors import TableError
 from .store import SQLiteStore, Store, StoredSeat, StoredTable, StoreError
-from .tables import Connection, Lobby, Table, TableConfig, TableError, hash_token
+from .tables import Connection, Lobby, Table, hash_token
 
 __all__ = [
     "FULL_GC_SECONDS",

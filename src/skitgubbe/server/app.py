@@ -47,8 +47,10 @@ from aiohttp import WSMsgType, web
 from ..errors import SkitgubbeError
 from ..game import svg
 from ..game.cards import Card
+from .config import MAX_BOT_ITERATIONS
+from .errors import TableError
 from .store import SQLiteStore, Store, StoreError
-from .tables import MAX_BOT_ITERATIONS, Lobby, Table, TableError
+from .tables import Lobby, Table
 
 __all__ = [
     "FULL_GC_SECONDS",
@@ -167,7 +169,7 @@ def _load(text: str, what: str) -> Any:
     >>> _load("[" * 40 + "]" * 40, "a frame")
     Traceback (most recent call last):
         ...
-    skitgubbe.server.tables.TableError: a frame must be JSON nested at most 32 deep
+    skitgubbe.server.errors.TableError: a frame must be JSON nested at most 32 deep
     """
     if _depth(text) > _MAX_DEPTH:
         raise TableError(f"{what} must be JSON nested at most {_MAX_DEPTH} deep")

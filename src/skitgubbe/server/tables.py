@@ -6,6 +6,13 @@ through :meth:`Table.submit`. Every move is written to the :class:`Store`
 before any connection hears of it; :meth:`Lobby.restore` rebuilds every table
 from the store after a restart, and play goes on.
 
+A table plays on a :class:`~skitgubbe.Referee`, the package's one table loop: the
+referee opens each turn, a bot's seat is asked (in the loop, or in a worker thread
+for a search or an engine), a person's waits for :meth:`Table.submit`, and every
+answer, the stand-in's too, is checked and played by
+:meth:`Referee.accept <skitgubbe.Referee.accept>`. The table adds what a server
+needs around it: the store, the frames each viewer may see, the clocks.
+
 Messages to a seat carry only what the seat's :class:`~skitgubbe.Observation`
 allows (its JSON, as in the engine protocol, without the raw ``core_view``);
 spectators get the public part of the table and events with every dealt or
@@ -24,92 +31,51 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
 
 from .. import bots
 from ..bots.command import EngineSpec
-from ..bots.search import ISMCTSBot, PIMCBot
 from ..engine import protocol
-from ..errors import ArgumentError, SkitgubbeError
+from ..errors import ArgumentError, PlayerError, SkitgubbeError
 from ..game.events import Event
 from ..game.moves import Move
 from ..game.observation import Observation
-from ..game.rules import Rules
 from ..game.state import Game
 from ..play.players import Player
+from ..play.referee import PlayerCall, Referee
+from .commits import GroupCommit, retrying
+
+# The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
+# importable from here for one release.
+from .config import CHEAP_BOTS
+from .config import ENGINE_PREFIX as ENGINE_PREFIX
+from .config import MAX_BOT_ITERATIONS as MAX_BOT_ITERATIONS
+from .config import MAX_BOT_SECONDS as MAX_BOT_SECONDS
+from .config import MAX_MOVES as MAX_MOVES
+from .config import MAX_PLAYERS as MAX_PLAYERS
+from .config import MAX_SPEC as MAX_SPEC
+from .config import MIN_PLAYERS as MIN_PLAYERS
+from .config import TableConfig as TableConfig
+from .config import bot_cost as bot_cost
+from .errors import TableError as TableError
+from .errors import shorten
 from .store import Store, StoredSeat, StoredTable, StoreError
 
-__all__ = [
-    "Connection",
-    "Lobby",
-    "Table",
-    "TableConfig",
-    "TableError",
-    "bot_cost",
-    "hash_token",
-]
+__all__ = ["Connection", "Lobby", "Table", "hash_token"]
 
 MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
-"""A table seats 2 to 4 players (the rules allow no other number)."""
-MAX_MOVES: Final = 10_000
-"""The largest ``max_moves`` a table's rules may set (a game stops there, a draw)."""
-MAX_BOT_ITERATIONS: Final = 20_000
-"""The default bound on a searching bot's work per move (see :class:`TableConfig`)."""
-MAX_BOT_SECONDS: Final = 10.0
-"""The longest time budget per move a searching bot may be given (``ismcts:time=S``)."""
 MAX_SPECTATORS: Final = 100
 """The most spectators a table takes at once (each holds ``spectator_delay`` seconds of
 updates in memory)."""
-MAX_SPEC: Final = 200
-"""The longest bot spec, in characters."""
-_RETRY_FIRST: Final = 0.05  # seconds before a failed store write is tried again,
-_RETRY_MOST: Final = 2.0  # doubled each time, up to this
-_CHEAP_BOTS: Final = frozenset({"random", "greedy"})
-ENGINE_PREFIX: Final = "engine:"
-"""A seat spec ``"engine:NAME"`` sits one of the server's named engines."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
 # Stored moves are parsed again on every restart, and a few hundred texts cover them all.
 _parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
-
-
-class TableError(SkitgubbeError):
-    """A request the table refuses: a bad seat, token, move or configuration.
-
-    ``status`` is the HTTP status that fits (400, 403, 404 or 409).
-
-    >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
-    >>> try:
-    ...     Lobby(SQLiteStore(":memory:")).get("nope")
-    ... except TableError as error:
-    ...     print(error.status, error)
-    404 no table 'nope'
-    """
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-    @property
-    def code(self) -> str:
-        """A stable name of the kind of error, for programs: ``bad_request`` (400),
-        ``forbidden`` (403), ``not_found`` (404) or ``conflict`` (409).
-
-        >>> from skitgubbe.server import TableError
-        >>> TableError("it is not your turn", 409).code
-        'conflict'
-        """
-        return _CODES.get(self.status, "bad_request")
-
-
-_CODES: Final = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict"}
 
 
 class Connection(Protocol):
@@ -164,200 +130,6 @@ def _is_text(text: str) -> bool:
     return True
 
 
-def _number(value: object, name: str, low: float, high: float, default: float | None) -> Any:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise TableError(f"{name} must be a number {low:g} … {high:g}, not {_short(value)}")
-    return value
-
-
-def _short(value: object) -> str:
-    """A value named in an error, cut short (it may be a long string from a request)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _rules(data: object, players: int, stored: bool) -> Rules:
-    """A table's rules from its JSON (a preset name, or fields over a preset)."""
-    try:
-        if isinstance(data, str):
-            rules = Rules.preset(data, players=players)
-        elif isinstance(data, Mapping):
-            fields = {k: v for k, v in data.items() if k not in ("preset", "players")}
-            preset = data.get("preset", "classic")
-            if not isinstance(preset, str):
-                raise TableError(f"rules.preset must be a preset name, not {_short(preset)}")
-            named = data.get("players", players)
-            if named != players:  # the seats decide it: a different number is a mistake
-                raise TableError(
-                    f"rules.players is {_short(named)}, but the table has {players} seats "
-                    "(leave it out: the seats decide it)"
-                )
-            base = Rules.preset(preset, players).to_dict()
-            rules = Rules.from_dict({**base, **fields})
-        else:
-            raise TableError("rules must be a preset name or a JSON object of rules")
-    except TableError:
-        raise
-    except SkitgubbeError as error:
-        raise TableError(f"rules: {error}") from None
-    if rules.max_moves > MAX_MOVES and not stored:
-        raise TableError(f"rules.max_moves must be at most {MAX_MOVES}, not {rules.max_moves}")
-    return rules
-
-
-def bot_cost(bot: Player) -> tuple[int | None, float | None]:
-    """A searching bot's budget per move: ``(iterations, seconds)``, either ``None`` when
-    it sets none (``(None, None)``: the bot does not search, or the server cannot tell).
-
-    ISMCTS counts its ``iterations``; PIMC plays ``worlds × rollouts`` games per legal
-    move, counted as that many iterations.
-
-    >>> from skitgubbe import bots
-    >>> from skitgubbe.server.tables import bot_cost
-    >>> bot_cost(bots.make("ismcts:iterations=400")), bot_cost(bots.make("greedy"))
-    ((400, None), (None, None))
-    >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
-    (32, None)
-    """
-    if isinstance(bot, ISMCTSBot):
-        return bot.iterations, bot.time
-    if isinstance(bot, PIMCBot):
-        return bot.worlds * bot.rollouts, None
-    return None, None
-
-
-def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
-    iterations, seconds = bot_cost(bot)
-    if iterations is None and seconds is None:
-        return
-    if iterations is not None and iterations <= max_iterations:
-        return  # with a time budget too, it stops at whichever comes first
-    if seconds is not None and seconds <= MAX_BOT_SECONDS:
-        return
-    raise TableError(
-        f"seat {seat}: {spec!r} searches too much for this server: at most "
-        f"{max_iterations} iterations (pimc: worlds × rollouts) or {MAX_BOT_SECONDS:g} s "
-        "per move"
-    )
-
-
-@attrs.define(frozen=True)
-class TableConfig:
-    """How a table plays: its rules, who sits where, its clocks.
-
-    ``seats`` has one entry per seat: ``None`` for a person (claimed in the
-    lobby), a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
-    ``"ismcts:iterations=500"``), or ``"engine:NAME"`` for one of the engines
-    the server was started with (``engines``: a program in a process of its
-    own, which no web request can name otherwise). ``move_time`` bounds a
-    person's answer in seconds (``None``: no limit); a person who runs out of it
-    gets a stand-in (``stand_in``, a bot spec) for that move, as with
-    :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
-    the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
-    before they move, so that people can follow.
-
-    >>> from skitgubbe.server.tables import TableConfig
-    >>> config = TableConfig.from_json({"seats": [None, "greedy", "random"]})
-    >>> config.rules.players, config.move_time
-    (3, 30.0)
-    >>> TableConfig.from_json({"seats": [None, "nobot"]})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    skitgubbe.server.tables.TableError: seat 1: no bot named 'nobot'; known bots: ...
-    """
-
-    rules: Rules
-    seats: tuple[str | None, ...]
-    move_time: float | None = 30.0
-    spectator_delay: float = 0.0
-    bot_delay: float = 0.0
-    stand_in: str = "greedy"
-
-    @classmethod
-    def from_json(
-        cls,
-        data: object,
-        *,
-        engines: Collection[str] = (),
-        max_bot_iterations: int = MAX_BOT_ITERATIONS,
-        stored: bool = False,
-    ) -> TableConfig:
-        """A configuration from JSON (a lobby request, or the store), checked field by field,
-        each size before anything is built from it; ``engines`` are the names an
-        ``"engine:NAME"`` seat may use, ``max_bot_iterations`` bounds a searching bot's
-        work per move (:func:`bot_cost`). A ``stored`` configuration was accepted once: the
-        server's bounds on cost (``max_moves``, the bots' work) are not applied again, so
-        that lowering them never keeps a game from resuming."""
-        if not isinstance(data, Mapping):
-            raise TableError("a table's configuration is a JSON object")
-        seats = data.get("seats")
-        players = data.get("players")
-        if players is not None and (
-            type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS
-        ):
-            raise TableError(
-                f"players must be an int {MIN_PLAYERS} … {MAX_PLAYERS}, not {_short(players)}"
-            )
-        if seats is None:
-            seats = [None] + ["greedy"] * ((players or 3) - 1)
-        if not isinstance(seats, list) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise TableError(f"seats must be a list of {MIN_PLAYERS} … {MAX_PLAYERS} entries")
-        if players is not None and players != len(seats):
-            raise TableError(f"players is {players}, but seats lists {len(seats)}")
-        for seat, spec in enumerate(seats):
-            if spec is None:
-                continue
-            if not isinstance(spec, str) or len(spec) > MAX_SPEC:
-                raise TableError(
-                    f"seat {seat} must be null (a person) or a bot spec string "
-                    f"(at most {MAX_SPEC} characters)"
-                )
-            if spec.startswith(ENGINE_PREFIX):
-                name = spec[len(ENGINE_PREFIX) :]
-                if name not in engines:
-                    known = ", ".join(sorted(engines)) or "none"
-                    raise TableError(f"seat {seat}: no engine named {name!r}; engines: {known}")
-                continue
-            if bots.is_engine_spec(spec):
-                raise TableError(
-                    f"seat {seat}: engines are not started from the lobby; the server names "
-                    "the ones it runs ('engine:NAME')"
-                )
-            try:
-                bot = bots.make(spec, seed=0)
-            except SkitgubbeError as error:
-                raise TableError(f"seat {seat}: {error}") from None
-            if not stored:
-                _check_cost(seat, spec, bot, max_bot_iterations)
-        rules = _rules(data.get("rules", "classic"), len(seats), stored)
-        stand_in = data.get("stand_in", "greedy")
-        if not isinstance(stand_in, str) or stand_in not in _CHEAP_BOTS:
-            raise TableError(
-                f"stand_in must be one of {sorted(_CHEAP_BOTS)}, not {_short(stand_in)}"
-            )
-        return cls(
-            rules,
-            tuple(seats),
-            _number(data.get("move_time", 30.0), "move_time", 0.05, 3600, None),
-            _number(data.get("spectator_delay"), "spectator_delay", 0, 3600, 0.0),
-            _number(data.get("bot_delay"), "bot_delay", 0, 60, 0.0),
-            stand_in,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The configuration as :meth:`from_json` reads it."""
-        return {
-            "rules": self.rules.to_dict(),
-            "seats": list(self.seats),
-            "move_time": self.move_time,
-            "spectator_delay": self.spectator_delay,
-            "bot_delay": self.bot_delay,
-            "stand_in": self.stand_in,
-        }
-
-
 def _view_json(view: Observation) -> dict[str, Any]:
     data = protocol.observation_json(view)
     # The engine's raw view is of no use to a browser; the cards the seat cannot place
@@ -390,74 +162,24 @@ def _public_json(view: Observation) -> dict[str, Any]:
     return {key: data[key] for key in _PUBLIC_KEYS}
 
 
-class _GroupCommit:
-    """One :meth:`Store.flush` for every table that asks in the same turn of the loop.
-
-    A table that has moves to tell awaits :meth:`wait`; the first to ask schedules
-    the flush for the loop's next turn, and every table that asks before then is
-    answered by that one commit (a group commit: under load, one transaction
-    carries the moves of many tables).
-
-    A commit that fails with :class:`StoreError` (a full disk) leaves every move
-    pending in the store and every table waiting: it is tried again after
-    ``_RETRY_FIRST`` seconds, then twice as long each time (up to ``_RETRY_MOST``),
-    and the tables go on once one succeeds. ``failing`` is the last failure while
-    they wait, ``None`` once the store writes again.
-    """
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.failing: StoreError | None = None
-        self._waiting: list[asyncio.Future[None]] = []
-        self._scheduled = False
-        self._delay = 0.0
-
-    async def wait(self) -> None:
-        # A future of each waiter's own: a table cancelled while it waits cancels only its
-        # own, and a waiter wakes one step after the commit (no shield in between).
-        loop = asyncio.get_running_loop()
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._commit)
-        waiter = loop.create_future()
-        self._waiting.append(waiter)
-        await waiter
-
-    def _commit(self) -> None:
-        try:
-            self.store.flush()
-        except StoreError as error:  # every move stays pending: try again a little later
-            if all(waiter.done() for waiter in self._waiting):  # nobody waits (a shutdown)
-                self._waiting, self._scheduled = [], False
-                return
-            if self.failing is None:
-                _log.warning("the store failed; tables wait until it writes again: %s", error)
-            self.failing = error
-            self._delay = min(max(2 * self._delay, _RETRY_FIRST), _RETRY_MOST)
-            asyncio.get_running_loop().call_later(self._delay, self._commit)
-            return
-        except Exception as error:  # a bug: every waiting table fails with it
-            waiting, self._waiting, self._scheduled = self._waiting, [], False
-            for waiter in waiting:
-                if not waiter.done():
-                    waiter.set_exception(error)
-            return
-        if self.failing is not None:
-            _log.warning("the store writes again; the tables go on")
-        self.failing, self._delay = None, 0.0
-        waiting, self._waiting, self._scheduled = self._waiting, [], False
-        for waiter in waiting:
-            if not waiter.done():
-                waiter.set_result(None)
-
-
 @attrs.define(eq=False)
 class _Seat:
+    """A seat of a table, as its :class:`~skitgubbe.Referee` seats it: a person's (whose
+    answers come through :meth:`Table.submit`) or a bot's (asked through :meth:`choose`);
+    the table's stand-in is one too. It has no ``game_started`` or ``game_ended`` hook: a
+    seat's bot is asked for moves only."""
+
     claimed: StoredSeat | None
     bot: Player | None
     engine: EngineSpec | None = None  # started at the seat's first move, in a thread
     connection: Connection | None = None
     seen: int = 0  # how many of the seat's history events it has been sent
+
+    def choose(self, observation: Observation) -> Move:
+        """The seat's bot's move (a referee's turn calls this; never for a person's seat)."""
+        if self.bot is None:
+            raise TableError("this seat has no bot (a person's, or an engine not started)")
+        return self.bot.choose(observation)
 
 
 class Table:
@@ -485,27 +207,27 @@ class Table:
         config: TableConfig,
         store: Store,
         *,
-        commits: _GroupCommit | None = None,
+        commits: GroupCommit | None = None,
         engines: Mapping[str, EngineSpec] | None = None,
     ) -> None:
         self.id = stored.id
         self.config = config
         self.store = store
-        self._commits = commits or _GroupCommit(store)
+        self._commits = commits or GroupCommit(store)
         self._pending: list[dict[str, Any]] = []  # moves played, not yet told
         self.status = stored.status
         self.created = stored.created
         self._seed = stored.seed
-        self.game = Game.new(config.rules, seed=stored.seed)
+        game = Game.new(config.rules, seed=stored.seed)
         for index, text in enumerate(stored.moves):  # a restart: the game as stored
             try:
-                self.game.play(_parse_move(text))
+                game.play(_parse_move(text))
             except SkitgubbeError as error:
                 raise TableError(
                     f"table {self.id}: stored move {index} {text!r}: {error}"
                 ) from None
         engines = engines or {}
-        self._seats = []
+        self._seats: list[_Seat] = []
         for seat, spec in enumerate(config.seats):
             if spec is not None and spec.startswith(ENGINE_PREFIX):
                 engine = engines.get(spec[len(ENGINE_PREFIX) :])
@@ -515,11 +237,18 @@ class Table:
             else:
                 bot = None if spec is None else bots.make(spec, seed=seat)
                 self._seats.append(_Seat(stored.seats[seat], bot))
-        self._stand_in = bots.make(config.stand_in, seed=len(config.seats))
+        self.game = game
+        """The game; while it is played, it changes only through the referee's ``accept``."""
+        # The table loop, while play runs (as play_game_async makes one a call): the
+        # referee opens each seat's turn, checks and plays its answer. None otherwise, so
+        # that a finished table keeps no record of its answers but the game.
+        self._referee: Referee[_Seat] | None = None
+        self._stand_in = _Seat(None, bots.make(config.stand_in, seed=len(config.seats)))
         self._spectators: set[Connection] = set()
         self._public_seen = 0  # seat 0's history events the spectators have been sent
         self._answer: asyncio.Future[Move | None] | None = None
         self._waiting: int | None = None  # the seat whose answer _answer awaits
+        self._turn: PlayerCall[_Seat] | None = None  # its turn, once opened (_person_call)
         self._deadline: float | None = None  # loop time at which that seat's move is due
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -598,7 +327,7 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
         if type(seat) is not int or seat not in self.open_seats():
-            raise TableError(f"seat {_short(seat)} is not open at table {self.id}", 409)
+            raise TableError(f"seat {shorten(seat)} is not open at table {self.id}", 409)
         if (
             not isinstance(name, str)
             or not 1 <= len(name.strip()) <= MAX_NAME
@@ -642,7 +371,7 @@ class Table:
         old, state.connection = state.connection, connection
         if old is not None:
             await _quietly(old.close("the seat connected again elsewhere"))
-        view = self.game.observation(seat)
+        view = self._view(seat)
         state.seen = len(view.history)
         await connection.send(
             {
@@ -739,9 +468,11 @@ class Table:
 
     def submit(self, seat: int, number: object, text: object) -> None:
         """A person's move: ``number`` is the move it answers (``moves_played`` when it was
-        asked), ``text`` the move. Anything else but the awaited answer is refused with
-        :class:`TableError` and changes nothing."""
-        if self._waiting != seat or self._answer is None or self._answer.done():
+        asked), ``text`` the move. The referee checks and plays it at once; anything else but
+        a legal answer to the open turn is refused with :class:`TableError` and changes
+        nothing."""
+        answer = self._answer
+        if not self._asked(seat) or answer is None:
             raise TableError("it is not your turn", 409)
         if type(number) is not int or number != self.game.moves_played:
             raise TableError(
@@ -755,39 +486,39 @@ class Table:
             move = Move.parse(text)
         except SkitgubbeError as error:
             raise TableError(str(error)) from None
-        if not self.game.is_legal(move):
-            legal = ", ".join(str(m) for m in self.game.legal_moves)
-            raise TableError(f"{move} is not legal now; legal: {legal}")
-        self._answer.set_result(move)
+        turn = self._person_call()
+        try:
+            self._accept(turn, move)
+        except PlayerError:
+            legal = ", ".join(str(m) for m in turn.observation.legal_moves)
+            raise TableError(f"{move} is not legal now; legal: {legal}") from None
+        answer.set_result(move)
 
     async def _play(self) -> None:
-        game = self.game
+        """Run the game on the referee to its end. The seat to move is a bot's (the referee
+        opens its turn and it is asked here) or a person's (its turn is opened when first
+        needed, :meth:`_person_call`, and answered through :meth:`submit` or by the stand-in
+        when the clock runs out); every answer goes through :meth:`_accept`."""
         try:
             if not self._start_stored:
-                await self._retrying(functools.partial(self.store.start, self.id))
+                await retrying(functools.partial(self.store.start, self.id), self.id)
                 self._start_stored = True
-            while game.result is None:
-                seat = game.to_move
-                assert seat is not None
-                stand_in: str | None = None
+            referee = self._referee = Referee(self._seats, game=self.game)
+            while (seat := referee.to_move) is not None:
                 if self.config.seats[seat] is not None:
                     if self.config.bot_delay:
                         await self._flush()  # people see each bot's move on its own
                         await asyncio.sleep(self.config.bot_delay)
                     elif len(self._pending) >= self.players:
                         await self._flush()  # a round of bots: let the other tables play
-                    move, stand_in = await self._bot_move(seat)
-                else:
-                    answer = await self._person_move(seat)
-                    if answer is None:
-                        stand_in = "timeout"
-                        move = self._stand_in.choose(game.observation(seat))
-                    else:
-                        move = answer
-                self._record(seat, move, stand_in)
+                    await self._bot_turn(referee)
+                elif not await self._person_turn(seat):
+                    self._stand_in_for(self._person_call(), "timeout")
+                self._turn = None  # answered: the next seat's turn is opened anew
             await self._flush()
             self.status = "over"
-            await self._retrying(functools.partial(self.store.finish, self.id, game.record()))
+            record = self.game.record()
+            await retrying(functools.partial(self.store.finish, self.id, record), self.id)
             self._publish()
             self.done.set()
             await self._close_bots()
@@ -800,47 +531,46 @@ class Table:
                     message = {"type": "error", "error": str(error), "code": "internal"}
                     await _quietly(state.connection.send(message))
             raise
+        finally:
+            self._referee, self._turn = None, None
 
-    async def _retrying(self, write: Callable[[], None]) -> None:
-        """Write to the store, again and again while it fails (the table waits meanwhile)."""
-        delay = 0.0
-        while True:
-            try:
-                write()
-                return
-            except StoreError as error:
-                if not delay:
-                    _log.warning("table %s waits for the store: %s", self.id, error)
-                delay = min(max(2 * delay, _RETRY_FIRST), _RETRY_MOST)
-                await asyncio.sleep(delay)
-
-    async def _bot_move(self, seat: int) -> tuple[Move, str | None]:
-        """The bot's move, or the stand-in's (and ``"error"``) when the bot fails."""
-        state = self._seats[seat]
-        view = self.game.observation(seat)
-        move: object = None
+    async def _bot_turn(self, referee: Referee[_Seat]) -> None:
+        """The referee opens the bot's turn: the bot's answer, or the stand-in's (``"error"``)
+        when the bot fails or the referee refuses its answer: a broken bot never stops a
+        table. (The turn, and the observation it holds, lives only this long: held while the
+        table then awaits a person, it would cost the collector a walk of its history.)"""
+        turn = referee.turn()
+        assert turn is not None  # the bot's seat is to move
+        state = turn.player
+        answer: object = None
         try:
-            if state.bot is not None and self.config.seats[seat] in _CHEAP_BOTS:
-                move = state.bot.choose(view)
+            if state.bot is not None and self.config.seats[turn.seat] in CHEAP_BOTS:
+                answer = turn()
             else:  # a search or an engine: in a worker thread, the loop serves the others
                 await self._flush()
                 if state.bot is None and state.engine is not None:
-                    state.bot = await asyncio.to_thread(state.engine.player, seed=seat)
-                if state.bot is not None:
-                    move = await asyncio.to_thread(state.bot.choose, view)
+                    state.bot = await asyncio.to_thread(state.engine.player, seed=turn.seat)
+                answer = await asyncio.to_thread(turn)
         except Exception:  # a bot that raises, an engine that dies or is late
-            move = None
-        if not isinstance(move, Move) or not self.game.is_legal(move):
-            return self._stand_in.choose(view), "error"  # a broken bot never stops a table
-        return move, None
+            self._stand_in_for(turn, "error")
+            return
+        try:
+            self._accept(turn, answer)
+        except PlayerError:  # the referee refused the answer: not a legal move
+            self._stand_in_for(turn, "error")
 
-    async def _person_move(self, seat: int) -> Move | None:
-        """The person's answer, or ``None`` when its time ran out."""
+    def _stand_in_for(self, turn: PlayerCall[_Seat], reason: str) -> None:
+        """The stand-in answers ``turn`` for its seat, for ``reason``."""
+        stand_in = turn.instead(self._stand_in, reason)
+        self._accept(stand_in, stand_in())
+
+    async def _person_turn(self, seat: int) -> bool:
+        """Await the person's answer (:meth:`submit` plays it): ``False`` when the clock ran
+        out first."""
         await self._store_pending()  # the clock starts once the moves before it are stored
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Move | None] = loop.create_future()
-        self._answer = answer
-        self._waiting = seat
+        self._answer, self._waiting = answer, seat
         limit = self.config.move_time
         self._deadline = None if limit is None else loop.time() + limit
         # The clock sets the answer to None; awaiting the future itself, the table wakes
@@ -848,7 +578,7 @@ class Table:
         clock = None if limit is None else loop.call_later(limit, _time_up, answer)
         try:
             await self._flush()  # the moves since the last update, and the prompt
-            return await answer
+            return await answer is not None
         finally:
             if clock is not None:
                 clock.cancel()
@@ -856,9 +586,32 @@ class Table:
             self._waiting = None
             self._deadline = None
 
+    def _asked(self, seat: int) -> bool:
+        """Whether the table awaits ``seat``'s answer (and it has not come)."""
+        answer = self._answer
+        return self._waiting == seat and answer is not None and not answer.done()
+
+    def _person_call(self) -> PlayerCall[_Seat]:
+        """The referee's turn for the person the table awaits, opened the first time it is
+        needed: to show the person the prompt, to play its answer or the stand-in's. (Opening
+        a turn builds the seat's observation: a table restored with nobody at it builds none
+        until someone comes or the clock runs out, as the restart's replay decodes no event.)"""
+        if self._turn is None:
+            assert self._referee is not None  # a person is awaited only while play runs
+            self._turn = self._referee.turn()
+            assert self._turn is not None  # the person is to move
+        return self._turn
+
+    def _view(self, seat: int) -> Observation:
+        """The seat's observation of the game now: its turn's while the table awaits its
+        answer (the game has not moved since the referee opened it), else a new one."""
+        if self._asked(seat):
+            return self._person_call().observation
+        return self.game.observation(seat)
+
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
         """The seat's view, and its legal moves only while the table awaits its answer."""
-        asked = self._waiting == seat
+        asked = self._asked(seat)
         remaining = None
         if asked and self._deadline is not None:
             remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
@@ -871,13 +624,16 @@ class Table:
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
 
-    def _record(self, seat: int, move: Move, stand_in: str | None) -> None:
-        """Play a move and hand it to the store; it is told at the next :meth:`_flush`."""
+    def _accept(self, turn: PlayerCall[_Seat], answer: object) -> None:
+        """Hand ``answer`` to the referee, which checks it and plays it (or raises
+        :class:`~skitgubbe.PlayerError` and changes nothing), then to the store; it is told
+        at the next :meth:`_flush`."""
+        assert self._referee is not None  # a turn is open only while play runs
         index = self.game.moves_played
-        text = str(move)
-        self.store.append_move(self.id, index, text, stand_in)
-        self.game.play(move)
-        self._pending.append({"seat": seat, "move": text, "stand_in": stand_in})
+        self._referee.accept(turn, answer)
+        text = str(answer)
+        self.store.append_move(self.id, index, text, turn.stand_in)
+        self._pending.append({"seat": turn.seat, "move": text, "stand_in": turn.stand_in})
 
     async def _flush(self) -> None:
         """Tell everyone of the moves since the last flush, once they are stored: each seat
@@ -890,9 +646,9 @@ class Table:
             self._publish()
         result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
-            if state.connection is None or not (pending or self._waiting == viewer):
+            if state.connection is None or not (pending or self._asked(viewer)):
                 continue
-            view = self.game.observation(viewer)
+            view = self._view(viewer)
             new: Sequence[Event] = view.history[state.seen :]
             state.seen = len(view.history)
             message = {
@@ -1016,7 +772,7 @@ class Lobby:
             except SkitgubbeError as error:
                 raise ArgumentError(f"engine {name!r}: {error}") from None
         self.tables: dict[str, Table] = {}
-        self._commits = _GroupCommit(store)
+        self._commits = GroupCommit(store)
 
     def _table(self, stored: StoredTable, config: TableConfig) -> Table:
         return Table(stored, config, self.store, commits=self._commits, engines=self.engines)
@@ -1046,7 +802,7 @@ class Lobby:
         """A table by id; :class:`TableError` (404) if there is none."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise TableError(f"no table {_short(table_id)}", 404)
+            raise TableError(f"no table {shorten(table_id)}", 404)
         return table
 
     def restore(self) -> int:

@@ -1,0 +1,55 @@
+"""The server's one error: :class:`TableError`, a request a table or the lobby refuses.
+
+Every part of the server raises it (the configuration's checks, the tables, the lobby) and the
+application (:mod:`skitgubbe.server.app`) answers it with its HTTP status and a JSON error.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..errors import SkitgubbeError
+
+__all__ = ["TableError", "shorten"]
+
+
+class TableError(SkitgubbeError):
+    """A request the table refuses: a bad seat, token, move or configuration.
+
+    ``status`` is the HTTP status that fits (400, 403, 404 or 409).
+
+    >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
+    >>> try:
+    ...     Lobby(SQLiteStore(":memory:")).get("nope")
+    ... except TableError as error:
+    ...     print(error.status, error)
+    404 no table 'nope'
+    """
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def code(self) -> str:
+        """A stable name of the kind of error, for programs: ``bad_request`` (400),
+        ``forbidden`` (403), ``not_found`` (404) or ``conflict`` (409).
+
+        >>> from skitgubbe.server import TableError
+        >>> TableError("it is not your turn", 409).code
+        'conflict'
+        """
+        return _CODES.get(self.status, "bad_request")
+
+
+_CODES: Final = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict"}
+
+
+def shorten(value: object) -> str:
+    """A value named in an error, cut short (it may be a long string from a request).
+
+    >>> shorten(3), shorten("x" * 100)
+    ('3', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    """
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
