@@ -102,6 +102,8 @@ def test_the_command_line_is_a_package_of_one_module_per_command_family() -> Non
 
 def test_the_wheel_lists_every_package_of_the_source() -> None:
     """setuptools is given the packages by name: a new one (apps/cli) must be listed."""
+    if not (ROOT / "src" / "skitgubbe").is_dir():
+        pytest.skip("the wheel tests (.ci/wheels) run without the source tree")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = re.search(r"^packages = \[(.*)\]$", pyproject, flags=re.M)
     assert listed
