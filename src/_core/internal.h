@@ -95,4 +95,8 @@ void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
  * or the error it also writes into `policy` (with no legal move: *move = 0). */
 int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *move);
 
+/* The state and legal moves behind a position this core made (the policy
+ * API's table), or NULL (and *moves NULL) for any other. */
+const sg_state *sg_position_state(const sg_position *pos, const sg_move **moves);
+
 #endif /* SKITGUBBE_INTERNAL_H */

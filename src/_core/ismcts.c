@@ -56,12 +56,28 @@ typedef struct node {
     uint32_t avail;      /* iterations in which this move was legal at its parent */
     uint8_t player;      /* who made `move` */
     double reward;       /* total reward of `player` through this node */
+    /* PUCT (a network): the network's probability of `move` at the parent, its
+     * value here for the player to move, and where the probabilities of the
+     * moves legal here (in the world that first reached it) start in
+     * tree.priors (NO_NODE: none). */
+    float prior;
+    float value;
+    uint32_t priors;
+    uint32_t n_priors;
 } node;
+
+typedef struct prior_entry {
+    sg_move move;
+    float p;
+} prior_entry;
 
 typedef struct tree {
     node *nodes;
     uint32_t len;
     uint32_t cap;
+    prior_entry *priors;
+    uint32_t n_priors;
+    uint32_t cap_priors;
 } tree;
 
 static uint32_t add_node(tree *t, uint32_t parent, sg_move move, uint8_t player)
@@ -87,6 +103,10 @@ static uint32_t add_node(tree *t, uint32_t parent, sg_move move, uint8_t player)
     nd->avail = 0;
     nd->player = player;
     nd->reward = 0.0;
+    nd->prior = 0.0f;
+    nd->value = 0.0f;
+    nd->priors = NO_NODE;
+    nd->n_priors = 0;
     if (parent != NO_NODE) {
         nd->next_sibling = t->nodes[parent].first_child;
         t->nodes[parent].first_child = id;
@@ -167,6 +187,151 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
     return 1;
 }
 
+/* ---- PUCT with a network ----------------------------------------------------- */
+
+/* The unvisited moves' first value is the node's own value less this. */
+#define FIRST_PLAY_REDUCTION 0.1
+
+/* Evaluates node `id` in `world` (the position it stands for) with the
+ * network: keeps its move probabilities and its value for the player to move,
+ * and writes every seat's value.  0 when memory or the network failed. */
+static int evaluate_node(tree *t, uint32_t id, const sg_state *world, const sg_net *net,
+                         double value[SG_MAX_PLAYERS])
+{
+    sg_move moves[SG_MAX_MOVES];
+    float logits[SG_MAX_MOVES];
+    const int n = sg_legal_moves(world, moves);
+    if (sg_net_run(net, world, moves, n, logits, value) != SG_ERROR_NONE)
+        return 0;
+    sg_net_softmax(logits, n, 1.0);
+    if (t->n_priors + (uint32_t)n > t->cap_priors) {
+        if (t->cap_priors > (NO_NODE - SG_MAX_MOVES) / 2)
+            return 0;
+        uint32_t cap = t->cap_priors ? t->cap_priors * 2 : 4096;
+        while (cap < t->n_priors + (uint32_t)n)
+            cap *= 2;
+        prior_entry *grown = realloc(t->priors, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        t->priors = grown;
+        t->cap_priors = cap;
+    }
+    node *nd = &t->nodes[id];
+    nd->priors = t->n_priors;
+    nd->n_priors = (uint32_t)n;
+    for (int i = 0; i < n; i++) {
+        t->priors[t->n_priors + (uint32_t)i].move = moves[i];
+        t->priors[t->n_priors + (uint32_t)i].p = logits[i];
+    }
+    t->n_priors += (uint32_t)n;
+    nd->value = (float)value[world->to_move];
+    return 1;
+}
+
+/* The probability node `id` gave `move` (uniform over `n` moves when it has none). */
+static float prior_of(const tree *t, uint32_t id, sg_move move, int n)
+{
+    const node *nd = &t->nodes[id];
+    if (nd->priors != NO_NODE)
+        for (uint32_t i = 0; i < nd->n_priors; i++)
+            if (t->priors[nd->priors + i].move == move)
+                return t->priors[nd->priors + i].p;
+    return 1.0f / (float)n;
+}
+
+/* The leaf's rewards: the network's values (already in `value`) or a rollout. */
+static int leaf_rewards(sg_state *world, const sg_ismcts_params *p, sg_search_policy *policy,
+                        sg_rng *rng, double reward[SG_MAX_PLAYERS])
+{
+    if (policy->net_leaf && policy->choose == NULL && policy->evaluate == NULL)
+        return 1;
+    return sg_rollout_with(world, policy, p->rollout_cap, rng, reward) == SG_POLICY_ERROR_NONE;
+}
+
+/* One PUCT iteration: at each node the move of highest
+ *   Q + exploration * P * sqrt(avail) / (1 + visits)
+ * among those legal in `world` (Q the mover's mean reward, or for a move not
+ * tried yet the node's value less FIRST_PLAY_REDUCTION, with `avail` the
+ * node's visits); a move not tried yet is added, the network evaluates the
+ * new node, and its values (or a rollout's rewards) are backed up.
+ * Returns 0 when the policy, the network or memory failed. */
+static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
+                        sg_search_policy *policy, sg_rng *rng)
+{
+    sg_move moves[SG_MAX_MOVES];
+    uint32_t child_of[SG_MAX_MOVES];
+    double reward[SG_MAX_PLAYERS];
+    uint32_t current = 0;
+    int leaf = 0;
+    while (world->phase != SG_PHASE_OVER) {
+        const int n = sg_legal_moves(world, moves);
+        if (n == 0)
+            break;
+        for (int i = 0; i < n; i++)
+            child_of[i] = NO_NODE;
+        for (uint32_t c = t->nodes[current].first_child; c != NO_NODE; c = t->nodes[c].next_sibling) {
+            const int i = index_of(moves, n, t->nodes[c].move);
+            if (i >= 0) {
+                child_of[i] = c;
+                t->nodes[c].avail++;
+            }
+        }
+        const node *here = &t->nodes[current];
+        const double first = here->value - FIRST_PLAY_REDUCTION;
+        const double root_visits = sqrt((double)(here->visits ? here->visits : 1));
+        int best = 0;
+        double best_score = -DBL_MAX;
+        for (int i = 0; i < n; i++) {
+            double score;
+            if (child_of[i] != NO_NODE) {
+                const node *child = &t->nodes[child_of[i]];
+                const double q = child->visits ? child->reward / child->visits : first;
+                score = q + exploration * child->prior * sqrt((double)child->avail) /
+                                (1.0 + child->visits);
+            } else {
+                score = first + exploration * prior_of(t, current, moves[i], n) * root_visits;
+            }
+            if (score > best_score) { /* a NaN never wins; the first move stands */
+                best_score = score;
+                best = i;
+            }
+        }
+        if (child_of[best] != NO_NODE) {
+            sg_apply_unchecked(world, moves[best], NULL);
+            current = child_of[best];
+            continue;
+        }
+        const float prior = prior_of(t, current, moves[best], n);
+        const uint32_t id = add_node(t, current, moves[best], world->to_move);
+        if (id == NO_NODE)
+            return 0;
+        t->nodes[id].avail = 1;
+        t->nodes[id].prior = prior;
+        sg_apply_unchecked(world, moves[best], NULL);
+        current = id;
+        leaf = 1;
+        break;
+    }
+    if (world->phase == SG_PHASE_OVER) {
+        sg_rollout_rewards(world, reward);
+    } else if (leaf) {
+        if (!evaluate_node(t, current, world, policy->net, reward))
+            return 0;
+        if (!leaf_rewards(world, p, policy, rng, reward))
+            return 0;
+    } else {
+        if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+            return 0;
+    }
+    for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
+        node *nd = &t->nodes[id];
+        nd->visits++;
+        if (id != 0)
+            nd->reward += reward[nd->player];
+    }
+    return 1;
+}
+
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
 {
@@ -177,7 +342,8 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                        sg_search_policy *policy, sg_ismcts_stats *stats,
                        sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
 {
-    sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0};
+    sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0,
+                                NULL, 0, 0};
     if (policy == NULL)
         policy = &builtin;
     sg_move legal[SG_MAX_MOVES];
@@ -192,9 +358,20 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
     if (n == 0)
         return 0;
 
-    tree t = {NULL, 0, 0};
+    tree t = {NULL, 0, 0, NULL, 0, 0};
     if (add_node(&t, NO_NODE, 0, view->to_move) == NO_NODE)
         return legal[0];
+    const sg_net *net = policy->net;
+    if (net != NULL && n > 1) {
+        /* The root's probabilities from the view itself: the network reads only
+         * what the player to move knows, the same in every world. */
+        double value[SG_MAX_PLAYERS];
+        if (!evaluate_node(&t, 0, view, net, value)) {
+            free(t.nodes);
+            free(t.priors);
+            return legal[0];
+        }
+    }
     sg_rng rng;
     sg_rng_seed(&rng, params->seed);
     /* Parameters outside their domain are made safe, as the header says. */
@@ -211,8 +388,13 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                 break;
             sg_state world;
             sg_sample_world(view, &rng, &world);
-            if (!iterate(&t, &world, exploration, params, policy, &rng)) {
+            const int went = net != NULL ? iterate_puct(&t, &world, exploration, params, policy, &rng)
+                                         : iterate(&t, &world, exploration, params, policy, &rng);
+            if (!went) {
+                if (policy->error == SG_POLICY_ERROR_NONE)
+                    break; /* memory or the network ran out: the tree so far decides */
                 free(t.nodes);
+                free(t.priors);
                 return 0; /* the policy failed: policy->error says how */
             }
             done++;
@@ -245,5 +427,6 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
         stats->seconds = seconds;
     }
     free(t.nodes);
+    free(t.priors);
     return best;
 }

@@ -127,6 +127,15 @@ static const sg_policy_api API = {
 
 const sg_policy_api *sg_policy_api_table(void) { return &API; }
 
+const sg_state *sg_position_state(const sg_position *pos, const sg_move **moves)
+{
+    *moves = NULL;
+    if (pos == NULL || pos->api != &API)
+        return NULL;
+    *moves = impl_of(pos)->moves;
+    return impl_of(pos)->st;
+}
+
 static int fail(sg_search_policy *policy, int error, int64_t detail,
                 double reward[SG_MAX_PLAYERS])
 {

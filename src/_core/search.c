@@ -249,7 +249,7 @@ void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS])
 int sg_pimc(const sg_state *view, int worlds, int rollouts, int policy, uint32_t cap,
             uint64_t seed, sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES])
 {
-    sg_search_policy builtin = {policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0};
+    sg_search_policy builtin = {policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0, NULL, 0, 0};
     return sg_pimc_with(view, worlds, rollouts, &builtin, cap, seed, moves, scores);
 }
 

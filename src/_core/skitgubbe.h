@@ -736,6 +736,13 @@ enum sg_policy { SG_POLICY_RANDOM = 0, SG_POLICY_GREEDY = 1, SG_POLICY_MIXED = 2
  * evaluation before each rollout move (skitgubbe_policy.h says what both
  * return).  The search writes `error` (enum sg_policy_error) and `detail`
  * (the value returned) when one of them fails, and stops at once. */
+typedef struct sg_net sg_net; /* a learned policy and value: see "the network" below */
+
+/* What a search rolls out with (continued): when `net` is not NULL, ISMCTS
+ * chooses in its tree by PUCT with the network's move probabilities as priors
+ * (sg_ismcts_with says how), and when `net_leaf` is not 0 and there is no
+ * `choose` nor `evaluate`, it scores each new leaf with the network's values
+ * instead of a rollout.  PIMC ignores both (give it sg_net_evaluate). */
 typedef struct sg_search_policy {
     int32_t builtin;
     int32_t error;
@@ -744,6 +751,9 @@ typedef struct sg_search_policy {
     sg_evaluate_fn evaluate;
     void *evaluate_ctx;
     int64_t detail;
+    const sg_net *net;
+    int32_t net_leaf;
+    int32_t reserved; /* zero */
 } sg_search_policy;
 
 enum sg_policy_error {
@@ -1046,6 +1056,60 @@ int sg_vec_sample(sg_vec *env, int32_t *actions, int32_t *bad);
 /* Game i's state and (if pending is not NULL) its slough being chosen; NULL
  * for i out of range.  For tests and inspection: the whole state. */
 const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending);
+
+/* ---- the network ------------------------------------------------------------- */
+
+/* A learned policy and value (net.c): a small multilayer perceptron over the
+ * mover's observation tensor (sg_observation_tensor with no recent moves and
+ * nothing pending), so it reads only what the seat to move knows.  Loaded
+ * from a weight file: 48 header bytes (the magic "SGNET\0\0" and
+ * SG_NET_FORMAT, then little-endian uint32 inputs, hidden1, hidden2,
+ * action, the number of floats, their FNV-1a checksum (sg_net_checksum of
+ * the bytes after the header) and 16 reserved bytes), then the weights as
+ * little-endian IEEE 754 floats in net.c's order.  A network is read only
+ * once loaded: many searches on many threads may share one. */
+#define SG_NET_FORMAT 1
+#define SG_NET_MAX_WIDTH 1024
+#define SG_NET_MAX_INPUTS 1536
+
+enum sg_net_error {
+    SG_NET_ERROR_NONE = 0,
+    SG_NET_ERROR_SIZE = 1,     /* shorter or longer than its header says */
+    SG_NET_ERROR_MAGIC = 2,    /* not a weight file */
+    SG_NET_ERROR_FORMAT = 3,   /* a weight file of another format */
+    SG_NET_ERROR_INPUTS = 4,   /* made for another tensor size (another core version) */
+    SG_NET_ERROR_SHAPE = 5,    /* layer sizes out of range or not matching the count */
+    SG_NET_ERROR_CHECKSUM = 6, /* the weights are not the ones written */
+    SG_NET_ERROR_VALUE = 7,    /* a weight that is not finite */
+    SG_NET_ERROR_MEMORY = 8
+};
+
+/* Loads a weight file's bytes (copied: the caller may free them); writes the
+ * network to *net (NULL on error) and returns SG_NET_ERROR_*. */
+int sg_net_load(const uint8_t *bytes, size_t size, sg_net **net);
+void sg_net_free(sg_net *net);
+/* inputs, hidden1, hidden2, action. */
+void sg_net_shape(const sg_net *net, uint32_t shape[4]);
+/* FNV-1a, 32 bits. */
+uint32_t sg_net_checksum(const uint8_t *bytes, size_t size);
+
+/* Evaluates the network for the player to move in `st` (a view or a world):
+ * logits[i] for moves[0 .. n) when `logits` is not NULL, and value[seat],
+ * the chance that each seat is not the skitgubbe (1 for a seat that is out,
+ * and for seats beyond the players), when `value` is not NULL.  Returns
+ * SG_ERROR_SEAT when nobody is to move, else SG_ERROR_NONE. */
+int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int n,
+               float *logits, double value[SG_MAX_PLAYERS]);
+/* The index of the largest logit (the first such). */
+int sg_net_best(const float *logits, int n);
+/* Turns logits into probabilities in place: softmax(logits / temperature). */
+void sg_net_softmax(float *logits, int n, double temperature);
+
+/* The network as a policy (its best move) and as an evaluation (its values,
+ * always returned: a rollout stops at once) of skitgubbe_policy.h, with the
+ * sg_net as `ctx`; for positions of this core only (-1 otherwise). */
+int32_t sg_net_choose(const sg_position *pos, void *net);
+int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4]);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

@@ -315,6 +315,9 @@ cdef extern from "skitgubbe.h" nogil:
     ctypedef int32_t (*sg_evaluate_fn)(const sg_position *pos, void *ctx,
                                        double *value) noexcept nogil
 
+    ctypedef struct sg_net:
+        pass
+
     ctypedef struct sg_search_policy:
         int32_t builtin
         int32_t error
@@ -323,6 +326,22 @@ cdef extern from "skitgubbe.h" nogil:
         sg_evaluate_fn evaluate
         void *evaluate_ctx
         int64_t detail
+        const sg_net *net
+        int32_t net_leaf
+        int32_t reserved
+
+    int SG_NET_FORMAT
+    int SG_NET_ERROR_NONE
+    int sg_net_load(const uint8_t *bytes, size_t size, sg_net **net)
+    void sg_net_free(sg_net *net)
+    void sg_net_shape(const sg_net *net, uint32_t *shape)
+    uint32_t sg_net_checksum(const uint8_t *bytes, size_t size)
+    int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int n,
+                   float *logits, double *value) nogil
+    int sg_net_best(const float *logits, int n)
+    void sg_net_softmax(float *logits, int n, double temperature)
+    int32_t sg_net_choose(const sg_position *pos, void *net)
+    int32_t sg_net_evaluate(const sg_position *pos, void *net, double *value)
 
     int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
                      uint32_t cap, uint64_t seed, sg_move *moves, double *scores) nogil

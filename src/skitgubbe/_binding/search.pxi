@@ -208,6 +208,9 @@ cdef tuple set_policy(sg_search_policy *sp, int builtin, object choose, object e
     sp.choose_ctx = NULL
     sp.evaluate = NULL
     sp.evaluate_ctx = NULL
+    sp.net = NULL
+    sp.net_leaf = 0
+    sp.reserved = 0
     hooks = []
     if type(choose) is int:
         if choose == 0:
@@ -239,9 +242,10 @@ cdef int raise_policy(sg_search_policy *sp, tuple hooks) except -1:
 
 
 def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_t seed,
-         choose=None, evaluate=None):
+         choose=None, evaluate=None, Net net=None, int net_use=0):
     """[(move, mean reward)] for every legal move of the player to move in a view; `choose`
-    and `evaluate` as in set_policy (SearchPolicyError when one of them fails)."""
+    and `evaluate` as in set_policy (SearchPolicyError when one of them fails), `net` used
+    as `net_use` says (NET_LEAF, NET_ROLLOUT; see set_net)."""
     cdef sg_state st
     cdef sg_move moves[SG_MAX_MOVES]
     cdef double scores[SG_MAX_MOVES]
@@ -249,6 +253,7 @@ def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_
     cdef sg_search_policy sp
     load_view(&st, view)
     hooks = set_policy(&sp, policy, choose, evaluate)
+    set_net(&sp, net, net_use & ~NET_PRIOR)
     with nogil:
         n = sg_pimc_with(&st, worlds, rollouts, &sp, cap, seed, moves, scores)
     if sp.error:
@@ -257,9 +262,11 @@ def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_
 
 
 def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, int policy,
-           uint32_t cap, uint64_t seed, choose=None, evaluate=None):
+           uint32_t cap, uint64_t seed, choose=None, evaluate=None, Net net=None,
+           int net_use=0):
     """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL;
-    `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails)."""
+    `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails),
+    `net` used as `net_use` says (NET_* bits; see set_net)."""
     cdef sg_state st
     cdef sg_ismcts_params params
     cdef sg_ismcts_stats stats
@@ -277,6 +284,7 @@ def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, 
     params.seed = seed
     params.reserved = 0
     hooks = set_policy(&sp, policy, choose, evaluate)
+    set_net(&sp, net, net_use)
     with nogil:
         best = sg_ismcts_with(&st, &params, &sp, &stats, moves, visits, &n)
     if sp.error:
