@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 from .._lazy import lazy_attributes
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
+from .net import NetBot
 from .random import RandomBot
 from .registry import BotFactory, available, factory, make, parse_spec, register
 from .search import ISMCTSBot, PIMCBot
@@ -23,6 +24,7 @@ __all__ = [
     "EngineSpec",
     "GreedyBot",
     "ISMCTSBot",
+    "NetBot",
     "PIMCBot",
     "RandomBot",
     "available",
@@ -45,11 +47,12 @@ BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
     "greedy": GreedyBot,
     "pimc": PIMCBot,
     "ismcts": ISMCTSBot,
+    "net": NetBot,
 }
 """The bots skitgubbe registers, by name: any process knows them by these names.
 
 >>> sorted(BUILTIN_BOTS)
-['greedy', 'ismcts', 'pimc', 'random']
+['greedy', 'ismcts', 'net', 'pimc', 'random']
 """
 
 for _name, _factory in BUILTIN_BOTS.items():

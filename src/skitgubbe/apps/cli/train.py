@@ -1,0 +1,76 @@
+"""``skitgubbe train``: train the network by self-play (:mod:`skitgubbe.learn.train`).
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="skitgubbe")
+>>> add_train_command(parser.add_subparsers(dest="command"))
+>>> args = parser.parse_args(["train", "runs/net", "--generations", "2"])
+>>> args.folder, args.generations
+('runs/net', 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+import attrs
+
+if TYPE_CHECKING:
+    from .common import Commands
+
+__all__ = ["add_train_command"]
+
+
+def add_train_command(commands: Commands) -> None:
+    """Add ``skitgubbe train`` to the command line's ``commands``.
+
+    Every setting defaults to :class:`~skitgubbe.learn.train.TrainConfig`'s; a
+    folder that holds a run resumes it (give no settings then, or the same).
+    """
+    from ...learn.train import TrainConfig
+
+    defaults = TrainConfig()
+    command = commands.add_parser(
+        "train",
+        help="train the network by self-play (resumable; needs PyTorch)",
+        description="Train the network by self-play and search (expert iteration) into "
+        "FOLDER: samples, models, weights (net-N.sgnet), log.csv and curve.png. Run it "
+        "again to resume. Needs PyTorch: pip install 'skitgubbe[train]'.",
+    )
+    command.add_argument("folder", help="where the run's files go (and are resumed from)")
+    for field in attrs.fields(TrainConfig):
+        if field.name == "rules":
+            command.add_argument(
+                "--rules", nargs="+", metavar="PRESET:PLAYERS",
+                help=f"the self-play games' rules, in turn (default {' '.join(defaults.rules)})",
+            )  # fmt: skip
+            continue
+        kind = type(getattr(defaults, field.name))
+        command.add_argument(
+            f"--{field.name.replace('_', '-')}", type=kind, metavar=kind.__name__.upper(),
+            help=f"default {getattr(defaults, field.name)}",
+        )  # fmt: skip
+    command.add_argument("--quiet", action="store_true", help="no progress bars")
+    command.set_defaults(handler=_run_train)
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    from ...learn.train import TrainConfig, train
+
+    given = {
+        field.name: getattr(args, field.name)
+        for field in attrs.fields(TrainConfig)
+        if getattr(args, field.name) is not None
+    }
+    if "rules" in given:
+        given["rules"] = tuple(given["rules"])
+    config = TrainConfig(**given) if given else None
+    history = train(args.folder, config, progress=not args.quiet)
+    last = history[-1] if history else {}
+    print(
+        f"trained {len(history)} generations into {args.folder}; last loss share against "
+        f"two greedy: {last.get('net_vs_greedy_loss_share', 'n/a')}",
+        file=sys.stdout,
+    )
+    return 0

@@ -1,0 +1,178 @@
+"""The learned network and the bot that plays with it alone.
+
+A :class:`Network` is a small multilayer perceptron over the mover's observation
+tensor (what that seat knows, nothing more) with two heads: a probability for
+each legal move (the policy) and, for each seat, the chance that it escapes
+being the skitgubbe (the value). It runs in C, microseconds per evaluation, with
+no numpy and no training library at play time. The package ships trained
+weights (:func:`default_network`); ``skitgubbe train`` makes new ones
+(docs/strength.md says how they were trained and how strong they are).
+
+:class:`NetBot` plays the policy's best move: one forward pass per decision.
+The search bots take a network too (``ismcts:net=true``), as prior and leaf value.
+
+>>> import skitgubbe as sg
+>>> game = sg.Game.new(seed=4)
+>>> NetBot().choose(game.observation(game.to_move)) in game.legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.resources
+import math
+import os
+import random
+from typing import Final
+
+from .. import _core
+from ..errors import ArgumentError, ArgumentTypeError, RecordError
+from ..game.moves import Move
+from ..game.observation import Observation
+from ..game.rules import Rules
+from .registry import check_turn
+
+__all__ = ["DEFAULT_WEIGHTS", "NetBot", "Network", "covers", "default_network"]
+
+DEFAULT_WEIGHTS: Final = "skitgubbe-net-1.sgnet"
+"""The file name of the shipped weights, in the package's ``weights`` folder; its
+number is the weights' version (a new training run that replaces them takes the next)."""
+
+
+class Network:
+    """A network loaded from a weight file (``.sgnet``), checked as it is loaded.
+
+    The file's header names its format, layer sizes and a checksum of its
+    weights; a file of another format, made for another observation tensor,
+    damaged or not a weight file at all raises
+    :class:`~skitgubbe.errors.RecordError` naming what is wrong:
+
+    >>> Network(b"not weights")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.RecordError: weights: its size is not what its header says ...
+
+    One network may serve any number of bots and searches at once (it is read only).
+    """
+
+    def __init__(self, data: bytes, name: str = "weights") -> None:
+        if not isinstance(data, bytes):
+            raise ArgumentTypeError(f"a weight file's contents are bytes, not {type(data).__name__}")
+        try:
+            self.core = _core.Net(data)
+        except _core.NetLoadError as exc:
+            raise RecordError(f"{name}: {exc}") from None
+        self.name = name
+        self.sha256 = hashlib.sha256(data).hexdigest()
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Network:
+        """Load the weight file at ``path``."""
+        with open(path, "rb") as file:
+            return cls(file.read(), name=os.fspath(path))
+
+    @property
+    def shape(self) -> tuple[int, int, int, int]:
+        """(inputs, hidden1, hidden2, action): the layer sizes.
+
+        >>> default_network().shape[0] == __import__("skitgubbe").game.tensors.TENSOR_SIZE
+        True
+        """
+        inputs, hidden1, hidden2, action = self.core.shape
+        return (inputs, hidden1, hidden2, action)
+
+    def evaluate(self, observation: Observation) -> tuple[dict[Move, float], tuple[float, ...]]:
+        """(each legal move's probability, each seat's chance of not being the skitgubbe)
+        for the seat to move, from its observation.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> probs, values = default_network().evaluate(game.observation(game.to_move))
+        >>> round(sum(probs.values()), 6), len(values)
+        (1.0, 3)
+        """
+        check_turn(observation)
+        logits, values = self.core.run(observation.core_view)
+        top = max(logit for _, logit in logits)
+        weights = [math.exp(logit - top) for _, logit in logits]
+        total = sum(weights)
+        probs = {Move.from_code(code): w / total for (code, _), w in zip(logits, weights)}
+        return probs, tuple(values)
+
+    def __repr__(self) -> str:
+        return f"Network({self.name!r}, shape={self.shape})"
+
+
+@functools.lru_cache(maxsize=1)
+def default_network() -> Network:
+    """The network shipped with the package (loaded once, then shared).
+
+    >>> default_network() is default_network()
+    True
+    """
+    resource = importlib.resources.files("skitgubbe") / "weights" / DEFAULT_WEIGHTS
+    return Network(resource.read_bytes(), name=DEFAULT_WEIGHTS)
+
+
+def covers(rules: Rules) -> bool:
+    """Whether the shipped network was trained for ``rules``: the classic and modern
+    presets for 2, 3 and 4 players. Elsewhere the bots that use it fall back to
+    the plain search (``expert``), or play it anyway (``net``, asked for by name).
+
+    >>> import skitgubbe as sg
+    >>> covers(sg.Rules.classic(4)), covers(sg.Rules.classic(3, max_moves=500))
+    (True, False)
+    """
+    return any(rules == Rules.preset(name, rules.players) for name in ("classic", "modern"))
+
+
+class NetBot:
+    """Plays the network's policy: its most probable move, or with ``temperature`` > 0 a
+    move drawn in proportion to ``probability ** (1 / temperature)``.
+
+    One forward pass per decision, in C (tens of microseconds). ``weights`` is a
+    path to a weight file, or None for the shipped one.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=4)
+    >>> NetBot(temperature=1.0, seed=2).choose(game.observation(game.to_move)) in game.legal_moves
+    True
+    >>> NetBot(temperature=-1)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: temperature must be a finite number >= 0, not -1
+    """
+
+    def __init__(
+        self, temperature: float = 0.0, weights: str | None = None, seed: int | None = None
+    ) -> None:
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):
+            raise ArgumentTypeError(f"temperature must be a finite number >= 0, not {temperature!r}")
+        if not (math.isfinite(temperature) and temperature >= 0):
+            raise ArgumentError(f"temperature must be a finite number >= 0, not {temperature!r}")
+        self.temperature = float(temperature)
+        self.weights = weights
+        self.network = default_network() if weights is None else Network.from_file(weights)
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Move:
+        """The policy's move for the seat to move."""
+        check_turn(observation)
+        logits, _ = self.network.core.run(observation.core_view)
+        if not logits:
+            raise ArgumentError(
+                f"seat {observation.seat} is asked to move, but the view has no legal move"
+            )
+        if self.temperature == 0.0:
+            code = max(logits, key=lambda pair: pair[1])[0]
+        else:
+            top = max(logit for _, logit in logits)
+            weights = [math.exp((logit - top) / self.temperature) for _, logit in logits]
+            code = self._rng.choices([c for c, _ in logits], weights=weights)[0]
+        return Move.from_code(code)
+
+    def __repr__(self) -> str:
+        return f"NetBot(temperature={self.temperature}, seed={self.seed!r})"

@@ -1,0 +1,189 @@
+"""Self-play games played by the C search, as training data for the network.
+
+Every decision of every seat is searched by ISMCTS (guided by a network when one
+is given); each becomes one sample: the mover's observation tensor (what it
+knew, nothing more), its legal moves, the share of the search's visits each got
+(the policy target) and, once the game is over, whether each seat escaped
+being the skitgubbe (the value target, by seat relative to the mover). The
+games run in C apart from a few Python calls per decision; worker processes
+(:func:`generate`) play several batches at once.
+
+>>> import skitgubbe as sg
+>>> data = play_games([sg.Rules.classic(3)], games=1, seed=1, iterations=20)
+>>> data.size > 30, data.features.shape[1] == sg.game.tensors.TENSOR_SIZE
+(True, True)
+>>> bool(abs(data.policy[data.move_start[0]:data.move_start[1]].sum() - 1) < 1e-5)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .. import _core
+from ..game.rules import Rules
+from ..game.tensors import TENSOR_SIZE, import_numpy
+
+if TYPE_CHECKING:
+    from ..bots.net import Network
+
+__all__ = ["Samples", "play_games"]
+
+_MIXED = 2  # the C core's SG_POLICY_MIXED rollouts
+
+
+@attrs.frozen(eq=False)
+class Samples:
+    """Training samples: ``size`` decisions, with numpy arrays.
+
+    ``features[i]`` is the mover's observation tensor (float16); its legal
+    moves are ``move_codes[move_start[i]:move_start[i + 1]]`` (the core's move
+    codes) with the search's visit shares ``policy[...]`` over the same slice;
+    ``values[i, r]`` is 1 when the seat ``r`` places to the mover's left was not
+    the skitgubbe, 0 when it was; ``value_mask[i, r]`` is 0 for seats beyond
+    the players and for games the move cap ended. ``players[i]`` is the number
+    of players.
+    """
+
+    features: Any
+    move_codes: Any
+    move_start: Any
+    policy: Any
+    values: Any
+    value_mask: Any
+    players: Any
+
+    @property
+    def size(self) -> int:
+        """The number of samples."""
+        return int(self.features.shape[0])
+
+    @classmethod
+    def join(cls, parts: Sequence[Samples]) -> Samples:
+        """The samples of ``parts`` one after the other."""
+        numpy = import_numpy()
+        starts = []
+        offset = 0
+        for part in parts:
+            starts.append(part.move_start[:-1] + offset)
+            offset += int(part.move_start[-1])
+        starts.append(numpy.array([offset], dtype=numpy.int64))
+        return cls(
+            features=numpy.concatenate([p.features for p in parts]),
+            move_codes=numpy.concatenate([p.move_codes for p in parts]),
+            move_start=numpy.concatenate(starts),
+            policy=numpy.concatenate([p.policy for p in parts]),
+            values=numpy.concatenate([p.values for p in parts]),
+            value_mask=numpy.concatenate([p.value_mask for p in parts]),
+            players=numpy.concatenate([p.players for p in parts]),
+        )
+
+    def save(self, path: str) -> None:
+        """Write the arrays to ``path`` (numpy's ``.npz``)."""
+        numpy = import_numpy()
+        numpy.savez(path, **{f.name: getattr(self, f.name) for f in attrs.fields(Samples)})
+
+    @classmethod
+    def load(cls, path: str) -> Samples:
+        """Read samples written by :meth:`save`."""
+        numpy = import_numpy()
+        with numpy.load(path) as data:
+            return cls(**{f.name: data[f.name] for f in attrs.fields(Samples)})
+
+
+def _outcome(core: Any, players: int) -> tuple[list[float], bool]:
+    """(1.0 for each seat not the skitgubbe, 0.0 for him; True when the cap ended it)."""
+    result = core.result()
+    if result["truncated"]:
+        return [0.0] * players, True
+    return [0.0 if seat == result["loser"] else 1.0 for seat in range(players)], False
+
+
+def play_games(
+    rules: Sequence[Rules],
+    games: int,
+    seed: int,
+    iterations: int,
+    network: Network | None = None,
+    exploration: float | None = None,
+    sample_moves: int = 8,
+) -> Samples:
+    """Play ``games`` self-play games, each under ``rules[i % len(rules)]``, and
+    return their samples.
+
+    Game ``i`` is dealt from ``seed + i``; each decision is an ISMCTS search of
+    ``iterations`` iterations (with ``network`` as prior and leaf value when one
+    is given, else with rollouts); the first ``sample_moves`` moves of each seat
+    are drawn in proportion to the visits, the rest are the most visited.
+    """
+    numpy = import_numpy()
+    net = None if network is None else network.core
+    use = 0 if net is None else _core.NET_PRIOR | _core.NET_LEAF
+    if exploration is None:
+        exploration = 0.7 if net is None else 1.5
+    rng = random.Random(seed)
+    features: list[Any] = []
+    codes: list[int] = []
+    starts = [0]
+    policy: list[float] = []
+    values: list[list[float]] = []
+    masks: list[list[float]] = []
+    players_of: list[int] = []
+    buffer = numpy.zeros(TENSOR_SIZE, dtype=numpy.float32)
+    for number in range(games):
+        game_rules = rules[number % len(rules)]
+        players = game_rules.players
+        core = _core.Core.deal(
+            game_rules._core_values(), _core.deck_from_seed(seed + number), players - 1
+        )
+        movers: list[int] = []
+        moves_made = [0] * players
+        while core.result() is None:
+            seat = core.to_move
+            view = core.view(seat)
+            legal = core.legal_codes()
+            if len(legal) == 1:
+                core.apply(legal[0])
+                continue
+            _, root, _, _, _ = _core.ismcts(
+                view, iterations, 0.0, exploration, _MIXED, 200, rng.getrandbits(64),
+                net=net, net_use=use,
+            )  # fmt: skip
+            visits = dict(root)
+            total = sum(visits.values()) or 1
+            _core.observation_tensor(view, seat, 0, (), buffer)
+            features.append(buffer.astype(numpy.float16))
+            for code in legal:
+                codes.append(code)
+                policy.append(visits.get(code, 0) / total)
+            starts.append(len(codes))
+            movers.append(seat)
+            if moves_made[seat] < sample_moves:
+                move = rng.choices(legal, weights=[visits.get(c, 0) + 1e-9 for c in legal])[0]
+            else:
+                move = max(legal, key=lambda c: visits.get(c, 0))
+            moves_made[seat] += 1
+            core.apply(move)
+        outcome, truncated = _outcome(core, players)
+        for seat in movers:
+            row = [0.0] * 4
+            mask = [0.0] * 4
+            for r in range(players):
+                row[r] = outcome[(seat + r) % players]
+                mask[r] = 0.0 if truncated else 1.0
+            values.append(row)
+            masks.append(mask)
+            players_of.append(players)
+    return Samples(
+        features=numpy.array(features, dtype=numpy.float16).reshape(-1, TENSOR_SIZE),
+        move_codes=numpy.array(codes, dtype=numpy.uint64),
+        move_start=numpy.array(starts, dtype=numpy.int64),
+        policy=numpy.array(policy, dtype=numpy.float32),
+        values=numpy.array(values, dtype=numpy.float32).reshape(-1, 4),
+        value_mask=numpy.array(masks, dtype=numpy.float32).reshape(-1, 4),
+        players=numpy.array(players_of, dtype=numpy.int8),
+    )
