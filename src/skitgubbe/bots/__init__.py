@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 from .._lazy import lazy_attributes
 from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_spec
 from .greedy import GreedyBot
+from .levels import LEVELS, LevelBot, easy, expert, hard, medium
 from .net import NetBot
 from .random import RandomBot
 from .registry import BotFactory, available, factory, make, parse_spec, register
@@ -24,6 +25,8 @@ __all__ = [
     "EngineSpec",
     "GreedyBot",
     "ISMCTSBot",
+    "LEVELS",
+    "LevelBot",
     "NetBot",
     "PIMCBot",
     "RandomBot",
@@ -48,11 +51,15 @@ BUILTIN_BOTS: Final[dict[str, BotFactory]] = {
     "pimc": PIMCBot,
     "ismcts": ISMCTSBot,
     "net": NetBot,
+    "easy": easy,
+    "medium": medium,
+    "hard": hard,
+    "expert": expert,
 }
 """The bots skitgubbe registers, by name: any process knows them by these names.
 
 >>> sorted(BUILTIN_BOTS)
-['greedy', 'ismcts', 'net', 'pimc', 'random']
+['easy', 'expert', 'greedy', 'hard', 'ismcts', 'medium', 'net', 'pimc', 'random']
 """
 
 for _name, _factory in BUILTIN_BOTS.items():

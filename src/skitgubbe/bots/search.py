@@ -14,6 +14,7 @@ from ..game.observation import Observation
 from .registry import check_turn
 
 if TYPE_CHECKING:
+    from .net import Network
     from .policy import Rollout
 
 T = TypeVar("T")
@@ -30,22 +31,55 @@ _UINT32_MAX: Final = 2**32 - 1  # its uint32_t: iterations, rollout_cap
 
 
 def _policy(rollout: object, evaluation: object) -> Rollout:
-    """The rollout of a search bot (see :mod:`skitgubbe.bots.policy`), checked now."""
+    """The rollout of a search bot (see :mod:`skitgubbe.bots.policy`), checked now;
+    ``"net"`` rolls out with the network (the greedy policy stands behind it)."""
     from .policy import resolve  # a C file is compiled (or found cached) here
 
-    return resolve(rollout, evaluation)
+    return resolve("greedy" if rollout == "net" else rollout, evaluation)
 
 
 def _search(
-    rollout: Rollout, run: Callable[..., T], before: tuple[Any, ...], after: tuple[Any, ...]
+    rollout: Rollout,
+    run: Callable[..., T],
+    before: tuple[Any, ...],
+    after: tuple[Any, ...],
+    network: Network | None,
+    net_use: int,
 ) -> T:
-    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks; a policy that
-    failed is a :class:`~skitgubbe.PolicyError` naming it."""
+    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks and the
+    network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
     builtin, choose, evaluate = rollout.arguments()
+    net = None if network is None else network.core
     try:
-        return run(*before, builtin, *after, choose=choose, evaluate=evaluate)
+        return run(*before, builtin, *after, choose=choose, evaluate=evaluate, net=net,
+                   net_use=net_use)  # fmt: skip
     except _core.SearchPolicyError as failure:
         raise rollout.failure(failure) from failure.__cause__
+
+
+_LEAVES: Final = ("net", "rollout")
+
+
+def _network(net: object, leaf: object, rollout: object, evaluation: object) -> tuple[
+    Network | None, int
+]:
+    """The network a search bot uses (``net``: False, True for the shipped one, or a weight
+    file's path) and its uses (the ``_core.NET_*`` bits), checked now."""
+    if not isinstance(net, (bool, str)):
+        raise ArgumentTypeError(f"net must be true, false or a weight file's path, not {net!r}")
+    if leaf not in _LEAVES:
+        raise ArgumentError(f"leaf must be one of {', '.join(_LEAVES)}, not {leaf!r}")
+    if net is False and rollout != "net":
+        return None, 0
+    from .net import Network, default_network
+
+    network = default_network() if net is True or net is False else Network.from_file(net)
+    use = _core.NET_ROLLOUT if rollout == "net" else 0
+    if net is not False:
+        use |= _core.NET_PRIOR
+        if leaf == "net" and evaluation is None:
+            use |= _core.NET_LEAF
+    return network, use
 
 
 def _count(name: str, value: object, top: int) -> int:
@@ -104,6 +138,9 @@ class PIMCBot:
     followed by ``rollouts`` rollouts with the ``rollout`` policy (``greedy``,
     ``random`` or ``mixed``), capped at ``rollout_cap`` moves, and picks the
     move with the best mean chance of not being the skitgubbe. It all runs in C.
+    With ``net=True`` (or a weight file's path) each world is scored after
+    each move by the network's values instead of rollouts; ``rollout="net"``
+    rolls out with the network's best move.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
@@ -130,8 +167,13 @@ class PIMCBot:
         rollout_cap: int = 400,
         seed: int | None = None,
         evaluation: Any = None,
+        net: bool | str = False,
     ) -> None:
         self.worlds = _count("worlds", worlds, _INT_MAX)
+        # With a network, each move's worlds are scored by its values after the move.
+        self._network, use = _network(net, "net", rollout, evaluation)
+        self._net_use = use & ~_core.NET_PRIOR
+        self.net = net
         self.rollouts = _count("rollouts", rollouts, _INT_MAX)
         self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
@@ -147,6 +189,8 @@ class PIMCBot:
             _core.pimc,
             (observation.core_view, self.worlds, self.rollouts),
             (self.rollout_cap, self._rng.getrandbits(64)),
+            self._network,
+            self._net_use,
         )
         return {Move.from_code(code): score for code, score in pairs}
 
@@ -164,7 +208,8 @@ class PIMCBot:
     def __repr__(self) -> str:
         return (
             f"PIMCBot(worlds={self.worlds}, rollouts={self.rollouts}, "
-            f"rollout={self.rollout!r}, seed={self.seed!r})"
+            f"rollout={self.rollout!r}{f', net={self.net!r}' if self.net is not False else ''}, "
+            f"seed={self.seed!r})"
         )
 
 
@@ -185,6 +230,20 @@ class ISMCTSBot:
     >>> game = sg.Game.new(seed=4)
     >>> bot = sg.bots.ISMCTSBot(iterations=200, seed=1)
     >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
+    True
+
+    With ``net=True`` (the shipped network, :mod:`skitgubbe.bots.net`) or
+    ``net="file.sgnet"`` the tree is searched by PUCT: each move's score is its
+    mean reward plus ``exploration`` (default 1.5 then, 0.7 without) times the
+    network's probability for it, times the square root of the times it was
+    available over one plus its visits; each new leaf is scored by the
+    network's values (``leaf="net"``, the default) or by a rollout
+    (``leaf="rollout"``, with the ``rollout`` policy: a C policy of your own
+    combines with the network's prior so). ``rollout="net"`` rolls out with
+    the network's best move.
+
+    >>> expert = sg.bots.ISMCTSBot(iterations=200, net=True, seed=1)
+    >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
     True
 
     ``iterations`` is None or an int from 1 to 2**32 - 1, ``time`` None or a
@@ -208,11 +267,13 @@ class ISMCTSBot:
         self,
         iterations: int | None = None,
         time: float | None = None,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         rollout: str = "mixed",
         rollout_cap: int = 200,
         seed: int | None = None,
         evaluation: Any = None,
+        net: bool | str = False,
+        leaf: str = "net",
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -222,6 +283,11 @@ class ISMCTSBot:
             _real("time", time, "None or a finite number of seconds > 0", positive=True)
         self.iterations = iterations
         self.time = time
+        self._network, self._net_use = _network(net, leaf, rollout, evaluation)
+        self.net = net
+        self.leaf = leaf
+        if exploration is None:
+            exploration = 1.5 if self._net_use & _core.NET_PRIOR else 0.7
         self.exploration = _real("exploration", exploration, "a finite number >= 0", positive=False)
         self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
@@ -244,6 +310,8 @@ class ISMCTSBot:
                 self.exploration,
             ),
             (self.rollout_cap, self._rng.getrandbits(64)),
+            self._network,
+            self._net_use,
         )
         self.last_search = (iterations, nodes, seconds)
         return {Move.from_code(code): count for code, count in root}
@@ -269,4 +337,5 @@ class ISMCTSBot:
 
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
-        return f"ISMCTSBot({budget}, rollout={self.rollout!r}, seed={self.seed!r})"
+        net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
+        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}, seed={self.seed!r})"
