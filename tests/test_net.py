@@ -10,7 +10,7 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe import _core
-from skitgubbe.bots.net import Network, NetBot, covers, default_network
+from skitgubbe.bots.net import NetBot, Network, covers, default_network
 from skitgubbe.errors import ArgumentError, RecordError
 from skitgubbe.learn.weights import encode, random_weights
 
@@ -24,7 +24,9 @@ def small_weights(seed: int = 1) -> tuple[dict[str, object], bytes]:
     return arrays, encode(arrays)
 
 
-def reference(arrays: dict[str, object], observation: sg.Observation) -> tuple[list[float], list[float]]:
+def reference(
+    arrays: dict[str, object], observation: sg.Observation
+) -> tuple[list[float], list[float]]:
     """What net.c computes, in numpy: the legal moves' logits and each seat's value."""
     a = {k: numpy.asarray(v, dtype=numpy.float64) for k, v in arrays.items()}
     x = numpy.zeros(_core.TENSOR_SIZE, dtype=numpy.float32)
@@ -207,7 +209,7 @@ def test_bad_network_options_are_refused_at_once() -> None:
         sg.bots.ISMCTSBot(net=True, leaf="value")
     with pytest.raises(sg.errors.ArgumentTypeError, match="net must be true, false"):
         sg.bots.ISMCTSBot(net=3)  # type: ignore[arg-type]
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError, match="no-such-file"):
         sg.bots.ISMCTSBot(net="no-such-file.sgnet")
     with pytest.raises(ArgumentError, match="temperature must be"):
         NetBot(temperature=float("nan"))
@@ -216,9 +218,10 @@ def test_bad_network_options_are_refused_at_once() -> None:
 def test_net_bot_by_spec_and_temperature() -> None:
     view = positions(2, seed=11)[-1]
     bot = sg.bots.make("net", seed=1)
-    assert bot.choose(view) == max(
-        default_network().evaluate(view)[0].items(), key=lambda pair: pair[1]
-    )[0]
+    assert (
+        bot.choose(view)
+        == max(default_network().evaluate(view)[0].items(), key=lambda pair: pair[1])[0]
+    )
     drawn = {sg.bots.make("net:temperature=5", seed=s).choose(view) for s in range(40)}
     assert len(drawn) > 1 or len(view.legal_moves) == 1
 

@@ -16,7 +16,7 @@ from skitgubbe.learn.selfplay import Samples, play_games
 
 pytest.importorskip("torch", reason="the training extra: pip install 'skitgubbe[train]'")
 
-from skitgubbe.learn.train import TrainConfig, train  # noqa: E402
+from skitgubbe.learn.train import TrainConfig, train
 
 SMOKE = TrainConfig(
     generations=2, games=3, iterations=40, net_iterations=40, epochs=2, batch=32,
@@ -27,7 +27,10 @@ SMOKE = TrainConfig(
 def test_samples_hold_what_the_mover_knew_and_how_it_ended() -> None:
     data = play_games([sg.Rules.classic(3)], games=2, seed=5, iterations=30)
     assert data.size == len(data.move_start) - 1 == len(data.values)
-    shares = [data.policy[a:b].sum() for a, b in zip(data.move_start[:-1], data.move_start[1:])]
+    shares = [
+        data.policy[a:b].sum()
+        for a, b in zip(data.move_start[:-1], data.move_start[1:], strict=True)
+    ]
     assert max(abs(s - 1) for s in shares) < 1e-5
     # Each game has one skitgubbe: in every sample exactly one of the three seats is 0.
     assert ((data.values[:, :3] == 0).sum(1) == 1).all()
@@ -57,9 +60,7 @@ def test_a_smoke_run_trains_evaluates_and_resumes(tmp_path: Path) -> None:
     network = Network.from_file(folder / "net-1.sgnet")
     assert network.shape[1:] == (32, 16, 8)
     # A smoke match with the trained weights.
-    result = sg.run_match(
-        [f"net:weights={folder / 'net-1.sgnet'}", "greedy"], deals=2, seed=3
-    )
+    result = sg.run_match([f"net:weights={folder / 'net-1.sgnet'}", "greedy"], deals=2, seed=3)
     assert len(result.games) == 4 and not result.crashes
     # Resuming does nothing more: the models are not made again.
     stamp = os.stat(folder / "model-1.pt").st_mtime_ns
@@ -71,7 +72,9 @@ def test_a_smoke_run_trains_evaluates_and_resumes(tmp_path: Path) -> None:
         train(str(folder), TrainConfig(games=5), progress=False)
 
 
-def test_the_command_line_runs_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_runs_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from skitgubbe.apps.cli import main
 
     folder = str(tmp_path / "cli")

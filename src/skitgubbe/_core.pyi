@@ -103,6 +103,8 @@ def pimc(
     seed: int,
     choose: Any = None,
     evaluate: Any = None,
+    net: Net | None = None,
+    net_use: int = 0,
 ) -> list[tuple[int, float]]: ...
 def ismcts(
     view: bytes,
@@ -114,7 +116,28 @@ def ismcts(
     seed: int,
     choose: Any = None,
     evaluate: Any = None,
+    net: Net | None = None,
+    net_use: int = 0,
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
+
+NET_FORMAT: int
+NET_ERRORS: dict[int, str]
+NET_PRIOR: int
+NET_LEAF: int
+NET_ROLLOUT: int
+
+class NetLoadError(ValueError):
+    code: int
+    def __init__(self, code: int) -> None: ...
+
+@disjoint_base
+class Net:
+    def __init__(self, data: bytes) -> None: ...
+    @property
+    def shape(self) -> tuple[int, int, int, int]: ...
+    def run(self, view: bytes) -> tuple[list[tuple[int, float]], tuple[float, ...]]: ...
+
+def net_checksum(data: bytes) -> int: ...
 
 POLICY_ABI: int
 

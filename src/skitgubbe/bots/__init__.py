@@ -20,12 +20,12 @@ from .search import ISMCTSBot, PIMCBot
 
 __all__ = [
     "BUILTIN_BOTS",
+    "LEVELS",
     "BotFactory",
     "BotPool",
     "EngineSpec",
     "GreedyBot",
     "ISMCTSBot",
-    "LEVELS",
     "LevelBot",
     "NetBot",
     "PIMCBot",

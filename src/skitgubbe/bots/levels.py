@@ -47,36 +47,36 @@ class LevelBot:
     >>> game = sg.Game.new(seed=4)
     >>> LevelBot("hard", seed=2).choose(game.observation(game.to_move)) in game.legal_moves
     True
-    >>> LevelBot("superhuman")
+    >>> LevelBot("superhuman")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.ArgumentError: no strength level 'superhuman'; levels: easy, medium, hard, expert
+    skitgubbe.errors.ArgumentError: no strength level 'superhuman'; levels: easy, ...
     """
 
     def __init__(self, level: str, seed: int | None = None) -> None:
         if level not in LEVELS:
-            raise ArgumentError(
-                f"no strength level {level!r}; levels: {', '.join(LEVELS)}"
-            )
+            raise ArgumentError(f"no strength level {level!r}; levels: {', '.join(LEVELS)}")
         from .registry import make
 
         self.level = level
         self.seed = seed
         spec, fallback = LEVELS[level]
-        self._bot: Player = make(spec, seed=seed)
-        self._fallback: Player | None = None if fallback is None else make(fallback, seed=seed)
+        self.bot: Player = make(spec, seed=seed)
+        """The bot the level plays."""
+        self.fallback: Player | None = None if fallback is None else make(fallback, seed=seed)
+        """The bot it plays where the network does not cover the rules (None: ``bot``)."""
         self._covered: dict[Rules, bool] = {}
 
     def choose(self, observation: Observation) -> Move:
         """The level's bot's move (its fallback's where the network does not cover the rules)."""
         check_turn(observation)
-        bot = self._bot
-        if self._fallback is not None:
+        bot = self.bot
+        if self.fallback is not None:
             rules = observation.rules
             if rules not in self._covered:
                 self._covered[rules] = covers(rules)
             if not self._covered[rules]:
-                bot = self._fallback
+                bot = self.fallback
         return bot.choose(observation)
 
     def __repr__(self) -> str:

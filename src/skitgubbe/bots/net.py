@@ -59,7 +59,9 @@ class Network:
 
     def __init__(self, data: bytes, name: str = "weights") -> None:
         if not isinstance(data, bytes):
-            raise ArgumentTypeError(f"a weight file's contents are bytes, not {type(data).__name__}")
+            raise ArgumentTypeError(
+                f"a weight file's contents are bytes, not {type(data).__name__}"
+            )
         try:
             self.core = _core.Net(data)
         except _core.NetLoadError as exc:
@@ -98,7 +100,9 @@ class Network:
         top = max(logit for _, logit in logits)
         weights = [math.exp(logit - top) for _, logit in logits]
         total = sum(weights)
-        probs = {Move.from_code(code): w / total for (code, _), w in zip(logits, weights)}
+        probs = {
+            Move.from_code(code): w / total for (code, _), w in zip(logits, weights, strict=True)
+        }
         return probs, tuple(values)
 
     def __repr__(self) -> str:
@@ -149,7 +153,9 @@ class NetBot:
         self, temperature: float = 0.0, weights: str | None = None, seed: int | None = None
     ) -> None:
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):
-            raise ArgumentTypeError(f"temperature must be a finite number >= 0, not {temperature!r}")
+            raise ArgumentTypeError(
+                f"temperature must be a finite number >= 0, not {temperature!r}"
+            )
         if not (math.isfinite(temperature) and temperature >= 0):
             raise ArgumentError(f"temperature must be a finite number >= 0, not {temperature!r}")
         self.temperature = float(temperature)

@@ -60,9 +60,9 @@ def _search(
 _LEAVES: Final = ("net", "rollout")
 
 
-def _network(net: object, leaf: object, rollout: object, evaluation: object) -> tuple[
-    Network | None, int
-]:
+def _network(
+    net: object, leaf: object, rollout: object, evaluation: object
+) -> tuple[Network | None, int]:
     """The network a search bot uses (``net``: False, True for the shipped one, or a weight
     file's path) and its uses (the ``_core.NET_*`` bits), checked now."""
     if not isinstance(net, (bool, str)):

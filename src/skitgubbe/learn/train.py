@@ -262,9 +262,7 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
             valid = slots < counts[rows][:, None]
             index = numpy.where(valid, data.move_start[rows][:, None] + slots, 0)
             x = torch.from_numpy(data.features[rows].astype(numpy.float32))
-            logits, value = model(
-                x, torch.from_numpy(cards[index]), torch.from_numpy(kinds[index])
-            )
+            logits, value = model(x, torch.from_numpy(cards[index]), torch.from_numpy(kinds[index]))
             mask = torch.from_numpy(valid)
             logits = logits.masked_fill(~mask, -1e9)
             target = torch.from_numpy(numpy.where(valid, data.policy[index], 0.0))

@@ -17,6 +17,7 @@ from typing import Any, Final
 import attrs
 
 from .. import bots
+from ..bots.levels import LevelBot
 from ..bots.search import ISMCTSBot, PIMCBot
 from ..errors import SkitgubbeError
 from ..game.rules import Rules
@@ -103,7 +104,11 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     ((400, None), (None, None))
     >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
     (32, None)
+    >>> bot_cost(bots.make("expert"))  # a strength level costs what its bot does
+    (1000, 0.01)
     """
+    if isinstance(bot, LevelBot):  # a strength level: the bot it plays
+        return bot_cost(bot.bot)
     if isinstance(bot, ISMCTSBot):
         return bot.iterations, bot.time
     if isinstance(bot, PIMCBot):

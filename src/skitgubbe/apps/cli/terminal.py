@@ -73,8 +73,9 @@ def add_play_command(commands: Commands) -> None:
         metavar="SPEC",
         default=["greedy"],
         help="bot specs for the other seats: one for all, or one per seat in seat order "
-        "(default greedy; e.g. random, pimc, 'ismcts:iterations=5000', or an engine in a "
-        "process of its own: 'cmd:./mybot')",
+        "(default greedy; a strength level: easy, medium, hard, expert; or any bot: "
+        "random, net, pimc, 'ismcts:iterations=5000', or an engine in a process of its own: "
+        "'cmd:./mybot')",
     )
     command.add_argument("--seat", type=int, default=0, help="your seat (default 0, leads first)")
     add_rules_arguments(command)
