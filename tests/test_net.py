@@ -230,3 +230,38 @@ def test_the_shipped_network_covers_the_presets() -> None:
     for players in (2, 3, 4):
         assert covers(sg.Rules.classic(players)) and covers(sg.Rules.modern(players))
     assert not covers(sg.Rules.classic(3, max_moves=500))
+
+
+def test_outcome_samples_are_the_movers_tensors_and_how_the_game_ended() -> None:
+    rules = sg.Rules.classic(3)
+    games, per_game = 30, 4
+    features = numpy.zeros(games * per_game * _core.TENSOR_SIZE, numpy.float32)
+    values = numpy.zeros(games * per_game * 4, numpy.float32)
+    masks = numpy.zeros(games * per_game * 4, numpy.float32)
+    args = (rules._core_values(), 9, 0, games, per_game, 2)
+    written = _core.outcome_samples(*args, features, values, masks)
+    assert games * 2 < written <= games * per_game
+    values, masks = values.reshape(-1, 4)[:written], masks.reshape(-1, 4)[:written]
+    # Three seats, one skitgubbe (or a game the cap ended: all masked).
+    assert (masks[:, 3] == 0).all()
+    played = masks[:, 0] == 1
+    assert played.sum() > written * 0.9
+    assert ((values[played, :3] == 0).sum(1) == 1).all()
+    # The same seed gives the same rows; the tensors are views of a seat to move.
+    again = numpy.zeros_like(features)
+    _core.outcome_samples(*args, again, numpy.zeros(games * per_game * 4, numpy.float32),
+                          numpy.zeros(games * per_game * 4, numpy.float32))  # fmt: skip
+    assert (again == features).all()
+    rows = features.reshape(-1, _core.TENSOR_SIZE)[:written]
+    assert (rows[:, :52].sum(1) >= 1).all()  # the mover holds cards
+    with pytest.raises(ValueError, match="per_game"):
+        _core.outcome_samples(*args[:4], 0, 2, features, values.ravel(), masks.ravel())
+
+
+def test_the_value_alone_guides_a_plain_search() -> None:
+    view = positions(3, seed=9)[-1]
+    bot = sg.bots.ISMCTSBot(iterations=200, net=True, prior=False, seed=2)
+    assert bot._net_use == _core.NET_LEAF
+    assert bot.choose(view) in view.legal_moves
+    with pytest.raises(sg.errors.ArgumentTypeError, match="prior must be true or false"):
+        sg.bots.ISMCTSBot(net=True, prior="yes")  # type: ignore[arg-type]

@@ -1111,6 +1111,21 @@ void sg_net_softmax(float *logits, int n, double temperature);
 int32_t sg_net_choose(const sg_position *pos, void *net);
 int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4]);
 
+/* Training data for the network's value: plays games first .. first+games-1
+ * of the batch `seed` (deck sg_deck_from_seed(sg_game_seed(seed, i)), dealer
+ * players - 1) with the built-in `policy` (enum sg_policy) and keeps up to
+ * `per_game` (1 .. 64) positions of each, drawn uniformly among those with a
+ * choice to make.  For each position it writes the mover's tensor (as
+ * sg_net_run reads it) to features[k * sg_tensor_size() ...], and for each
+ * seat r places to the mover's left values[k * 4 + r] = 1 when that seat was
+ * not the skitgubbe (0 when it was) and masks[k * 4 + r] = 1, or 0 for seats
+ * beyond the players and games the move cap ended.  The arrays hold
+ * games * per_game rows.  Returns the rows written, or -1 for bad rules or
+ * arguments. */
+int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first, int32_t games,
+                           int32_t per_game, int32_t policy, float *features, float *values,
+                           float *masks);
+
 /* ---- whole games in C ------------------------------------------------------ */
 
 typedef struct sg_sim_result {

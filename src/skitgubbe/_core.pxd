@@ -342,6 +342,9 @@ cdef extern from "skitgubbe.h" nogil:
     void sg_net_softmax(float *logits, int n, double temperature)
     int32_t sg_net_choose(const sg_position *pos, void *net)
     int32_t sg_net_evaluate(const sg_position *pos, void *net, double *value)
+    int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
+                               int32_t games, int32_t per_game, int32_t policy, float *features,
+                               float *values, float *masks) nogil
 
     int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
                      uint32_t cap, uint64_t seed, sg_move *moves, double *scores) nogil

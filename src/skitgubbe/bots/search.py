@@ -61,12 +61,14 @@ _LEAVES: Final = ("net", "rollout")
 
 
 def _network(
-    net: object, leaf: object, rollout: object, evaluation: object
+    net: object, leaf: object, rollout: object, evaluation: object, prior: object = True
 ) -> tuple[Network | None, int]:
     """The network a search bot uses (``net``: False, True for the shipped one, or a weight
     file's path) and its uses (the ``_core.NET_*`` bits), checked now."""
     if not isinstance(net, (bool, str)):
         raise ArgumentTypeError(f"net must be true, false or a weight file's path, not {net!r}")
+    if not isinstance(prior, bool):
+        raise ArgumentTypeError(f"prior must be true or false, not {prior!r}")
     if leaf not in _LEAVES:
         raise ArgumentError(f"leaf must be one of {', '.join(_LEAVES)}, not {leaf!r}")
     if net is False and rollout != "net":
@@ -76,7 +78,7 @@ def _network(
     network = default_network() if net is True or net is False else Network.from_file(net)
     use = _core.NET_ROLLOUT if rollout == "net" else 0
     if net is not False:
-        use |= _core.NET_PRIOR
+        use |= _core.NET_PRIOR if prior else 0
         if leaf == "net" and evaluation is None:
             use |= _core.NET_LEAF
     return network, use
@@ -274,6 +276,7 @@ class ISMCTSBot:
         evaluation: Any = None,
         net: bool | str = False,
         leaf: str = "net",
+        prior: bool = True,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -283,9 +286,10 @@ class ISMCTSBot:
             _real("time", time, "None or a finite number of seconds > 0", positive=True)
         self.iterations = iterations
         self.time = time
-        self._network, self._net_use = _network(net, leaf, rollout, evaluation)
+        self._network, self._net_use = _network(net, leaf, rollout, evaluation, prior)
         self.net = net
         self.leaf = leaf
+        self.prior = prior
         if exploration is None:
             exploration = 1.5 if self._net_use & _core.NET_PRIOR else 0.7
         self.exploration = _real("exploration", exploration, "a finite number >= 0", positive=False)

@@ -202,8 +202,14 @@ def _model(config: TrainConfig) -> Any:
             self.count = nn.Parameter(torch.zeros(config.action))
             self.out = nn.Parameter(torch.randn(config.action) * config.action**-0.5)
 
+        def trunk(self, x: Any) -> Any:
+            return torch.relu(self.l2(torch.relu(self.l1(x))))
+
+        def value_of(self, x: Any) -> Any:
+            return self.value(self.trunk(x))
+
         def forward(self, x: Any, cards: Any, kinds: Any) -> tuple[Any, Any]:
-            h = torch.relu(self.l2(torch.relu(self.l1(x))))
+            h = self.trunk(x)
             base = self.policy(h)[:, None, :]
             z = base + cards @ self.cards + self.kinds[kinds]
             z = z + cards.sum(-1, keepdim=True) / 13.0 * self.count
@@ -237,12 +243,57 @@ def _move_inputs(codes: Any) -> tuple[Any, Any]:
     return cards, numpy.minimum(kinds, 4)
 
 
+class _Outcomes:
+    """Fresh value samples for every training step: games played in C by the built-in
+    mixed policy (greedy, a random move one time in four: the rollouts' policy), a few
+    positions of each (``sg_outcome_samples``). Never the same game twice, so the value
+    cannot learn games by heart."""
+
+    PER_GAME: Final = 4
+
+    def __init__(self, config: TrainConfig, seed: int) -> None:
+        numpy = import_numpy()
+        from ..game.tensors import TENSOR_SIZE
+
+        self.rules = [_rules(name)._core_values() for name in config.rules]
+        self.games = max(1, config.batch // self.PER_GAME)
+        rows = self.games * self.PER_GAME
+        self.features = numpy.zeros(rows * TENSOR_SIZE, dtype=numpy.float32)
+        self.values = numpy.zeros(rows * 4, dtype=numpy.float32)
+        self.masks = numpy.zeros(rows * 4, dtype=numpy.float32)
+        self.seed = seed
+        self.batches = 0
+
+    def batch(self) -> tuple[Any, Any, Any]:
+        """(features, values, masks) of the next batch, as numpy arrays."""
+        from .. import _core
+        from ..game.tensors import TENSOR_SIZE
+
+        rules = self.rules[self.batches % len(self.rules)]
+        written = _core.outcome_samples(
+            rules, self.seed, self.batches * self.games, self.games, self.PER_GAME,
+            _MIXED_POLICY, self.features, self.values, self.masks,
+        )  # fmt: skip
+        self.batches += 1
+        return (
+            self.features[: written * TENSOR_SIZE].reshape(written, TENSOR_SIZE),
+            self.values[: written * 4].reshape(written, 4),
+            self.masks[: written * 4].reshape(written, 4),
+        )
+
+
+_MIXED_POLICY: Final = 2  # SG_POLICY_MIXED
+
+
 def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) -> dict[str, float]:
-    """Train ``model`` on ``data`` for ``config.epochs`` epochs; the last epoch's mean losses."""
+    """Train ``model`` for ``config.epochs`` epochs of ``data``: the policy on the search's
+    visit shares, the value, at every step, on a batch of fresh outcomes (:class:`_Outcomes`);
+    returns the last epoch's mean losses."""
     torch = import_torch()
     numpy = import_numpy()
     generator = numpy.random.default_rng(seed)
     torch.manual_seed(seed)
+    outcomes = _Outcomes(config, seed)
     cards, kinds = _move_inputs(data.move_codes)
     counts = numpy.diff(data.move_start)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=1e-4)
@@ -252,6 +303,7 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
     )
     progress = _Progress("training", config.epochs * steps_per_epoch, show)
     losses = {"policy_loss": 0.0, "value_loss": 0.0}
+    bce = torch.nn.functional.binary_cross_entropy_with_logits
     for epoch in range(config.epochs):
         order = generator.permutation(data.size)
         sums = [0.0, 0.0]
@@ -262,18 +314,16 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
             valid = slots < counts[rows][:, None]
             index = numpy.where(valid, data.move_start[rows][:, None] + slots, 0)
             x = torch.from_numpy(data.features[rows].astype(numpy.float32))
-            logits, value = model(x, torch.from_numpy(cards[index]), torch.from_numpy(kinds[index]))
+            logits, _ = model(x, torch.from_numpy(cards[index]), torch.from_numpy(kinds[index]))
             mask = torch.from_numpy(valid)
             logits = logits.masked_fill(~mask, -1e9)
             target = torch.from_numpy(numpy.where(valid, data.policy[index], 0.0))
             policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(1).mean()
-            value_mask = torch.from_numpy(data.value_mask[rows])
-            value_loss = (
-                torch.nn.functional.binary_cross_entropy_with_logits(
-                    value, torch.from_numpy(data.values[rows]), reduction="none"
-                )
-                * value_mask
-            ).sum() / value_mask.sum().clamp(min=1.0)
+            features, values, masks = (torch.from_numpy(a) for a in outcomes.batch())
+            value = model.value_of(features)
+            value_loss = (bce(value, values, reduction="none") * masks).sum() / masks.sum().clamp(
+                min=1.0
+            )
             loss = policy_loss + value_loss
             optimizer.zero_grad()
             loss.backward()
