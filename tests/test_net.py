@@ -16,7 +16,7 @@ from skitgubbe.learn.weights import encode, random_weights
 
 numpy = pytest.importorskip("numpy")
 
-SMALL = {"hidden1": 24, "hidden2": 16, "action": 8}
+SMALL = {"hidden1": 24, "hidden2": 16, "action": 8, "world1": 12, "world2": 6}
 
 
 def small_weights(seed: int = 1) -> tuple[dict[str, object], bytes]:
@@ -235,7 +235,7 @@ def test_the_shipped_network_covers_the_presets() -> None:
 def test_outcome_samples_are_the_movers_tensors_and_how_the_game_ended() -> None:
     rules = sg.Rules.classic(3)
     games, per_game = 30, 4
-    features = numpy.zeros(games * per_game * _core.TENSOR_SIZE, numpy.float32)
+    features = numpy.zeros(games * per_game * _core.WORLD_SIZE, numpy.float32)
     values = numpy.zeros(games * per_game * 4, numpy.float32)
     masks = numpy.zeros(games * per_game * 4, numpy.float32)
     args = (rules._core_values(), 9, 0, games, per_game, 2)
@@ -252,8 +252,11 @@ def test_outcome_samples_are_the_movers_tensors_and_how_the_game_ended() -> None
     _core.outcome_samples(*args, again, numpy.zeros(games * per_game * 4, numpy.float32),
                           numpy.zeros(games * per_game * 4, numpy.float32))  # fmt: skip
     assert (again == features).all()
-    rows = features.reshape(-1, _core.TENSOR_SIZE)[:written]
+    rows = features.reshape(-1, _core.WORLD_SIZE)[:written]
     assert (rows[:, :52].sum(1) >= 1).all()  # the mover holds cards
+    # Every card is somewhere: what the mover sees, or a hidden plane.
+    hidden = rows[:, _core.TENSOR_SIZE :].reshape(written, 5, 52)
+    assert (hidden.sum(1) <= 1).all() and hidden.sum() > 0
     with pytest.raises(ValueError, match="per_game"):
         _core.outcome_samples(*args[:4], 0, 2, features, values.ravel(), masks.ravel())
 
@@ -265,3 +268,54 @@ def test_the_value_alone_guides_a_plain_search() -> None:
     assert bot.choose(view) in view.legal_moves
     with pytest.raises(sg.errors.ArgumentTypeError, match="prior must be true or false"):
         sg.bots.ISMCTSBot(net=True, prior="yes")  # type: ignore[arg-type]
+
+
+def world_reference(arrays: dict[str, object], game: sg.Game) -> list[float]:
+    """The world value in numpy, from the game's whole state."""
+    a = {k: numpy.asarray(v, dtype=numpy.float64) for k, v in arrays.items()}
+    seat, players = game.to_move, game.players
+    x = numpy.zeros(_core.WORLD_SIZE, dtype=numpy.float32)
+    _core.observation_tensor(game.observation(seat).core_view, seat, 0, (), x[: _core.TENSOR_SIZE])
+    view = game.observation(seat)
+    hidden = x[_core.TENSOR_SIZE :].reshape(5, 52)
+
+    def put(row: int, card: sg.Card) -> None:
+        hidden[row, card.code // 16 * 13 + card.code % 16] = 1
+
+    for r in range(1, players):
+        other = (seat + r) % players
+        for card in game.hands[other]:
+            if card not in view.known[other]:
+                put(r - 1, card)
+    for card in game.stock:
+        if card != view.upcard:
+            put(3, card)
+    if game.hidden_card is not None:
+        put(4, game.hidden_card)
+    g = numpy.maximum(x @ a["u1"] + a["c1"], 0)
+    g = numpy.maximum(g @ a["u2"] + a["c2"], 0)
+    z = g @ a["uv"] + a["cv"]
+    values = [1.0] * players
+    for r in range(players):
+        values[(seat + r) % players] = 1 / (1 + numpy.exp(-z[r]))
+    return values
+
+
+def test_the_world_value_is_the_reference_one() -> None:
+    arrays, data = small_weights(4)
+    network = Network(data)
+    rng = random.Random(2)
+    checked = 0
+    for index in range(30):
+        rules = sg.Rules.preset(rng.choice(["classic", "modern"]), rng.choice([2, 3, 4]))
+        game = sg.Game.new(rules, seed=50 + index)
+        for _ in range(rng.randrange(0, 80)):
+            if game.result is not None:
+                break
+            game.play(rng.choice(game.legal_moves))
+        if game.result is not None or game.observation(game.to_move).finished:
+            continue
+        got = network.core.world_value(game._core)
+        assert numpy.allclose(got, world_reference(arrays, game), atol=1e-5), index
+        checked += 1
+    assert checked > 15

@@ -194,14 +194,19 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
 
 /* Evaluates node `id` in `world` (the position it stands for) with the
  * network: keeps its move probabilities and its value for the player to move,
- * and writes every seat's value.  0 when memory or the network failed. */
+ * and writes every seat's value (the world value but at the root).  0 when
+ * memory or the network failed. */
 static int evaluate_node(tree *t, uint32_t id, const sg_state *world, const sg_net *net,
                          double value[SG_MAX_PLAYERS])
 {
     sg_move moves[SG_MAX_MOVES];
     float logits[SG_MAX_MOVES];
     const int n = sg_legal_moves(world, moves);
-    if (sg_net_run(net, world, moves, n, logits, value) != SG_ERROR_NONE)
+    /* The root is the view itself (its hidden cards unknown): the mover's own value
+     * there; every other node stands in a sampled world: its world value. */
+    if (sg_net_run(net, world, moves, n, logits, id == 0 ? value : NULL) != SG_ERROR_NONE)
+        return 0;
+    if (id != 0 && sg_net_world_value(net, world, value) != SG_ERROR_NONE)
         return 0;
     sg_net_softmax(logits, n, 1.0);
     if (t->n_priors + (uint32_t)n > t->cap_priors) {

@@ -11,6 +11,17 @@
  *     a(m) = relu(h2 Wp + bp + sum_c Wc[c] + Wk[k] + Wn |c| / 13)   (action)
  *     logit(m) = vp . a(m)
  *
+ * A second, smaller perceptron scores the worlds a search samples:
+ *
+ *   y  = x, then the cards the mover cannot see as they lie in this world:
+ *        the hand of each seat r = 1..3 places to his left, the stock, the
+ *        face-down last card                                   (world inputs)
+ *   world[r] = sigmoid(relu(relu(y U1 + c1) U2 + c2) Uv + cv)[r]
+ *
+ * It sees the hidden cards of the world it is given, as a rollout does: the
+ * search uses it only on sampled worlds (never the real one), and its values
+ * are averaged over them.
+ *
  * Every matrix is stored a row per input, and a layer adds the rows of its
  * non-zero inputs (most of x, and the half of each hidden layer that relu
  * zeroes, are zeros): loops without reductions, which compilers vectorise.
@@ -35,6 +46,13 @@ struct sg_net {
     const float *wk; /* 5 rows of action, by move kind */
     const float *wn; /* action */
     const float *vp; /* action */
+    uint32_t world1, world2; /* the world perceptron's hidden sizes */
+    const float *u1; /* world inputs rows of world1 */
+    const float *c1;
+    const float *u2; /* world1 rows of world2 */
+    const float *c2;
+    const float *uv; /* world2 rows of 4 */
+    const float *cv;
     float *data;     /* every weight, in this order */
 };
 
@@ -57,10 +75,12 @@ uint32_t sg_net_checksum(const uint8_t *bytes, size_t size)
 }
 
 /* How many floats a network of these sizes has. */
-static uint64_t float_count(uint64_t in, uint64_t h1, uint64_t h2, uint64_t a)
+static uint64_t float_count(uint64_t in, uint64_t h1, uint64_t h2, uint64_t a, uint64_t w1,
+                            uint64_t w2)
 {
+    const uint64_t world_in = in + SG_NET_WORLD_PLANES * SG_NCARDS;
     return in * h1 + h1 + h2 * h1 + h2 + 4 * h2 + 4 + a * h2 + a + SG_NCARDS * a +
-           (SG_MOVE_KIND_PASS + 1) * a + a + a;
+           (SG_MOVE_KIND_PASS + 1) * a + a + a + world_in * w1 + w1 + w1 * w2 + w2 + w2 * 4 + 4;
 }
 
 int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
@@ -75,10 +95,12 @@ int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
     const uint32_t in = read_u32(bytes + 8), h1 = read_u32(bytes + 12);
     const uint32_t h2 = read_u32(bytes + 16), a = read_u32(bytes + 20);
     const uint32_t n_floats = read_u32(bytes + 24), checksum = read_u32(bytes + 28);
+    const uint32_t w1 = read_u32(bytes + 32), w2 = read_u32(bytes + 36);
     if (in != (uint32_t)sg_tensor_size())
         return SG_NET_ERROR_INPUTS;
     if (h1 == 0 || h1 > SG_NET_MAX_WIDTH || h2 == 0 || h2 > SG_NET_MAX_WIDTH || a == 0 ||
-        a > SG_NET_MAX_WIDTH || float_count(in, h1, h2, a) != n_floats)
+        a > SG_NET_MAX_WIDTH || w1 == 0 || w1 > SG_NET_MAX_WIDTH || w2 == 0 ||
+        w2 > SG_NET_MAX_WIDTH || float_count(in, h1, h2, a, w1, w2) != n_floats)
         return SG_NET_ERROR_SHAPE;
     if ((size - HEADER_BYTES) / 4 != n_floats || (size - HEADER_BYTES) % 4 != 0)
         return SG_NET_ERROR_SIZE;
@@ -119,7 +141,15 @@ int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
     net->wc = p, p += (size_t)SG_NCARDS * a;
     net->wk = p, p += (size_t)(SG_MOVE_KIND_PASS + 1) * a;
     net->wn = p, p += a;
-    net->vp = p;
+    net->vp = p, p += a;
+    net->world1 = w1;
+    net->world2 = w2;
+    net->u1 = p, p += (size_t)(in + SG_NET_WORLD_PLANES * SG_NCARDS) * w1;
+    net->c1 = p, p += w1;
+    net->u2 = p, p += (size_t)w1 * w2;
+    net->c2 = p, p += w2;
+    net->uv = p, p += (size_t)w2 * 4;
+    net->cv = p;
     *out = net;
     return SG_NET_ERROR_NONE;
 }
@@ -132,12 +162,14 @@ void sg_net_free(sg_net *net)
     }
 }
 
-void sg_net_shape(const sg_net *net, uint32_t shape[4])
+void sg_net_shape(const sg_net *net, uint32_t shape[6])
 {
     shape[0] = net->inputs;
     shape[1] = net->hidden1;
     shape[2] = net->hidden2;
     shape[3] = net->action;
+    shape[4] = net->world1;
+    shape[5] = net->world2;
 }
 
 /* out[0 .. n_out) = bias + in W (W: n_in rows of n_out), skipping zero inputs. */
@@ -219,6 +251,57 @@ int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int 
     return SG_ERROR_NONE;
 }
 
+static void plane(float *out, uint64_t cards)
+{
+    for (uint64_t c = cards & SG_ALL_CARDS; c; c &= c - 1)
+        out[card_index(sg_lowest(c))] = 1.0f;
+}
+
+int sg_net_world_features(const sg_state *st, float *out)
+{
+    const uint8_t seat = st->to_move;
+    const int players = st->rules.players;
+    if (seat >= players)
+        return SG_ERROR_SEAT;
+    if (sg_observation_tensor(st, seat, 0, NULL, 0, out) != SG_ERROR_NONE)
+        return SG_ERROR_SEAT;
+    float *hidden = out + sg_tensor_size();
+    memset(hidden, 0, SG_NET_WORLD_PLANES * SG_NCARDS * sizeof(float));
+    for (int r = 1; r < players; r++) {
+        const int other = (seat + r) % players;
+        plane(hidden + (r - 1) * SG_NCARDS, st->hand[other] & ~st->known[other]);
+    }
+    for (int i = st->stock_top; i < st->stock_len; i++)
+        if (st->stock[i] < 64 && st->stock[i] != st->upcard)
+            plane(hidden + 3 * SG_NCARDS, SG_CARD_BIT(st->stock[i]));
+    if (st->hidden_card < 64)
+        plane(hidden + 4 * SG_NCARDS, SG_CARD_BIT(st->hidden_card));
+    return SG_ERROR_NONE;
+}
+
+int sg_net_world_value(const sg_net *net, const sg_state *st, double value[SG_MAX_PLAYERS])
+{
+    float y[SG_NET_MAX_INPUTS + SG_NET_WORLD_PLANES * SG_NCARDS];
+    float g1[SG_NET_MAX_WIDTH], g2[SG_NET_MAX_WIDTH], z[4];
+    if (sg_net_world_features(st, y) != SG_ERROR_NONE)
+        return SG_ERROR_SEAT;
+    const uint8_t seat = st->to_move;
+    const int players = st->rules.players;
+    layer(g1, y, net->inputs + SG_NET_WORLD_PLANES * SG_NCARDS, net->u1, net->c1, net->world1);
+    relu(g1, net->world1);
+    layer(g2, g1, net->world1, net->u2, net->c2, net->world2);
+    relu(g2, net->world2);
+    layer(z, g2, net->world2, net->uv, net->cv, 4);
+    for (int p = 0; p < SG_MAX_PLAYERS; p++)
+        value[p] = 1.0;
+    for (int r = 0; r < players; r++)
+        value[(seat + r) % players] = 1.0 / (1.0 + exp(-(double)z[r]));
+    for (int i = 0; i < st->n_finished; i++)
+        if (st->finished[i] < players)
+            value[st->finished[i]] = 1.0;
+    return SG_ERROR_NONE;
+}
+
 int sg_net_best(const float *logits, int n)
 {
     int best = 0;
@@ -268,7 +351,7 @@ int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4])
     const sg_state *st = sg_position_state(pos, &moves);
     if (!st || !net)
         return -1;
-    if (sg_net_run((const sg_net *)net, st, NULL, 0, NULL, value) != SG_ERROR_NONE)
+    if (sg_net_world_value((const sg_net *)net, st, value) != SG_ERROR_NONE)
         return -2;
     return 1;
 }

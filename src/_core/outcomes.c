@@ -12,7 +12,7 @@ int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
 {
     if (per_game < 1 || per_game > MAX_KEPT || games < 0 || sg_rules_check(rules, NULL) != SG_RULES_ERROR_NONE)
         return -1;
-    const int size = sg_tensor_size();
+    const int size = sg_tensor_size() + SG_NET_WORLD_PLANES * SG_NCARDS;
     sg_state kept[MAX_KEPT];
     sg_move moves[SG_MAX_MOVES];
     int32_t written = 0;
@@ -55,7 +55,7 @@ int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
             const sg_state *at = &kept[k];
             const uint8_t seat = at->to_move;
             float *out = features + (size_t)written * (size_t)size;
-            if (sg_observation_tensor(at, seat, 0, NULL, 0, out) != SG_ERROR_NONE)
+            if (sg_net_world_features(at, out) != SG_ERROR_NONE)
                 return -1;
             for (int r = 0; r < SG_MAX_PLAYERS; r++) {
                 const int s = (seat + r) % players;

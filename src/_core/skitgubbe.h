@@ -1065,12 +1065,14 @@ const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending);
  * from a weight file: 48 header bytes (the magic "SGNET\0\0" and
  * SG_NET_FORMAT, then little-endian uint32 inputs, hidden1, hidden2,
  * action, the number of floats, their FNV-1a checksum (sg_net_checksum of
- * the bytes after the header) and 16 reserved bytes), then the weights as
- * little-endian IEEE 754 floats in net.c's order.  A network is read only
+ * the bytes after the header), world1, world2 and 8 reserved bytes), then
+ * the weights as little-endian IEEE 754 floats in net.c's order.  A network is read only
  * once loaded: many searches on many threads may share one. */
 #define SG_NET_FORMAT 1
 #define SG_NET_MAX_WIDTH 1024
 #define SG_NET_MAX_INPUTS 1536
+/* The world value's inputs beyond the tensor: the hidden cards (net.c). */
+#define SG_NET_WORLD_PLANES 5
 
 enum sg_net_error {
     SG_NET_ERROR_NONE = 0,
@@ -1088,8 +1090,8 @@ enum sg_net_error {
  * network to *net (NULL on error) and returns SG_NET_ERROR_*. */
 int sg_net_load(const uint8_t *bytes, size_t size, sg_net **net);
 void sg_net_free(sg_net *net);
-/* inputs, hidden1, hidden2, action. */
-void sg_net_shape(const sg_net *net, uint32_t shape[4]);
+/* inputs, hidden1, hidden2, action, world1, world2. */
+void sg_net_shape(const sg_net *net, uint32_t shape[6]);
 /* FNV-1a, 32 bits. */
 uint32_t sg_net_checksum(const uint8_t *bytes, size_t size);
 
@@ -1100,14 +1102,23 @@ uint32_t sg_net_checksum(const uint8_t *bytes, size_t size);
  * SG_ERROR_SEAT when nobody is to move, else SG_ERROR_NONE. */
 int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int n,
                float *logits, double value[SG_MAX_PLAYERS]);
+/* The world value: each seat's chance of not being the skitgubbe in the
+ * world `st` (a sampled world: it reads the cards the mover cannot see),
+ * as value[seat]; SG_ERROR_SEAT when nobody is to move. */
+int sg_net_world_value(const sg_net *net, const sg_state *st, double value[SG_MAX_PLAYERS]);
+/* Its inputs: sg_observation_tensor of the mover, then SG_NET_WORLD_PLANES
+ * planes of 52 (each other seat's unknown hand cards, r = 1..3 places to the
+ * mover's left; the stock; the face-down last card), to out[0 ..
+ * sg_tensor_size() + SG_NET_WORLD_PLANES * 52). */
+int sg_net_world_features(const sg_state *st, float *out);
 /* The index of the largest logit (the first such). */
 int sg_net_best(const float *logits, int n);
 /* Turns logits into probabilities in place: softmax(logits / temperature). */
 void sg_net_softmax(float *logits, int n, double temperature);
 
-/* The network as a policy (its best move) and as an evaluation (its values,
- * always returned: a rollout stops at once) of skitgubbe_policy.h, with the
- * sg_net as `ctx`; for positions of this core only (-1 otherwise). */
+/* The network as a policy (its best move) and as an evaluation (its world
+ * values, always returned: a rollout stops at once) of skitgubbe_policy.h,
+ * with the sg_net as `ctx`; for positions of this core only (-1 otherwise). */
 int32_t sg_net_choose(const sg_position *pos, void *net);
 int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4]);
 
@@ -1115,8 +1126,9 @@ int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4]);
  * of the batch `seed` (deck sg_deck_from_seed(sg_game_seed(seed, i)), dealer
  * players - 1) with the built-in `policy` (enum sg_policy) and keeps up to
  * `per_game` (1 .. 64) positions of each, drawn uniformly among those with a
- * choice to make.  For each position it writes the mover's tensor (as
- * sg_net_run reads it) to features[k * sg_tensor_size() ...], and for each
+ * choice to make.  For each position it writes the world value's inputs
+ * (sg_net_world_features, which begin with the mover's tensor) to
+ * features[k * (sg_tensor_size() + SG_NET_WORLD_PLANES * 52) ...], and for each
  * seat r places to the mover's left values[k * 4 + r] = 1 when that seat was
  * not the skitgubbe (0 when it was) and masks[k * 4 + r] = 1, or 0 for seats
  * beyond the players and games the move cap ended.  The arrays hold

@@ -331,6 +331,8 @@ cdef extern from "skitgubbe.h" nogil:
         int32_t reserved
 
     int SG_NET_FORMAT
+    int SG_NET_WORLD_PLANES
+    int sg_net_world_value(const sg_net *net, const sg_state *st, double *value)
     int SG_NET_ERROR_NONE
     int sg_net_load(const uint8_t *bytes, size_t size, sg_net **net)
     void sg_net_free(sg_net *net)

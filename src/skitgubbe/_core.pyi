@@ -121,6 +121,7 @@ def ismcts(
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
 
 NET_FORMAT: int
+WORLD_SIZE: int
 NET_ERRORS: dict[int, str]
 NET_PRIOR: int
 NET_LEAF: int
@@ -134,10 +135,22 @@ class NetLoadError(ValueError):
 class Net:
     def __init__(self, data: bytes) -> None: ...
     @property
-    def shape(self) -> tuple[int, int, int, int]: ...
+    def shape(self) -> tuple[int, int, int, int, int, int]: ...
+    def world_value(self, world: Core) -> tuple[float, ...]: ...
     def run(self, view: bytes) -> tuple[list[tuple[int, float]], tuple[float, ...]]: ...
 
 def net_checksum(data: bytes) -> int: ...
+def outcome_samples(
+    rules: tuple[int, ...],
+    seed: int,
+    first: int,
+    games: int,
+    per_game: int,
+    policy: int,
+    features: Any,
+    values: Any,
+    masks: Any,
+) -> int: ...
 
 POLICY_ABI: int
 

@@ -5,6 +5,8 @@
 
 
 NET_FORMAT = SG_NET_FORMAT
+WORLD_SIZE = sg_tensor_size() + SG_NET_WORLD_PLANES * 52
+"""Floats of the world value's inputs (sg_net_world_features)."""
 
 NET_ERRORS = {
     1: "its size is not what its header says (a truncated or padded file)",
@@ -52,10 +54,18 @@ cdef class Net:
 
     @property
     def shape(self):
-        """(inputs, hidden1, hidden2, action)."""
-        cdef uint32_t shape[4]
+        """(inputs, hidden1, hidden2, action, world1, world2)."""
+        cdef uint32_t shape[6]
         sg_net_shape(self.net, shape)
-        return (shape[0], shape[1], shape[2], shape[3])
+        return (shape[0], shape[1], shape[2], shape[3], shape[4], shape[5])
+
+    def world_value(self, Core world):
+        """Each seat's world value in a whole game state (a sampled world, or a test's)."""
+        cdef double value[SG_MAX_PLAYERS]
+        cdef const sg_state *st = core_state(world)
+        if sg_net_world_value(self.net, st, value) != SG_ERROR_NONE:
+            raise CoreError(SG_ERROR_SEAT, "nobody is to move")
+        return tuple(value[i] for i in range(st.rules.players))
 
     def run(self, bytes view):
         """([(move, logit)] for the legal moves, (value of each seat)) for the player to
@@ -104,15 +114,15 @@ cdef int set_net(sg_search_policy *sp, Net net, int use) except -1:
 
 def outcome_samples(tuple rules, uint64_t seed, uint64_t first, int games, int per_game,
                     int policy, float[::1] features, float[::1] values, float[::1] masks):
-    """Rows of (mover's tensor, each seat's outcome, mask) from games played in C by a
-    built-in policy (sg_outcome_samples); returns how many rows were written."""
+    """Rows of (world value inputs, each seat's outcome, mask) from games played in C by
+    a built-in policy (sg_outcome_samples); returns how many rows were written."""
     cdef sg_rules r
     cdef int32_t written
     fill_rules(&r, rules)
     if games < 0 or not 1 <= per_game <= 64:
         raise ValueError("games must be >= 0 and per_game 1 .. 64")
     rows = <Py_ssize_t>games * per_game
-    if (features.shape[0] < rows * sg_tensor_size() or values.shape[0] < rows * 4
+    if (features.shape[0] < rows * WORLD_SIZE or values.shape[0] < rows * 4
             or masks.shape[0] < rows * 4):
         raise ValueError(f"the arrays hold fewer than {rows} rows")
     with nogil:

@@ -3,7 +3,9 @@
 A :class:`Network` is a small multilayer perceptron over the mover's observation
 tensor (what that seat knows, nothing more) with two heads: a probability for
 each legal move (the policy) and, for each seat, the chance that it escapes
-being the skitgubbe (the value). It runs in C, microseconds per evaluation, with
+being the skitgubbe (the value). A second, smaller one, the *world value*,
+scores the worlds a search samples: it reads that world's hidden cards too, as
+a rollout would, and so is used only inside the search, on sampled worlds. It runs in C, microseconds per evaluation, with
 no numpy and no training library at play time. The package ships trained
 weights (:func:`default_network`); ``skitgubbe train`` makes new ones
 (docs/strength.md says how they were trained and how strong they are).
@@ -76,14 +78,14 @@ class Network:
             return cls(file.read(), name=os.fspath(path))
 
     @property
-    def shape(self) -> tuple[int, int, int, int]:
-        """(inputs, hidden1, hidden2, action): the layer sizes.
+    def shape(self) -> tuple[int, int, int, int, int, int]:
+        """(inputs, hidden1, hidden2, action, world1, world2): the layer sizes.
 
         >>> default_network().shape[0] == __import__("skitgubbe").game.tensors.TENSOR_SIZE
         True
         """
-        inputs, hidden1, hidden2, action = self.core.shape
-        return (inputs, hidden1, hidden2, action)
+        inputs, hidden1, hidden2, action, world1, world2 = self.core.shape
+        return (inputs, hidden1, hidden2, action, world1, world2)
 
     def evaluate(self, observation: Observation) -> tuple[dict[Move, float], tuple[float, ...]]:
         """(each legal move's probability, each seat's chance of not being the skitgubbe)

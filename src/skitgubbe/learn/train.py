@@ -97,6 +97,8 @@ class TrainConfig:
     hidden1: int = 256
     hidden2: int = 128
     action: int = 64
+    world1: int = 256
+    world2: int = 64
     rules: tuple[str, ...] = DEFAULT_MIX
     eval_deals: int = 100
     seed: int = 1
@@ -189,6 +191,7 @@ def _model(config: TrainConfig) -> Any:
     torch = import_torch()
     nn = torch.nn
     from ..game.tensors import TENSOR_SIZE
+    from .weights import WORLD_SIZE
 
     class PolicyValueNet(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
@@ -201,6 +204,11 @@ def _model(config: TrainConfig) -> Any:
             self.kinds = nn.Parameter(torch.zeros(5, config.action))
             self.count = nn.Parameter(torch.zeros(config.action))
             self.out = nn.Parameter(torch.randn(config.action) * config.action**-0.5)
+            self.world = nn.Sequential(
+                nn.Linear(WORLD_SIZE, config.world1), nn.ReLU(),
+                nn.Linear(config.world1, config.world2), nn.ReLU(),
+                nn.Linear(config.world2, 4),
+            )  # fmt: skip
 
         def trunk(self, x: Any) -> Any:
             return torch.relu(self.l2(torch.relu(self.l1(x))))
@@ -231,6 +239,9 @@ def _arrays(model: Any) -> dict[str, Any]:
         "wp": numpy_of(model.policy.weight.T), "bp": numpy_of(model.policy.bias),
         "wc": numpy_of(model.cards), "wk": numpy_of(model.kinds),
         "wn": numpy_of(model.count), "vp": numpy_of(model.out),
+        "u1": numpy_of(model.world[0].weight.T), "c1": numpy_of(model.world[0].bias),
+        "u2": numpy_of(model.world[2].weight.T), "c2": numpy_of(model.world[2].bias),
+        "uv": numpy_of(model.world[4].weight.T), "cv": numpy_of(model.world[4].bias),
     }  # fmt: skip
 
 
@@ -253,21 +264,21 @@ class _Outcomes:
 
     def __init__(self, config: TrainConfig, seed: int) -> None:
         numpy = import_numpy()
-        from ..game.tensors import TENSOR_SIZE
+        from .weights import WORLD_SIZE
 
         self.rules = [_rules(name)._core_values() for name in config.rules]
         self.games = max(1, config.batch // self.PER_GAME)
         rows = self.games * self.PER_GAME
-        self.features = numpy.zeros(rows * TENSOR_SIZE, dtype=numpy.float32)
+        self.features = numpy.zeros(rows * WORLD_SIZE, dtype=numpy.float32)
         self.values = numpy.zeros(rows * 4, dtype=numpy.float32)
         self.masks = numpy.zeros(rows * 4, dtype=numpy.float32)
         self.seed = seed
         self.batches = 0
 
     def batch(self) -> tuple[Any, Any, Any]:
-        """(features, values, masks) of the next batch, as numpy arrays."""
+        """(world value inputs, values, masks) of the next batch, as numpy arrays."""
         from .. import _core
-        from ..game.tensors import TENSOR_SIZE
+        from .weights import WORLD_SIZE
 
         rules = self.rules[self.batches % len(self.rules)]
         written = _core.outcome_samples(
@@ -276,7 +287,7 @@ class _Outcomes:
         )  # fmt: skip
         self.batches += 1
         return (
-            self.features[: written * TENSOR_SIZE].reshape(written, TENSOR_SIZE),
+            self.features[: written * WORLD_SIZE].reshape(written, WORLD_SIZE),
             self.values[: written * 4].reshape(written, 4),
             self.masks[: written * 4].reshape(written, 4),
         )
@@ -287,8 +298,10 @@ _MIXED_POLICY: Final = 2  # SG_POLICY_MIXED
 
 def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) -> dict[str, float]:
     """Train ``model`` for ``config.epochs`` epochs of ``data``: the policy on the search's
-    visit shares, the value, at every step, on a batch of fresh outcomes (:class:`_Outcomes`);
-    returns the last epoch's mean losses."""
+    visit shares; the seat's value and the world value, at every step, on a batch of fresh
+    outcomes (:class:`_Outcomes`); returns the last epoch's mean losses."""
+    from ..game.tensors import TENSOR_SIZE
+
     torch = import_torch()
     numpy = import_numpy()
     generator = numpy.random.default_rng(seed)
@@ -302,11 +315,15 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
         optimizer, max_lr=config.learning_rate, total_steps=config.epochs * steps_per_epoch
     )
     progress = _Progress("training", config.epochs * steps_per_epoch, show)
-    losses = {"policy_loss": 0.0, "value_loss": 0.0}
+    losses = {"policy_loss": 0.0, "value_loss": 0.0, "world_value_loss": 0.0}
     bce = torch.nn.functional.binary_cross_entropy_with_logits
+
+    def masked(logits: Any, values: Any, masks: Any) -> Any:
+        return (bce(logits, values, reduction="none") * masks).sum() / masks.sum().clamp(min=1.0)
+
     for epoch in range(config.epochs):
         order = generator.permutation(data.size)
-        sums = [0.0, 0.0]
+        sums = [0.0, 0.0, 0.0]
         for step in range(steps_per_epoch):
             rows = order[step * config.batch : (step + 1) * config.batch]
             width = int(counts[rows].max())
@@ -320,21 +337,21 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
             target = torch.from_numpy(numpy.where(valid, data.policy[index], 0.0))
             policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(1).mean()
             features, values, masks = (torch.from_numpy(a) for a in outcomes.batch())
-            value = model.value_of(features)
-            value_loss = (bce(value, values, reduction="none") * masks).sum() / masks.sum().clamp(
-                min=1.0
-            )
-            loss = policy_loss + value_loss
+            value_loss = masked(model.value_of(features[:, :TENSOR_SIZE]), values, masks)
+            world_loss = masked(model.world(features), values, masks)
+            loss = policy_loss + value_loss + world_loss
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             schedule.step()
             sums[0] += policy_loss.item()
             sums[1] += value_loss.item()
+            sums[2] += world_loss.item()
             progress.show(epoch * steps_per_epoch + step + 1, f"epoch {epoch + 1}")
         losses = {
             "policy_loss": sums[0] / steps_per_epoch,
             "value_loss": sums[1] / steps_per_epoch,
+            "world_value_loss": sums[2] / steps_per_epoch,
         }
     return losses
 
@@ -440,7 +457,11 @@ def train(
             os.replace(model_path + ".partial", model_path)
         else:
             model.load_state_dict(torch.load(model_path))
-            losses = {"policy_loss": float("nan"), "value_loss": float("nan")}
+            losses = {
+                "policy_loss": float("nan"),
+                "value_loss": float("nan"),
+                "world_value_loss": float("nan"),
+            }
         trained = time.monotonic() - started - played
         measures = _evaluate(weights, config, progress)
         entry = {

@@ -3,13 +3,15 @@
 The layout (docs/strength.md and "the network" in ``src/_core/skitgubbe.h``):
 48 header bytes — the magic ``SGNET\\0\\0``, the format byte, then little-endian
 uint32 inputs, hidden1, hidden2, action, the number of floats, the FNV-1a
-checksum of the weight bytes and 16 reserved zero bytes — then every weight as
-a little-endian float32, in the order of :data:`LAYOUT`.
+checksum of the weight bytes, world1, world2 and 8 reserved zero bytes — then
+every weight as a little-endian float32, in the order of :data:`LAYOUT`: the
+policy and the seat's own value (``w*``, ``b*``, ``v*``), then the world value
+(``u*``, ``c*``), which also reads the hidden cards of the world it is given.
 
 >>> from skitgubbe.bots.net import Network
->>> data = encode(random_weights(hidden1=16, hidden2=8, action=4, seed=1))
+>>> data = encode(random_weights(hidden1=16, hidden2=8, action=4, world1=12, world2=6, seed=1))
 >>> Network(data).shape[1:]
-(16, 8, 4)
+(16, 8, 4, 12, 6)
 """
 
 from __future__ import annotations
@@ -24,17 +26,26 @@ from ..game.tensors import TENSOR_SIZE, import_numpy
 
 __all__ = ["LAYOUT", "encode", "random_weights", "shapes"]
 
-LAYOUT: Final = ("w1", "b1", "w2", "b2", "wv", "bv", "wp", "bp", "wc", "wk", "wn", "vp")
+LAYOUT: Final = (
+    "w1", "b1", "w2", "b2", "wv", "bv", "wp", "bp", "wc", "wk", "wn", "vp",
+    "u1", "c1", "u2", "c2", "uv", "cv",
+)  # fmt: skip
 """The weight arrays in file order (net.c names them so)."""
 
 _MAGIC: Final = b"SGNET\0\0"
 _KINDS: Final = 5  # play, flip, pick up, slough, pass
 
 
-def shapes(hidden1: int, hidden2: int, action: int) -> dict[str, tuple[int, ...]]:
+WORLD_SIZE: Final = _core.WORLD_SIZE
+"""The world value's inputs: the mover's tensor, then five planes of hidden cards."""
+
+
+def shapes(
+    hidden1: int, hidden2: int, action: int, world1: int, world2: int
+) -> dict[str, tuple[int, ...]]:
     """The shape of each array for these layer sizes.
 
-    >>> shapes(256, 128, 64)["w1"] == (TENSOR_SIZE, 256)
+    >>> shapes(256, 128, 64, 256, 64)["w1"] == (TENSOR_SIZE, 256)
     True
     """
     return {
@@ -50,6 +61,12 @@ def shapes(hidden1: int, hidden2: int, action: int) -> dict[str, tuple[int, ...]
         "wk": (_KINDS, action),
         "wn": (action,),
         "vp": (action,),
+        "u1": (WORLD_SIZE, world1),
+        "c1": (world1,),
+        "u2": (world1, world2),
+        "c2": (world2,),
+        "uv": (world2, 4),
+        "cv": (4,),
     }
 
 
@@ -59,7 +76,9 @@ def encode(arrays: Mapping[str, Any]) -> bytes:
     hidden1 = int(arrays["b1"].shape[0])
     hidden2 = int(arrays["b2"].shape[0])
     action = int(arrays["bp"].shape[0])
-    expected = shapes(hidden1, hidden2, action)
+    world1 = int(arrays["c1"].shape[0])
+    world2 = int(arrays["c2"].shape[0])
+    expected = shapes(hidden1, hidden2, action, world1, world2)
     parts = []
     for name in LAYOUT:
         array = numpy.asarray(arrays[name], dtype="<f4")
@@ -69,18 +88,20 @@ def encode(arrays: Mapping[str, Any]) -> bytes:
     body = b"".join(parts)
     count = len(body) // 4
     header = _MAGIC + bytes([_core.NET_FORMAT])
-    header += struct.pack("<6I", TENSOR_SIZE, hidden1, hidden2, action, count,
-                          _core.net_checksum(body))  # fmt: skip
-    return header + bytes(16) + body
+    header += struct.pack("<8I", TENSOR_SIZE, hidden1, hidden2, action, count,
+                          _core.net_checksum(body), world1, world2)  # fmt: skip
+    return header + bytes(8) + body
 
 
-def random_weights(hidden1: int, hidden2: int, action: int, seed: int) -> dict[str, Any]:
-    """Small random weights of these sizes (for tests, and the start of training)."""
+def random_weights(
+    hidden1: int, hidden2: int, action: int, world1: int, world2: int, seed: int
+) -> dict[str, Any]:
+    """Small random weights of these sizes (for tests)."""
     numpy = import_numpy()
     rng = numpy.random.default_rng(seed)
     out = {}
-    for name, shape in shapes(hidden1, hidden2, action).items():
+    for name, shape in shapes(hidden1, hidden2, action, world1, world2).items():
         fan_in = shape[0]
-        scale = 0.0 if name.startswith("b") else 1.0 / fan_in**0.5
+        scale = 0.0 if name[0] in "bc" else 1.0 / fan_in**0.5
         out[name] = (rng.standard_normal(shape) * scale).astype("<f4")
     return out
