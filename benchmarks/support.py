@@ -195,6 +195,24 @@ RATIOS: Final = (
         denominator=("ismcts-policy-built-in", "iterations_per_s"),
     ),
     Ratio(
+        key="net_over_greedy_decision",
+        label="net / greedy (µs per decision, the same positions)",
+        numerator=("decision-net", "us_per_decision"),
+        denominator=("decision-greedy", "us_per_decision"),
+    ),
+    Ratio(
+        key="expert_over_ismcts_decision",
+        label="expert / ismcts (µs per decision, the same positions)",
+        numerator=("decision-expert", "us_per_decision"),
+        denominator=("decision-ismcts", "us_per_decision"),
+    ),
+    Ratio(
+        key="ismcts_network_over_rollouts",
+        label="ISMCTS with the network / with rollouts (iterations/s)",
+        numerator=("ismcts-net-network", "iterations_per_s"),
+        denominator=("ismcts-net-rollouts", "iterations_per_s"),
+    ),
+    Ratio(
         key="python_skitgubbe_over_actions",
         label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
         numerator=("python-skitgubbe-decisions", "decisions_per_s"),
