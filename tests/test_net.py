@@ -179,8 +179,9 @@ def test_net_searches_are_reproducible_and_legal() -> None:
         lambda: sg.bots.PIMCBot(worlds=6, rollouts=1, rollout="net", seed=2),
     ):
         first, second = make(), make()
-        assert first.choose(view) in view.legal_moves
-        assert second.choose(view) == first.choose(view)
+        move = first.choose(view)
+        assert move in view.legal_moves
+        assert second.choose(view) == move
 
 
 def test_the_prior_changes_the_search() -> None:

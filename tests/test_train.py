@@ -20,7 +20,8 @@ from skitgubbe.learn.train import TrainConfig, train
 
 SMOKE = TrainConfig(
     generations=2, games=3, iterations=40, net_iterations=40, epochs=2, batch=32,
-    hidden1=32, hidden2=16, action=8, rules=("classic:2", "classic:3"), eval_deals=3, jobs=1,
+    hidden1=32, hidden2=16, action=8, world1=16, world2=8,
+    rules=("classic:2", "classic:3"), eval_deals=3, jobs=1,
 )  # fmt: skip
 
 
@@ -58,7 +59,7 @@ def test_a_smoke_run_trains_evaluates_and_resumes(tmp_path: Path) -> None:
     for name in ("net-0.sgnet", "net-1.sgnet", "model-1.pt", "log.csv", "state.json"):
         assert (folder / name).exists(), name
     network = Network.from_file(folder / "net-1.sgnet")
-    assert network.shape[1:] == (32, 16, 8)
+    assert network.shape[1:] == (32, 16, 8, 16, 8)
     # A smoke match with the trained weights.
     result = sg.run_match([f"net:weights={folder / 'net-1.sgnet'}", "greedy"], deals=2, seed=3)
     assert len(result.games) == 4 and not result.crashes
@@ -80,6 +81,7 @@ def test_the_command_line_runs_and_resumes(
     folder = str(tmp_path / "cli")
     args = ["train", folder, "--generations", "1", "--games", "2", "--iterations", "20",
             "--epochs", "1", "--hidden1", "16", "--hidden2", "8", "--action", "4",
+            "--world1", "8", "--world2", "4",
             "--rules", "classic:2", "--eval-deals", "2", "--jobs", "1", "--quiet"]  # fmt: skip
     assert main(args) == 0
     assert "trained 1 generations" in capsys.readouterr().out

@@ -5,8 +5,9 @@ tensor (what that seat knows, nothing more) with two heads: a probability for
 each legal move (the policy) and, for each seat, the chance that it escapes
 being the skitgubbe (the value). A second, smaller one, the *world value*,
 scores the worlds a search samples: it reads that world's hidden cards too, as
-a rollout would, and so is used only inside the search, on sampled worlds. It runs in C, microseconds per evaluation, with
-no numpy and no training library at play time. The package ships trained
+a rollout would, and so is used only inside the search, on sampled worlds. It
+runs in C, microseconds per evaluation, with no numpy and no training library
+at play time. The package ships trained
 weights (:func:`default_network`); ``skitgubbe train`` makes new ones
 (docs/strength.md says how they were trained and how strong they are).
 

@@ -47,6 +47,11 @@ class Samples:
     the skitgubbe, 0 when it was; ``value_mask[i, r]`` is 0 for seats beyond
     the players and for games the move cap ended. ``players[i]`` is the number
     of players.
+
+    >>> import skitgubbe as sg
+    >>> data = play_games([sg.Rules.classic(2)], games=1, seed=3, iterations=10)
+    >>> Samples.join([data, data]).size == 2 * data.size
+    True
     """
 
     features: Any
@@ -59,7 +64,12 @@ class Samples:
 
     @property
     def size(self) -> int:
-        """The number of samples."""
+        """The number of samples.
+
+        >>> import skitgubbe as sg
+        >>> play_games([sg.Rules.classic(2)], games=1, seed=3, iterations=10).size > 0
+        True
+        """
         return int(self.features.shape[0])
 
     @classmethod
@@ -119,6 +129,11 @@ def play_games(
     ``iterations`` iterations (with ``network`` as prior and leaf value when one
     is given, else with rollouts); the first ``sample_moves`` moves of each seat
     are drawn in proportion to the visits, the rest are the most visited.
+
+    >>> import skitgubbe as sg
+    >>> data = play_games([sg.Rules.modern(4)], games=1, seed=2, iterations=10)
+    >>> data.values.shape[1], int(data.players[0])
+    (4, 4)
     """
     numpy = import_numpy()
     net = None if network is None else network.core

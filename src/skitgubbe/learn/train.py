@@ -57,7 +57,11 @@ the rules the bots are judged on most, are three games in eight."""
 
 
 def import_torch() -> Any:
-    """PyTorch, or a clear error naming the extra that installs it."""
+    """PyTorch, or a clear error naming the extra that installs it.
+
+    >>> import_torch().__name__  # doctest: +SKIP
+    'torch'
+    """
     try:
         import torch
     except ImportError as exc:
@@ -84,6 +88,9 @@ class TrainConfig:
     network) after; ``window`` generations of samples are trained on for
     ``epochs`` epochs; ``eval_deals`` duplicate deals (six games each with three
     players) measure the network against two greedy bots after each generation.
+
+    >>> TrainConfig(games=100).parts, TrainConfig().rules[0]
+    (5, 'classic:3')
     """
 
     generations: int = 4
@@ -417,6 +424,10 @@ def train(
     A folder that holds a run keeps the settings it started with (a different
     ``config`` raises :class:`~skitgubbe.errors.ArgumentError`, so that resuming
     never mixes two runs).
+
+    >>> history = train("runs/example", TrainConfig(generations=1))  # doctest: +SKIP
+    >>> history[-1]["net_vs_greedy_loss_share"]  # doctest: +SKIP
+    0.2633
     """
     torch = import_torch()
     say = log or (lambda text: print(text, file=sys.stderr, flush=True))

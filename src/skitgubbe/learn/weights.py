@@ -71,7 +71,13 @@ def shapes(
 
 
 def encode(arrays: Mapping[str, Any]) -> bytes:
-    """The weight file of ``arrays`` (name → array of the shape :func:`shapes` gives)."""
+    """The weight file of ``arrays`` (name → array of the shape :func:`shapes` gives).
+
+    >>> arrays = random_weights(8, 4, 2, 8, 4, seed=1)
+    >>> data = encode(arrays)
+    >>> data[:5], len(data) == 48 + 4 * sum(a.size for a in arrays.values())
+    (b'SGNET', True)
+    """
     numpy = import_numpy()
     hidden1 = int(arrays["b1"].shape[0])
     hidden2 = int(arrays["b2"].shape[0])
@@ -96,7 +102,11 @@ def encode(arrays: Mapping[str, Any]) -> bytes:
 def random_weights(
     hidden1: int, hidden2: int, action: int, world1: int, world2: int, seed: int
 ) -> dict[str, Any]:
-    """Small random weights of these sizes (for tests)."""
+    """Small random weights of these sizes (for tests).
+
+    >>> random_weights(8, 4, 2, 8, 4, seed=1)["w2"].shape
+    (8, 4)
+    """
     numpy = import_numpy()
     rng = numpy.random.default_rng(seed)
     out = {}

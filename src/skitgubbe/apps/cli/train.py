@@ -27,6 +27,11 @@ def add_train_command(commands: Commands) -> None:
 
     Every setting defaults to :class:`~skitgubbe.learn.train.TrainConfig`'s; a
     folder that holds a run resumes it (give no settings then, or the same).
+
+    >>> parser = argparse.ArgumentParser(prog="skitgubbe")
+    >>> add_train_command(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["train", "runs/x", "--rules", "classic:3", "modern:4"]).rules
+    ['classic:3', 'modern:4']
     """
     from ...learn.train import TrainConfig
 
