@@ -135,3 +135,15 @@ def test_learning_example_trains_plots_and_plays_in_the_arena(tmp_path: Path) ->
     assert png.read_bytes().startswith(b"\x89PNG")
     assert re.search(r"vs random: skitgubbe in \d+ of 9 games", out)
     assert re.search(r"vs greedy: skitgubbe in \d+ of 9 games", out)
+
+
+@pytest.mark.slow
+def test_the_search_imitation_example_trains_and_plays_greedy(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the training extra: pip install 'skitgubbe[train]'")
+    out = run_example(
+        "examples/learn_from_search.py",
+        *("--folder", str(tmp_path / "run"), "--games", "2", "--iterations", "20"),
+        *("--epochs", "1", "--deals", "2", "--jobs", "1"),
+    )
+    assert re.search(r"the network was the skitgubbe in \d+ of 6 games", out)
+    assert (tmp_path / "run" / "net-0.sgnet").exists()
