@@ -320,3 +320,20 @@ def test_the_world_value_is_the_reference_one() -> None:
         assert numpy.allclose(got, world_reference(arrays, game), atol=1e-5), index
         checked += 1
     assert checked > 15
+
+
+def test_outcome_samples_can_average_rollouts_instead() -> None:
+    rules = sg.Rules.classic(3)._core_values()
+    rows = 10 * 2
+    features = numpy.zeros(rows * _core.WORLD_SIZE, numpy.float32)
+    values = numpy.zeros(rows * 4, numpy.float32)
+    masks = numpy.zeros(rows * 4, numpy.float32)
+    written = _core.outcome_samples(rules, 3, 0, 10, 2, 2, features, values, masks, rollouts=16)
+    values = values.reshape(-1, 4)[:written]
+    # Means of 16 rollouts: multiples of 1/16, and in three seats two escape on average.
+    assert ((values * 16) % 1 == 0).all()
+    assert (masks.reshape(-1, 4)[:written, :3] == 1).all()
+    assert 1.5 < values[:, :3].sum(1).mean() < 2.5
+    assert len({tuple(row) for row in values}) > 5  # not all 0/1: averages
+    with pytest.raises(ValueError, match=r"rollouts 0 \.\. 1024"):
+        _core.outcome_samples(rules, 3, 0, 10, 2, 2, features, values.ravel(), masks, rollouts=-1)

@@ -7,10 +7,11 @@
 #define MAX_KEPT 64
 
 int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first, int32_t games,
-                           int32_t per_game, int32_t policy, float *features, float *values,
-                           float *masks)
+                           int32_t per_game, int32_t policy, int32_t rollouts, float *features,
+                           float *values, float *masks)
 {
-    if (per_game < 1 || per_game > MAX_KEPT || games < 0 || sg_rules_check(rules, NULL) != SG_RULES_ERROR_NONE)
+    if (per_game < 1 || per_game > MAX_KEPT || games < 0 || rollouts < 0 || rollouts > 1024 ||
+        sg_rules_check(rules, NULL) != SG_RULES_ERROR_NONE)
         return -1;
     const int size = sg_tensor_size() + SG_NET_WORLD_PLANES * SG_NCARDS;
     sg_state kept[MAX_KEPT];
@@ -57,6 +58,25 @@ int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
             float *out = features + (size_t)written * (size_t)size;
             if (sg_net_world_features(at, out) != SG_ERROR_NONE)
                 return -1;
+            if (rollouts > 0) {
+                /* The mean reward of `rollouts` rollouts from here (sg_rollout's rewards). */
+                double sum[SG_MAX_PLAYERS] = {0.0, 0.0, 0.0, 0.0};
+                for (int32_t k = 0; k < rollouts; k++) {
+                    sg_state play = *at;
+                    double reward[SG_MAX_PLAYERS];
+                    sg_rollout(&play, policy, 0, &rng, reward);
+                    for (int p = 0; p < SG_MAX_PLAYERS; p++)
+                        sum[p] += reward[p];
+                }
+                for (int r = 0; r < SG_MAX_PLAYERS; r++) {
+                    const int s = (seat + r) % players;
+                    values[written * SG_MAX_PLAYERS + r] =
+                        r < players ? (float)(sum[s] / rollouts) : 0.0f;
+                    masks[written * SG_MAX_PLAYERS + r] = r < players ? 1.0f : 0.0f;
+                }
+                written++;
+                continue;
+            }
             for (int r = 0; r < SG_MAX_PLAYERS; r++) {
                 const int s = (seat + r) % players;
                 const int ok = r < players && !st.truncated && st.phase == SG_PHASE_OVER;

@@ -1131,12 +1131,15 @@ int32_t sg_net_evaluate(const sg_position *pos, void *net, double value[4]);
  * features[k * (sg_tensor_size() + SG_NET_WORLD_PLANES * 52) ...], and for each
  * seat r places to the mover's left values[k * 4 + r] = 1 when that seat was
  * not the skitgubbe (0 when it was) and masks[k * 4 + r] = 1, or 0 for seats
- * beyond the players and games the move cap ended.  The arrays hold
+ * beyond the players and games the move cap ended.  With `rollouts` > 0
+ * (at most 1,024) the values are instead each seat's mean reward over that
+ * many rollouts of `policy` from the position (sg_rollout's rewards, the move
+ * cap's too), masked only beyond the players.  The arrays hold
  * games * per_game rows.  Returns the rows written, or -1 for bad rules or
  * arguments. */
 int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first, int32_t games,
-                           int32_t per_game, int32_t policy, float *features, float *values,
-                           float *masks);
+                           int32_t per_game, int32_t policy, int32_t rollouts, float *features,
+                           float *values, float *masks);
 
 /* ---- whole games in C ------------------------------------------------------ */
 

@@ -345,8 +345,8 @@ cdef extern from "skitgubbe.h" nogil:
     int32_t sg_net_choose(const sg_position *pos, void *net)
     int32_t sg_net_evaluate(const sg_position *pos, void *net, double *value)
     int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
-                               int32_t games, int32_t per_game, int32_t policy, float *features,
-                               float *values, float *masks) nogil
+                               int32_t games, int32_t per_game, int32_t policy, int32_t rollouts,
+                               float *features, float *values, float *masks) nogil
 
     int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_policy *policy,
                      uint32_t cap, uint64_t seed, sg_move *moves, double *scores) nogil

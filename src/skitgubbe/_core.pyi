@@ -150,6 +150,7 @@ def outcome_samples(
     features: Any,
     values: Any,
     masks: Any,
+    rollouts: int = 0,
 ) -> int: ...
 
 POLICY_ABI: int

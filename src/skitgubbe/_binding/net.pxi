@@ -113,21 +113,22 @@ cdef int set_net(sg_search_policy *sp, Net net, int use) except -1:
 
 
 def outcome_samples(tuple rules, uint64_t seed, uint64_t first, int games, int per_game,
-                    int policy, float[::1] features, float[::1] values, float[::1] masks):
+                    int policy, float[::1] features, float[::1] values, float[::1] masks,
+                    int rollouts=0):
     """Rows of (world value inputs, each seat's outcome, mask) from games played in C by
     a built-in policy (sg_outcome_samples); returns how many rows were written."""
     cdef sg_rules r
     cdef int32_t written
     fill_rules(&r, rules)
-    if games < 0 or not 1 <= per_game <= 64:
-        raise ValueError("games must be >= 0 and per_game 1 .. 64")
+    if games < 0 or not 1 <= per_game <= 64 or not 0 <= rollouts <= 1024:
+        raise ValueError("games must be >= 0, per_game 1 .. 64 and rollouts 0 .. 1024")
     rows = <Py_ssize_t>games * per_game
     if (features.shape[0] < rows * WORLD_SIZE or values.shape[0] < rows * 4
             or masks.shape[0] < rows * 4):
         raise ValueError(f"the arrays hold fewer than {rows} rows")
     with nogil:
-        written = sg_outcome_samples(&r, seed, first, games, per_game, policy, &features[0],
-                                     &values[0], &masks[0])
+        written = sg_outcome_samples(&r, seed, first, games, per_game, policy, rollouts,
+                                     &features[0], &values[0], &masks[0])
     if written < 0:
         raise ValueError("bad rules or arguments")
     return written

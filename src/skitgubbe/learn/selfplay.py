@@ -5,8 +5,8 @@ is given); each becomes one sample: the mover's observation tensor (what it
 knew, nothing more), its legal moves, the share of the search's visits each got
 (the policy target) and, once the game is over, whether each seat escaped
 being the skitgubbe (the value target, by seat relative to the mover). The
-games run in C apart from a few Python calls per decision; worker processes
-(:func:`generate`) play several batches at once.
+games run in C apart from a few Python calls per decision; ``skitgubbe train``
+plays several batches at once in worker processes (:mod:`skitgubbe.learn.train`).
 
 >>> import skitgubbe as sg
 >>> data = play_games([sg.Rules.classic(3)], games=1, seed=1, iterations=20)
