@@ -61,7 +61,7 @@ int32_t sg_outcome_samples(const sg_rules *rules, uint64_t seed, uint64_t first,
             if (rollouts > 0) {
                 /* The mean reward of `rollouts` rollouts from here (sg_rollout's rewards). */
                 double sum[SG_MAX_PLAYERS] = {0.0, 0.0, 0.0, 0.0};
-                for (int32_t k = 0; k < rollouts; k++) {
+                for (int32_t j = 0; j < rollouts; j++) {
                     sg_state play = *at;
                     double reward[SG_MAX_PLAYERS];
                     sg_rollout(&play, policy, 0, &rng, reward);

@@ -813,8 +813,8 @@ static int check_vec_policies(void)
                                               SG_POLICY_GREEDY, SG_VEC_LEARNER};
     sg_vec *env = sg_vec_new(&rules, GAMES, 77, policies);
     int calls = 0, fails = 0;
-    sg_search_policy reading = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0};
-    sg_search_policy failing = {SG_POLICY_GREEDY, 0, third_fails, &fails, NULL, NULL, 0};
+    sg_search_policy reading = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0, NULL, 0, 0};
+    sg_search_policy failing = {SG_POLICY_GREEDY, 0, third_fails, &fails, NULL, NULL, 0, NULL, 0, 0};
     if (!env || sg_vec_set_policy(env, 0, &reading) != SG_ERROR_SEAT ||
         sg_vec_set_policy(env, 1, &reading) != SG_ERROR_NONE ||
         sg_vec_set_policy(env, 2, &failing) != SG_ERROR_NONE) {
@@ -877,8 +877,8 @@ static int check_policies(void)
             continue;
         sg_view(&st, st.to_move, &view);
         int calls = 0, evals = 0;
-        sg_search_policy mine = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0};
-        sg_search_policy builtin = {SG_POLICY_GREEDY, 0, NULL, NULL, NULL, NULL, 0};
+        sg_search_policy mine = {SG_POLICY_GREEDY, 0, reading_policy, &calls, NULL, NULL, 0, NULL, 0, 0};
+        sg_search_policy builtin = {SG_POLICY_GREEDY, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, 0};
         sg_move a[SG_MAX_MOVES], b[SG_MAX_MOVES];
         double sa[SG_MAX_MOVES], sb[SG_MAX_MOVES];
         const int na = sg_pimc_with(&view, 3, 2, &mine, 300, g, a, sa);
@@ -892,7 +892,7 @@ static int check_policies(void)
             fprintf(stderr, "core_check: the policy was never called\n");
             return 1;
         }
-        sg_search_policy bad = {SG_POLICY_GREEDY, 0, past_the_end, NULL, NULL, NULL, 0};
+        sg_search_policy bad = {SG_POLICY_GREEDY, 0, past_the_end, NULL, NULL, NULL, 0, NULL, 0, 0};
         sg_ismcts_params params;
         memset(&params, 0, sizeof params);
         params.iterations = 50;
@@ -904,7 +904,7 @@ static int check_policies(void)
             fprintf(stderr, "core_check: a policy past the end was not refused\n");
             return 1;
         }
-        sg_search_policy cut = {SG_POLICY_GREEDY, 0, NULL, NULL, halves, &evals, 0};
+        sg_search_policy cut = {SG_POLICY_GREEDY, 0, NULL, NULL, halves, &evals, 0, NULL, 0, 0};
         if (sg_pimc_with(&view, 2, 2, &cut, 300, g, a, sa) != na || cut.error) {
             fprintf(stderr, "core_check: an evaluation failed the search\n");
             return 1;
@@ -1285,12 +1285,150 @@ static void check_rule_table(void)
     }
 }
 
+/* The network (net.c) under the sanitizers: a weight file made here with small
+ * random weights, every refusal of a bad one, the forward passes, ISMCTS guided
+ * by it with every use, PIMC with the world value, and the value samples. */
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void check_net(uint64_t seed)
+{
+    const uint32_t in = (uint32_t)sg_tensor_size(), h1 = 12, h2 = 8, a = 4, w1 = 10, w2 = 6;
+    const uint32_t world_in = in + SG_NET_WORLD_PLANES * SG_NCARDS;
+    const uint32_t count = in * h1 + h1 + h1 * h2 + h2 + h2 * 4 + 4 + h2 * a + a + 52 * a +
+                           5 * a + a + a + world_in * w1 + w1 + w1 * w2 + w2 + w2 * 4 + 4;
+    const size_t size = 48 + 4 * (size_t)count;
+    uint8_t *blob = calloc(size, 1);
+    EXPECT(blob != NULL, "no memory for a weight file");
+    memcpy(blob, "SGNET\0\0", 7);
+    blob[7] = SG_NET_FORMAT;
+    put_u32(blob + 8, in);
+    put_u32(blob + 12, h1);
+    put_u32(blob + 16, h2);
+    put_u32(blob + 20, a);
+    put_u32(blob + 24, count);
+    put_u32(blob + 32, w1);
+    put_u32(blob + 36, w2);
+    sg_rng rng;
+    sg_rng_seed(&rng, seed);
+    for (uint32_t i = 0; i < count; i++) {
+        const float w = ((float)sg_rng_below(&rng, 2001) - 1000.0f) / 4000.0f;
+        uint32_t bits;
+        memcpy(&bits, &w, 4);
+        put_u32(blob + 48 + 4 * (size_t)i, bits);
+    }
+    put_u32(blob + 28, sg_net_checksum(blob + 48, size - 48));
+    sg_net *net = NULL;
+    const int loaded = sg_net_load(blob, size, &net);
+    /* Every way a file is refused, and nothing read out of bounds on the way. */
+    uint8_t *bad = malloc(size);
+    int refusals = 0;
+    for (int k = 0; k < 6 && bad; k++) {
+        memcpy(bad, blob, size);
+        size_t n = size;
+        if (k == 0) n = 47;
+        if (k == 1) bad[0] = 'X';
+        if (k == 2) bad[7] = 9;
+        if (k == 3) put_u32(bad + 8, in + 1);
+        if (k == 4) put_u32(bad + 12, 100000);
+        if (k == 5) bad[size - 1] ^= 1;
+        sg_net *other = NULL;
+        refusals += sg_net_load(bad, n, &other) != SG_NET_ERROR_NONE && other == NULL;
+    }
+    free(bad);
+    free(blob);
+    EXPECT(loaded == SG_NET_ERROR_NONE && net != NULL, "a good weight file was refused");
+    EXPECT(refusals == 6, "a bad weight file was loaded");
+
+    sg_rules rules;
+    sg_rules_classic(&rules, 3);
+    for (uint64_t g = 0; g < 12 && !failures; g++) {
+        sg_state st;
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(sg_game_seed(seed, g), deck);
+        rules.players = (uint8_t)(2 + g % 3);
+        sg_new(&st, &rules, deck, 0, NULL);
+        for (uint64_t k = 0; k < g * 9 && st.phase != SG_PHASE_OVER; k++)
+            sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
+        if (st.phase == SG_PHASE_OVER)
+            continue;
+        sg_move moves[SG_MAX_MOVES];
+        float logits[SG_MAX_MOVES];
+        double value[SG_MAX_PLAYERS], world[SG_MAX_PLAYERS];
+        const int n = sg_legal_moves(&st, moves);
+        EXPECT(sg_net_run(net, &st, moves, n, logits, value) == SG_ERROR_NONE &&
+                   sg_net_world_value(net, &st, world) == SG_ERROR_NONE,
+               "the network did not run");
+        for (int p = 0; p < SG_MAX_PLAYERS; p++)
+            EXPECT(value[p] >= 0 && value[p] <= 1 && world[p] >= 0 && world[p] <= 1,
+                   "a value out of [0, 1]");
+        sg_state view;
+        sg_view(&st, st.to_move, &view);
+        for (int32_t use = 0; use < 4; use++) {
+            sg_search_policy policy;
+            memset(&policy, 0, sizeof policy);
+            policy.builtin = SG_POLICY_MIXED;
+            policy.net = use & 1 ? net : NULL;
+            policy.net_leaf = use & 1 ? (use >> 1) : 0;
+            if (use == 2) {
+                policy.evaluate = sg_net_evaluate;
+                policy.evaluate_ctx = net;
+            }
+            sg_ismcts_params params;
+            memset(&params, 0, sizeof params);
+            params.iterations = 120;
+            params.exploration = 1.5;
+            params.policy = SG_POLICY_MIXED;
+            params.rollout_cap = 200;
+            params.seed = g;
+            sg_move root[SG_MAX_MOVES];
+            uint32_t visits[SG_MAX_MOVES];
+            int n_root = 0;
+            const sg_move best = sg_ismcts_with(&view, &params, &policy, NULL, root, visits, &n_root);
+            EXPECT(policy.error == SG_POLICY_ERROR_NONE && n_root == n, "a net search failed");
+            int legal = 0;
+            for (int i = 0; i < n; i++)
+                legal |= moves[i] == best;
+            EXPECT(legal, "a net search answered an illegal move");
+        }
+        sg_search_policy leaf;
+        memset(&leaf, 0, sizeof leaf);
+        leaf.builtin = SG_POLICY_GREEDY;
+        leaf.evaluate = sg_net_evaluate;
+        leaf.evaluate_ctx = net;
+        leaf.choose = sg_net_choose;
+        leaf.choose_ctx = net;
+        double scores[SG_MAX_MOVES];
+        EXPECT(sg_pimc_with(&view, 3, 1, &leaf, 300, g, moves, scores) == n,
+               "PIMC with the world value failed");
+    }
+    const int32_t rows = 6 * 3;
+    float *features = malloc((size_t)rows * world_in * sizeof(float));
+    float values[6 * 3 * 4], masks[6 * 3 * 4];
+    if (features) {
+        for (int32_t rollouts = 0; rollouts < 3; rollouts += 2) {
+            const int32_t got = sg_outcome_samples(&rules, seed, 0, 6, 3, SG_POLICY_MIXED,
+                                                   rollouts, features, values, masks);
+            EXPECT(got > 0 && got <= rows, "no value samples");
+        }
+        EXPECT(sg_outcome_samples(&rules, seed, 0, 6, 0, SG_POLICY_MIXED, 0, features, values,
+                                  masks) == -1,
+               "value samples with no position per game");
+    }
+    free(features);
+    sg_net_free(net);
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t games = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     check_rule_table();
     check_action_table();
+    check_net(seed);
     {
         sg_rng pick_vec;
         sg_rng_seed(&pick_vec, seed + 1);
