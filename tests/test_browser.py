@@ -101,7 +101,7 @@ def check_result(page: Any, url: str, table: str) -> None:
     elif record["result"]["loser"] == 0:
         assert shown == "you are the skitgubbe", shown
     else:
-        assert shown == "greedy is the skitgubbe", shown
+        assert shown == "easy is the skitgubbe", shown
 
 
 @pytest.mark.slow
@@ -109,7 +109,7 @@ def test_one_person_plays_a_whole_game_against_bots_by_clicking(
     browser: Any, server: str, tmp_path: Path
 ) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 900})
-    table = create_and_sit(page, server, players=3, others="greedy", name="Ann")
+    table = create_and_sit(page, server, players=3, others="easy", name="Ann")
     page.wait_for_selector("#hand img.card", timeout=10_000)
     assert page.inner_text("#title").endswith("seat 0")
     shot = tmp_path / "table.png"
@@ -150,7 +150,7 @@ def test_two_people_in_two_browsers_play_each_other(browser: Any, server: str) -
 @pytest.mark.slow
 def test_a_reload_mid_game_resumes_the_seat(browser: Any, server: str) -> None:
     page = browser.new_page()
-    table = create_and_sit(page, server, players=3, others="greedy", name="Ann")
+    table = create_and_sit(page, server, players=3, others="easy", name="Ann")
     for _ in range(3):
         page.wait_for_selector("#moves button", timeout=30_000)
         page.click("#moves button")
