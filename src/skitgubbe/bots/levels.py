@@ -32,7 +32,7 @@ __all__ = ["LEVELS", "LevelBot", "easy", "expert", "hard", "medium"]
 LEVELS: Final[dict[str, tuple[str, str | None]]] = {
     "easy": ("greedy", None),
     "medium": ("net", None),
-    "hard": ("ismcts:net=true,iterations=300", "ismcts:iterations=400"),
+    "hard": ("ismcts:net=true,iterations=300,exploration=1.5", "ismcts:iterations=400"),
     # The network-guided search is not yet stronger than the plain one at the same time
     # (docs/strength.md): the strongest bot within 10 ms a decision is the plain search.
     "expert": ("ismcts:iterations=1500,time=0.01", None),

@@ -236,13 +236,14 @@ class ISMCTSBot:
 
     With ``net=True`` (the shipped network, :mod:`skitgubbe.bots.net`) or
     ``net="file.sgnet"`` the tree is searched by PUCT: each move's score is its
-    mean reward plus ``exploration`` (default 1.5 then, 0.7 without) times the
-    network's probability for it, times the square root of the times it was
-    available over one plus its visits; each new leaf is scored by the
-    network's values (``leaf="net"``, the default) or by a rollout
-    (``leaf="rollout"``, with the ``rollout`` policy: a C policy of your own
-    combines with the network's prior so). ``rollout="net"`` rolls out with
-    the network's best move.
+    mean reward plus ``exploration`` (1.5 suits the prior better than the
+    default 0.7: the ``hard`` level uses it) times the network's probability
+    for it, times the square root of the times it was available over one plus
+    its visits; each new leaf is scored by the network's world value
+    (``leaf="net"``, the default) or by a rollout (``leaf="rollout"``, with the
+    ``rollout`` policy: a C policy of your own combines with the network's
+    prior so). ``prior=False`` keeps plain UCT and takes the network's values
+    only. ``rollout="net"`` rolls out with the network's best move.
 
     >>> expert = sg.bots.ISMCTSBot(iterations=200, net=True, seed=1)
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
@@ -269,7 +270,7 @@ class ISMCTSBot:
         self,
         iterations: int | None = None,
         time: float | None = None,
-        exploration: float | None = None,
+        exploration: float = 0.7,
         rollout: str = "mixed",
         rollout_cap: int = 200,
         seed: int | None = None,
@@ -290,8 +291,6 @@ class ISMCTSBot:
         self.net = net
         self.leaf = leaf
         self.prior = prior
-        if exploration is None:
-            exploration = 1.5 if self._net_use & _core.NET_PRIOR else 0.7
         self.exploration = _real("exploration", exploration, "a finite number >= 0", positive=False)
         self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
