@@ -99,4 +99,14 @@ int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *mov
  * API's table), or NULL (and *moves NULL) for any other. */
 const sg_state *sg_position_state(const sg_position *pos, const sg_move **moves);
 
+/* A card's index in a tensor's plane of 52 floats: suit * 13 + rank index. */
+static inline int sg_card_index(int card) { return SG_SUIT_OF(card) * 13 + SG_RANK_OF(card); }
+
+/* Sets the floats of `cards` in a plane of 52 (tensor.c, net.c). */
+static inline void sg_card_plane(float *out, uint64_t cards)
+{
+    for (uint64_t c = cards & SG_ALL_CARDS; c; c &= c - 1)
+        out[sg_card_index(sg_lowest(c))] = 1.0f;
+}
+
 #endif /* SKITGUBBE_INTERNAL_H */

@@ -122,6 +122,18 @@ static int index_of(const sg_move *moves, int n, sg_move move)
     return -1;
 }
 
+/* Credits every node from `id` up to the root with a visit and the reward of
+ * the player who moved into it. */
+static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
+{
+    for (; id != NO_NODE; id = t->nodes[id].parent) {
+        node *nd = &t->nodes[id];
+        nd->visits++;
+        if (id != 0)
+            nd->reward += reward[nd->player];
+    }
+}
+
 /* One iteration: select and expand in `world`, roll out, back up.
  * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
 static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
@@ -178,12 +190,7 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
     double reward[SG_MAX_PLAYERS];
     if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
         return 0;
-    for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
-        node *nd = &t->nodes[id];
-        nd->visits++;
-        if (id != 0)
-            nd->reward += reward[nd->player];
-    }
+    backup(t, current, reward);
     return 1;
 }
 
@@ -328,12 +335,7 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
         if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
             return 0;
     }
-    for (uint32_t id = current; id != NO_NODE; id = t->nodes[id].parent) {
-        node *nd = &t->nodes[id];
-        nd->visits++;
-        if (id != 0)
-            nd->reward += reward[nd->player];
-    }
+    backup(t, current, reward);
     return 1;
 }
 

@@ -96,7 +96,7 @@ int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
     const uint32_t h2 = read_u32(bytes + 16), a = read_u32(bytes + 20);
     const uint32_t n_floats = read_u32(bytes + 24), checksum = read_u32(bytes + 28);
     const uint32_t w1 = read_u32(bytes + 32), w2 = read_u32(bytes + 36);
-    if (in != (uint32_t)sg_tensor_size())
+    if (in != (uint32_t)sg_tensor_size() || in > SG_NET_MAX_INPUTS)
         return SG_NET_ERROR_INPUTS;
     if (h1 == 0 || h1 > SG_NET_MAX_WIDTH || h2 == 0 || h2 > SG_NET_MAX_WIDTH || a == 0 ||
         a > SG_NET_MAX_WIDTH || w1 == 0 || w1 > SG_NET_MAX_WIDTH || w2 == 0 ||
@@ -193,8 +193,6 @@ static void relu(float *v, uint32_t n)
         v[j] = v[j] > 0.0f ? v[j] : 0.0f;
 }
 
-static int card_index(int card) { return SG_SUIT_OF(card) * 13 + SG_RANK_OF(card); }
-
 int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int n,
                float *logits, double value[SG_MAX_PLAYERS])
 {
@@ -238,7 +236,7 @@ int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int 
             for (uint32_t j = 0; j < a; j++)
                 z[j] = base[j] + wk[j] + count * net->wn[j];
             for (uint64_t c = cards; c; c &= c - 1) {
-                const float *wc = net->wc + (size_t)card_index(sg_lowest(c)) * a;
+                const float *wc = net->wc + (size_t)sg_card_index(sg_lowest(c)) * a;
                 for (uint32_t j = 0; j < a; j++)
                     z[j] += wc[j];
             }
@@ -249,12 +247,6 @@ int sg_net_run(const sg_net *net, const sg_state *st, const sg_move *moves, int 
         }
     }
     return SG_ERROR_NONE;
-}
-
-static void plane(float *out, uint64_t cards)
-{
-    for (uint64_t c = cards & SG_ALL_CARDS; c; c &= c - 1)
-        out[card_index(sg_lowest(c))] = 1.0f;
 }
 
 int sg_net_world_features(const sg_state *st, float *out)
@@ -269,13 +261,13 @@ int sg_net_world_features(const sg_state *st, float *out)
     memset(hidden, 0, SG_NET_WORLD_PLANES * SG_NCARDS * sizeof(float));
     for (int r = 1; r < players; r++) {
         const int other = (seat + r) % players;
-        plane(hidden + (r - 1) * SG_NCARDS, st->hand[other] & ~st->known[other]);
+        sg_card_plane(hidden + (r - 1) * SG_NCARDS, st->hand[other] & ~st->known[other]);
     }
     for (int i = st->stock_top; i < st->stock_len; i++)
         if (st->stock[i] < 64 && st->stock[i] != st->upcard)
-            plane(hidden + 3 * SG_NCARDS, SG_CARD_BIT(st->stock[i]));
+            sg_card_plane(hidden + 3 * SG_NCARDS, SG_CARD_BIT(st->stock[i]));
     if (st->hidden_card < 64)
-        plane(hidden + 4 * SG_NCARDS, SG_CARD_BIT(st->hidden_card));
+        sg_card_plane(hidden + 4 * SG_NCARDS, SG_CARD_BIT(st->hidden_card));
     return SG_ERROR_NONE;
 }
 

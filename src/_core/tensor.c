@@ -9,17 +9,6 @@
 /* Scalars before the rule fields (see the header's table). */
 #define SCALARS 64
 
-static int card_index(int card)
-{
-    return SG_SUIT_OF(card) * 13 + SG_RANK_OF(card);
-}
-
-static void plane(float *out, uint64_t cards)
-{
-    for (uint64_t c = cards & SG_ALL_CARDS; c; c &= c - 1)
-        out[card_index(sg_lowest(c))] = 1.0f;
-}
-
 /* Floats that encode the rule fields: ENUM one per value, OPTIONAL_INT two
  * (set, value), BOOL and INT one. */
 static int rule_floats(void)
@@ -128,31 +117,31 @@ int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
 
     /* Card planes. */
     float *p = out;
-    plane(p + SG_NCARDS * 0, o.hand);
-    plane(p + SG_NCARDS * 1, o.collection);
+    sg_card_plane(p + SG_NCARDS * 0, o.hand);
+    sg_card_plane(p + SG_NCARDS * 1, o.collection);
     for (uint8_t s = 0; s < n; s++)
         if (s != seat)
-            plane(p + SG_NCARDS * (1 + relative(s, seat, n)), o.known[s]);
-    plane(p + SG_NCARDS * 5, o.unknown);
-    plane(p + SG_NCARDS * 6, o.out_of_play);
+            sg_card_plane(p + SG_NCARDS * (1 + relative(s, seat, n)), o.known[s]);
+    sg_card_plane(p + SG_NCARDS * 5, o.unknown);
+    sg_card_plane(p + SG_NCARDS * 6, o.out_of_play);
     for (int i = 0; i < o.n_table_plays; i++) {
-        plane(p + SG_NCARDS * 7, o.table_cards[i]);
+        sg_card_plane(p + SG_NCARDS * 7, o.table_cards[i]);
         if (o.table_seat[i] < n)
-            plane(p + SG_NCARDS * (9 + relative(o.table_seat[i], seat, n)), o.table_cards[i]);
+            sg_card_plane(p + SG_NCARDS * (9 + relative(o.table_seat[i], seat, n)), o.table_cards[i]);
     }
     if (o.n_table_plays)
-        plane(p + SG_NCARDS * 8, o.table_cards[o.n_table_plays - 1]);
+        sg_card_plane(p + SG_NCARDS * 8, o.table_cards[o.n_table_plays - 1]);
     if (o.to_move == seat)
-        plane(p + SG_NCARDS * 13, pending & o.hand);
+        sg_card_plane(p + SG_NCARDS * 13, pending & o.hand);
     if (o.upcard != SG_NO_CARD)
-        plane(p + SG_NCARDS * 14, SG_CARD_BIT(o.upcard));
+        sg_card_plane(p + SG_NCARDS * 14, SG_CARD_BIT(o.upcard));
     p += SG_TENSOR_PLANES * SG_NCARDS;
 
     /* The last public moves, most recent first. */
     for (int i = 0; i < SG_TENSOR_RECENT; i++, p += SG_TENSOR_RECENT_FLOATS) {
         if (i >= n_recent || recent[i].seat >= n)
             continue;
-        plane(p, recent[i].cards);
+        sg_card_plane(p, recent[i].cards);
         seat_hot(p + SG_NCARDS, recent[i].seat, seat, n);
         if (recent[i].kind <= SG_MOVE_KIND_PASS)
             p[SG_NCARDS + SG_MAX_PLAYERS + recent[i].kind] = 1.0f;
@@ -205,14 +194,14 @@ int sg_state_tensor(const sg_state *st, const sg_public_move *recent, int n_rece
     float *p = out + base;
     memset(p, 0, (size_t)SG_STATE_TENSOR_PLANES * SG_NCARDS * sizeof *p);
     for (int s = 0; s < st->rules.players && s < SG_MAX_PLAYERS; s++) {
-        plane(p + SG_NCARDS * s, st->hand[s]);
-        plane(p + SG_NCARDS * (4 + s), st->coll[s]);
+        sg_card_plane(p + SG_NCARDS * s, st->hand[s]);
+        sg_card_plane(p + SG_NCARDS * (4 + s), st->coll[s]);
     }
     for (int i = st->stock_top; i < st->stock_len && i < SG_NCARDS; i++)
         if (st->stock[i] < 64)
-            plane(p + SG_NCARDS * 8, SG_CARD_BIT(st->stock[i]));
+            sg_card_plane(p + SG_NCARDS * 8, SG_CARD_BIT(st->stock[i]));
     if (st->hidden_card < 64)
-        plane(p + SG_NCARDS * 9, SG_CARD_BIT(st->hidden_card));
+        sg_card_plane(p + SG_NCARDS * 9, SG_CARD_BIT(st->hidden_card));
     return SG_ERROR_NONE;
 }
 
