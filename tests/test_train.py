@@ -49,6 +49,7 @@ def test_samples_round_trip_through_a_file(tmp_path: Path) -> None:
     assert (joined.move_start[-1]) == 2 * data.move_start[-1]
 
 
+@pytest.mark.slow  # a minute's worth of training at most; the fast tier stays under 3 minutes
 def test_a_smoke_run_trains_evaluates_and_resumes(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     history = train(str(folder), SMOKE, progress=False, log=lambda text: None)
@@ -73,6 +74,7 @@ def test_a_smoke_run_trains_evaluates_and_resumes(tmp_path: Path) -> None:
         train(str(folder), TrainConfig(games=5), progress=False)
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
