@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),
     ("bots",),
     ("play",),
-    ("arena", "learn"),
+    ("arena", "learn", "analysis"),
     ("server",),
     ("apps", "__main__"),
 )

@@ -349,6 +349,14 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                        sg_search_policy *policy, sg_ismcts_stats *stats,
                        sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves)
 {
+    return sg_ismcts_rewards(view, params, policy, stats, moves, visits, NULL, n_moves);
+}
+
+sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
+                          sg_search_policy *policy, sg_ismcts_stats *stats,
+                          sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
+                          double rewards[SG_MAX_MOVES], int *n_moves)
+{
     sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0,
                                 NULL, 0, 0};
     if (policy == NULL)
@@ -414,13 +422,18 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
     uint32_t best_visits = 0;
     for (int i = 0; i < n; i++) {
         uint32_t v = 0;
+        double r = 0.0;
         for (uint32_t c = t.nodes[0].first_child; c != NO_NODE; c = t.nodes[c].next_sibling)
-            if (t.nodes[c].move == legal[i])
+            if (t.nodes[c].move == legal[i]) {
                 v = t.nodes[c].visits;
+                r = t.nodes[c].reward;
+            }
         if (moves)
             moves[i] = legal[i];
         if (visits)
             visits[i] = v;
+        if (rewards)
+            rewards[i] = r;
         if (v > best_visits) {
             best_visits = v;
             best = legal[i];

@@ -848,6 +848,15 @@ sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                        sg_search_policy *policy, sg_ismcts_stats *stats,
                        sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 
+/* sg_ismcts_with that also writes, when `rewards` is not NULL, each root move's
+ * total reward for the player to move over its visits (0 for a move never
+ * expanded): rewards[i] / visits[i] is the search's estimate of that player's
+ * chance of not being the loser after moves[i] (what an analysis reads). */
+sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
+                          sg_search_policy *policy, sg_ismcts_stats *stats,
+                          sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
+                          double rewards[SG_MAX_MOVES], int *n_moves);
+
 /* ---- integer actions ---------------------------------------------------------- */
 
 /* One fixed numbering of every move under every rule variant, for learners:

@@ -6,6 +6,7 @@ this package is its typed API.
 ``import skitgubbe`` loads the core API only: cards, rules, moves, events, the
 game and its observations, players and the referee, the bots, simulation and
 the errors. The orchestration layers (the evaluation package :mod:`skitgubbe.arena`,
+the move-by-move review of :mod:`skitgubbe.analysis`,
 :mod:`skitgubbe.play.session`, the asyncio runner :mod:`skitgubbe.play.aio` and the
 engine protocol of :mod:`skitgubbe.engine`, bots in processes of their own,
 with their asyncio, process pools, subprocesses and csv) load the first time one of their names
@@ -72,6 +73,7 @@ from .play.referee import Decision, PlayerCall, Referee
 from .play.simulate import SimulationResult, simulate
 
 if TYPE_CHECKING:
+    from . import analysis as analysis
     from . import arena as arena
     from . import engine as engine
     from .arena import (
@@ -134,7 +136,7 @@ _LAZY: Final[dict[str, str]] = {
 }
 """The names that load their module on first use, and the module of each."""
 
-_LAZY_MODULES: Final = frozenset(("arena", "engine", "learn", "play"))
+_LAZY_MODULES: Final = frozenset(("analysis", "arena", "engine", "learn", "play"))
 """The subpackages that load on first use as attributes (``sg.arena``, …). The old flat
 module names (``sg.session``, ``sg.sprt``, …) load too, as the deprecated aliases of
 :data:`skitgubbe._moved.MOVED_MODULES`."""

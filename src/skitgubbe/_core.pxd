@@ -353,6 +353,9 @@ cdef extern from "skitgubbe.h" nogil:
     sg_move sg_ismcts_with(const sg_state *view, const sg_ismcts_params *params,
                            sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
                            uint32_t *visits, int *n_moves) nogil
+    sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
+                              sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
+                              uint32_t *visits, double *rewards, int *n_moves) nogil
     int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
 
 

@@ -119,6 +119,19 @@ def ismcts(
     net: Net | None = None,
     net_use: int = 0,
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
+def ismcts_rewards(
+    view: bytes,
+    iterations: int,
+    seconds: float,
+    exploration: float,
+    policy: int,
+    cap: int,
+    seed: int,
+    choose: Any = None,
+    evaluate: Any = None,
+    net: Net | None = None,
+    net_use: int = 0,
+) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
 
 NET_FORMAT: int
 WORLD_SIZE: int

@@ -1517,12 +1517,17 @@ int main(int argc, char **argv)
         sg_move root[SG_MAX_MOVES];
         uint32_t visits[SG_MAX_MOVES];
         int n_root = 0;
-        const sg_move best = sg_ismcts(&view, &params, &stats, root, visits, &n_root);
+        double rewards[SG_MAX_MOVES];
+        const sg_move best =
+            sg_ismcts_rewards(&view, &params, NULL, &stats, root, visits, rewards, &n_root);
         uint32_t total = 0;
-        for (int i = 0; i < n_root; i++)
+        int rewards_ok = 1;
+        for (int i = 0; i < n_root; i++) {
             total += visits[i];
+            rewards_ok &= rewards[i] >= 0.0 && rewards[i] <= (double)visits[i];
+        }
         if (sg_apply(&st, best, NULL) != SG_ERROR_NONE ||
-            (n_root > 1 && total != stats.iterations)) {
+            (n_root > 1 && total != stats.iterations) || !rewards_ok) {
             fprintf(stderr, "core_check: ismcts answered badly\n");
             return 1;
         }

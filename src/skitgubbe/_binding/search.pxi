@@ -267,11 +267,22 @@ def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, 
     """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL;
     `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails),
     `net` used as `net_use` says (NET_* bits; see set_net)."""
+    best, root, done, nodes, took = ismcts_rewards(
+        view, iterations, seconds, exploration, policy, cap, seed, choose, evaluate, net, net_use)
+    return (best, [(move, visits) for move, visits, _ in root], done, nodes, took)
+
+
+def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double exploration,
+                   int policy, uint32_t cap, uint64_t seed, choose=None, evaluate=None,
+                   Net net=None, int net_use=0):
+    """ismcts, with each root move's total reward for the player to move:
+    (best move, [(move, visits, reward)], iterations, nodes, seconds)."""
     cdef sg_state st
     cdef sg_ismcts_params params
     cdef sg_ismcts_stats stats
     cdef sg_move moves[SG_MAX_MOVES]
     cdef uint32_t visits[SG_MAX_MOVES]
+    cdef double rewards[SG_MAX_MOVES]
     cdef int n = 0
     cdef sg_move best
     cdef sg_search_policy sp
@@ -286,8 +297,8 @@ def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, 
     hooks = set_policy(&sp, policy, choose, evaluate)
     set_net(&sp, net, net_use)
     with nogil:
-        best = sg_ismcts_with(&st, &params, &sp, &stats, moves, visits, &n)
+        best = sg_ismcts_rewards(&st, &params, &sp, &stats, moves, visits, rewards, &n)
     if sp.error:
         raise_policy(&sp, hooks)
-    return (best, [(moves[i], visits[i]) for i in range(n)], stats.iterations, stats.nodes,
-            stats.seconds)
+    return (best, [(moves[i], visits[i], rewards[i]) for i in range(n)], stats.iterations,
+            stats.nodes, stats.seconds)

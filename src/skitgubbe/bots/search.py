@@ -303,9 +303,26 @@ class ISMCTSBot:
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
+        return {move: count for move, (count, _reward) in self.statistics(observation).items()}
+
+    def statistics(self, observation: Observation) -> dict[Move, tuple[int, float]]:
+        """Search and return each legal move's visits and its total reward at the root.
+
+        The reward is the mover's: 1 for each simulation in which it was not the
+        skitgubbe, so ``reward / visits`` is the search's estimate of its chance
+        not to lose after that move (:mod:`skitgubbe.analysis` reads it so).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> stats = sg.bots.ISMCTSBot(iterations=300, seed=1).statistics(
+        ...     game.observation(game.to_move))
+        >>> sum(visits for visits, _ in stats.values()), all(
+        ...     0 <= reward <= visits for visits, reward in stats.values())
+        (300, True)
+        """
         _best, root, iterations, nodes, seconds = _search(
             self._rollout,
-            _core.ismcts,
+            _core.ismcts_rewards,
             (
                 observation.core_view,
                 self.iterations or 0,
@@ -317,7 +334,7 @@ class ISMCTSBot:
             self._net_use,
         )
         self.last_search = (iterations, nodes, seconds)
-        return {Move.from_code(code): count for code, count in root}
+        return {Move.from_code(code): (count, reward) for code, count, reward in root}
 
     def choose(self, observation: Observation) -> Move:
         """The most visited move after the search.

@@ -1,0 +1,55 @@
+"""Analysis for people: how good was each move, and what was better?
+
+Two levels, both from one seat's own knowledge only:
+
+- :func:`analyse_position` weighs every legal move of an
+  :class:`~skitgubbe.Observation`: its estimated chance of ending as the
+  skitgubbe, the standard error, and the budget spent (:class:`PositionAnalysis`).
+- :func:`analyse` reviews a seat's moves over a whole recorded game, labels each
+  by what it cost (:data:`THRESHOLDS`: inaccuracy, mistake, blunder) and sums up
+  (:class:`GameAnalysis`: accuracy, costliest moves, an evaluation graph in SVG).
+
+Any search bot is the engine (``"ismcts:iterations=…"``, ``"pimc:…"``, a strength
+level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured. The
+search reads only the seat's observation at that moment, as a bot does, so an
+analysis cannot reveal cards the seat did not see (tests/test_analysis.py proves
+it as it does for the bots). docs/analysis.md shows the terminal and browser
+uses and measures how well calibrated the probabilities are.
+
+>>> import skitgubbe as sg
+>>> from skitgubbe import analysis
+>>> game = sg.Game.new(seed=4)
+>>> hint = analysis.analyse_position(game.observation(game.to_move), "ismcts:iterations=1000")
+>>> hint.best.move in game.legal_moves
+True
+"""
+
+from __future__ import annotations
+
+from .graph import COLOURS, evaluation_graph
+from .position import (
+    DEFAULT_ENGINE,
+    Engine,
+    MoveEstimate,
+    PositionAnalysis,
+    analyse_position,
+    engine_for,
+)
+from .review import LABELS, THRESHOLDS, GameAnalysis, MoveReview, analyse, label
+
+__all__ = [
+    "COLOURS",
+    "DEFAULT_ENGINE",
+    "LABELS",
+    "THRESHOLDS",
+    "Engine",
+    "GameAnalysis",
+    "MoveEstimate",
+    "MoveReview",
+    "PositionAnalysis",
+    "analyse",
+    "analyse_position",
+    "engine_for",
+    "evaluation_graph",
+    "label",
+]

@@ -1,0 +1,88 @@
+"""The evaluation graph of a reviewed game, drawn as a standalone SVG document.
+
+>>> import skitgubbe as sg
+>>> from skitgubbe.analysis import analyse
+>>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+>>> for _ in range(10):
+...     _ = game.play(game.legal_moves[0])
+>>> picture = evaluation_graph(analyse(game, seat=0, engine="pimc:worlds=4"))
+>>> picture.startswith("<svg") and "fair share" in picture
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .review import GameAnalysis
+
+__all__ = ["COLOURS", "evaluation_graph"]
+
+COLOURS: Final[dict[str, str]] = {
+    "best": "#27ae60",
+    "good": "#95a5a6",
+    "inaccuracy": "#f1c40f",
+    "mistake": "#e67e22",
+    "blunder": "#c0392b",
+}
+"""The colour of a move's dot in the graph, by its label."""
+
+
+def evaluation_graph(analysis: GameAnalysis, width: int = 640, height: int = 240) -> str:
+    """The seat's loss probability at each of its decisions, as an SVG document.
+
+    The x axis is the move's index in the game, the y axis the chance of ending
+    as the skitgubbe (0 at the bottom, 1 at the top). The line joins the engine's
+    estimate for its own choice at each decision; each dot is the move played,
+    coloured by its label (:data:`COLOURS`), with a tooltip.
+    """
+    left, right, top, bottom = 44.0, 12.0, 24.0, 28.0
+    inner_w, inner_h = width - left - right, height - top - bottom
+    points = [r for r in analysis.reviews if r.played is not None and r.best is not None]
+    last = max((r.index for r in analysis.reviews), default=0) or 1
+
+    def x(index: int) -> float:
+        return left + inner_w * index / last
+
+    def y(loss: float) -> float:
+        return top + inner_h * (1.0 - loss)
+
+    fair = 1.0 / analysis.rules.players
+    parts = [
+        f"<rect x='{left}' y='{top}' width='{inner_w}' height='{inner_h}' fill='#fbfcfc' "
+        "stroke='#bdc3c7'/>",
+        f"<text x='{left}' y='16' font-size='13' font-family='sans-serif'>seat "
+        f"{analysis.seat}: chance of ending as the skitgubbe ({escape(analysis.engine)})</text>",
+    ]
+    for level in (0.0, 0.5, 1.0):
+        parts.append(
+            f"<text x='{left - 6}' y='{y(level) + 4:.1f}' font-size='11' text-anchor='end' "
+            f"font-family='sans-serif'>{int(100 * level)} %</text>"
+        )
+    parts.append(
+        f"<line x1='{left}' x2='{left + inner_w}' y1='{y(fair):.1f}' y2='{y(fair):.1f}' "
+        "stroke='#7f8c8d' stroke-dasharray='4 4'><title>fair share</title></line>"
+        f"<text x='{left + inner_w - 4}' y='{y(fair) - 4:.1f}' font-size='10' "
+        "text-anchor='end' fill='#7f8c8d' font-family='sans-serif'>fair share</text>"
+    )
+    parts.append(
+        f"<text x='{left + inner_w / 2}' y='{height - 8}' font-size='11' text-anchor='middle' "
+        "font-family='sans-serif'>move of the game</text>"
+    )
+    if points:
+        line = " ".join(f"{x(r.index):.1f},{y(r.best.loss):.1f}" for r in points if r.best)
+        parts.append(f"<polyline points='{line}' fill='none' stroke='#2e86c1' stroke-width='2'/>")
+    for review in points:
+        assert review.played is not None
+        radius = 3 if review.label in ("best", "good") else 5
+        parts.append(
+            f"<circle class='move {review.label}' cx='{x(review.index):.1f}' "
+            f"cy='{y(review.played.loss):.1f}' r='{radius}' fill='{COLOURS[review.label]}'>"
+            f"<title>{escape(str(review))}</title></circle>"
+        )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
+        f"width='{width}' height='{height}'>{''.join(parts)}</svg>"
+    )

@@ -1,0 +1,311 @@
+"""One position's analysis: every legal move's chance of ending as the skitgubbe.
+
+:func:`analyse_position` asks a search bot about one seat's
+:class:`~skitgubbe.Observation`, which is everything that seat knows and nothing
+more, and reads from the search each legal move's estimated *loss probability*:
+the chance that the seat ends the game as the skitgubbe if it makes that move and
+play goes on as the search expects. Each estimate carries its standard error and
+the number of simulations behind it.
+
+>>> import skitgubbe as sg
+>>> from skitgubbe.analysis import analyse_position
+>>> game = sg.Game.new(seed=4)
+>>> result = analyse_position(game.observation(game.to_move), "ismcts:iterations=2000")
+>>> result.best.move in game.legal_moves, 0.0 <= result.best.loss <= 1.0
+(True, True)
+>>> [e.move for e in result.estimates] == sorted(
+...     game.legal_moves, key=lambda m: (result.estimate(m).loss, str(m)))
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+from html import escape
+from typing import Any, Final
+
+import attrs
+
+from ..bots.levels import LevelBot
+from ..bots.net import covers
+from ..bots.registry import make
+from ..bots.search import ISMCTSBot, PIMCBot
+from ..errors import ArgumentError
+from ..game import svg
+from ..game.moves import Move
+from ..game.observation import Observation
+
+__all__ = [
+    "DEFAULT_ENGINE",
+    "Engine",
+    "MoveEstimate",
+    "PositionAnalysis",
+    "analyse_position",
+    "engine_for",
+]
+
+DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
+"""The engine an analysis uses unless told otherwise: the strongest bot measured
+(docs/strength.md), ISMCTS with 30,000 simulations a decision."""
+
+Engine = ISMCTSBot | PIMCBot
+"""The search bots an analysis can read estimates from."""
+
+
+@attrs.frozen
+class MoveEstimate:
+    """One legal move's estimated loss probability, its standard error and its samples.
+
+    ``loss`` is the estimated chance that the seat ends as the skitgubbe after
+    ``move``: the share of the search's simulations through the move in which it
+    lost, with one lost and one not lost simulation added (Laplace's rule of
+    succession), so a move seen in few simulations is drawn toward 1/2 and has a
+    wide ``error`` (the binomial standard error of that estimate).
+
+    >>> import skitgubbe as sg
+    >>> estimate = MoveEstimate(sg.Move.parse("6H"), loss=0.25, error=0.04, visits=100)
+    >>> f"{estimate}"
+    '6♥: 25.0 % ± 4.0 (100 simulations)'
+    """
+
+    move: Move
+    loss: float
+    error: float
+    visits: int
+
+    @classmethod
+    def from_counts(cls, move: Move, visits: int, not_lost: float) -> MoveEstimate:
+        """The estimate from ``visits`` simulations of which ``not_lost`` did not lose.
+
+        >>> import skitgubbe as sg
+        >>> MoveEstimate.from_counts(sg.Move.parse("6H"), 8, 6.0).loss
+        0.3
+        """
+        if visits < 0 or not 0 <= not_lost <= visits:
+            raise ArgumentError(f"{not_lost} simulations not lost of {visits} is no count")
+        loss = (visits - not_lost + 1.0) / (visits + 2.0)
+        return cls(move, loss, math.sqrt(loss * (1.0 - loss) / (visits + 2.0)), visits)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The estimate as JSON-able data.
+
+        >>> import skitgubbe as sg
+        >>> MoveEstimate(sg.Move.parse("6H"), 0.25, 0.04, 100).to_dict()
+        {'move': '6♥', 'loss': 0.25, 'error': 0.04, 'visits': 100}
+        """
+        return {"move": str(self.move), "loss": self.loss, "error": self.error,
+                "visits": self.visits}  # fmt: skip
+
+    def __str__(self) -> str:
+        return (
+            f"{self.move}: {100 * self.loss:.1f} % ± {100 * self.error:.1f} "
+            f"({self.visits} simulations)"
+        )
+
+
+@attrs.frozen
+class PositionAnalysis:
+    """What a search thinks of each legal move of one seat, from that seat's view.
+
+    ``estimates`` are sorted by loss probability, lowest first (ties by the move's
+    text); ``best`` is the engine's own choice (the most simulated move for
+    ISMCTS, the best scored for PIMC), which is nearly always the first.
+    ``iterations`` and ``seconds`` are the budget the search spent.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=4)
+    >>> result = analyse_position(game.observation(game.to_move), "ismcts:iterations=500")
+    >>> result.seat == game.to_move, result.iterations, result.engine
+    (True, 500, 'ismcts:iterations=500')
+    >>> "<svg" in result._repr_svg_() and "<table" in result._repr_html_()
+    True
+    """
+
+    seat: int
+    estimates: tuple[MoveEstimate, ...]
+    best: MoveEstimate
+    iterations: int
+    seconds: float = attrs.field(eq=False)
+    engine: str
+    observation: Observation = attrs.field(repr=False, eq=False)
+
+    def estimate(self, move: Move) -> MoveEstimate:
+        """The estimate of ``move``; a move that is not legal here raises
+        :class:`~skitgubbe.errors.ArgumentError`.
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> result = analyse_position(game.observation(game.to_move), "pimc:worlds=4")
+        >>> result.estimate(sg.Move.parse("2C"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: 2♣ is not a legal move here; legal: ...
+        """
+        for estimate in self.estimates:
+            if estimate.move == move:
+                return estimate
+        legal = ", ".join(str(e.move) for e in self.estimates)
+        raise ArgumentError(f"{move} is not a legal move here; legal: {legal}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON-able data (without the observation).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(seed=4)
+        >>> data = analyse_position(game.observation(game.to_move), "pimc:worlds=4").to_dict()
+        >>> sorted(data)
+        ['best', 'engine', 'estimates', 'iterations', 'seat', 'seconds']
+        """
+        return {
+            "seat": self.seat,
+            "best": str(self.best.move),
+            "estimates": [e.to_dict() for e in self.estimates],
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "engine": self.engine,
+        }
+
+    def _bars_svg(self, width: float = 420) -> tuple[str, float]:
+        """The moves as horizontal bars of their loss probability: (body, height)."""
+        row, left = 22, 120
+        parts = []
+        for i, estimate in enumerate(self.estimates):
+            y = 8 + i * row
+            length = (width - left - 70) * estimate.loss
+            colour = "#2e86c1" if estimate.move == self.best.move else "#7f8c8d"
+            parts.append(
+                f"<text x='{left - 8}' y='{y + 14}' font-size='13' text-anchor='end' "
+                f"font-family='sans-serif'>{escape(str(estimate.move))}</text>"
+                f"<rect x='{left}' y='{y + 3}' width='{length:.1f}' height='14' "
+                f"fill='{colour}'><title>{escape(str(estimate))}</title></rect>"
+                f"<text x='{left + length + 6:.1f}' y='{y + 14}' font-size='12' "
+                f"font-family='sans-serif'>{100 * estimate.loss:.1f} %</text>"
+            )
+        return "".join(parts), 16 + row * len(self.estimates)
+
+    def _repr_svg_(self) -> str:
+        """The seat's view above its moves' loss probabilities, as one SVG (Jupyter)."""
+        table = svg.observation(self.observation)
+        width = float(table.split("width='")[1].split("'")[0])
+        height = float(table.split("height='")[1].split("'")[0])
+        bars, bars_height = self._bars_svg(max(width, 420.0))
+        total = height + bars_height + 24
+        title = (
+            f"<text x='8' y='{height + 18:g}' font-size='13' font-family='sans-serif'>"
+            f"seat {self.seat}: chance of ending as the skitgubbe after each move "
+            f"({escape(self.engine)}, {self.iterations} simulations)</text>"
+        )
+        return (
+            f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {max(width, 420):g} {total:g}' "
+            f"width='{max(width, 420):g}' height='{total:g}'>{table}{title}"
+            f"<g transform='translate(0 {height + 24:g})'>{bars}</g></svg>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The seat's view and a table of its moves (Jupyter)."""
+        rows = "".join(
+            f"<tr><td>{escape(str(e.move))}</td><td>{100 * e.loss:.1f} %</td>"
+            f"<td>± {100 * e.error:.1f}</td><td>{e.visits}</td>"
+            f"<td>{'best' if e.move == self.best.move else ''}</td></tr>"
+            for e in self.estimates
+        )
+        return (
+            f"<div>{svg.observation(self.observation)}"
+            "<table><tr><th>move</th><th>loss probability</th><th>error</th>"
+            f"<th>simulations</th><th></th></tr>{rows}</table>"
+            f"<p>{escape(self.engine)}: {self.iterations} simulations in "
+            f"{self.seconds:.2f} s</p></div>"
+        )
+
+
+def engine_for(engine: str | Engine | None, seed: int, observation: Observation) -> Engine:
+    """The search bot an analysis runs, seeded with ``seed``.
+
+    ``engine`` is a bot spec (``"ismcts:iterations=3000"``, ``"pimc:worlds=40"``),
+    a strength level that plays one of them (``"expert"``), a search bot (copied,
+    so the caller's keeps its own random state) or None for
+    :data:`DEFAULT_ENGINE`. Anything else is refused:
+
+    >>> import skitgubbe as sg
+    >>> view = sg.Game.new(seed=4).observation(0)
+    >>> engine_for("greedy", 1, view)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: an analysis needs a search bot (ismcts or pimc), not 'greedy'
+    """
+    if engine is None:
+        engine = DEFAULT_ENGINE
+    if isinstance(engine, (ISMCTSBot, PIMCBot)):
+        copied = copy.copy(engine)
+        copied._rng = random.Random(seed)  # the copy draws its worlds from the seed
+        return copied
+    if not isinstance(engine, str):
+        raise ArgumentError(
+            f"an analysis engine is a bot spec or a search bot, not {type(engine).__name__}"
+        )
+    bot = make(engine, seed=seed)
+    if isinstance(bot, LevelBot):
+        bot = (
+            bot.fallback if bot.fallback is not None and not covers(observation.rules) else bot.bot
+        )
+    if not isinstance(bot, (ISMCTSBot, PIMCBot)):
+        raise ArgumentError(f"an analysis needs a search bot (ismcts or pimc), not {engine!r}")
+    return bot
+
+
+def _name(engine: str | Engine | None) -> str:
+    return DEFAULT_ENGINE if engine is None else engine if isinstance(engine, str) else repr(engine)
+
+
+def analyse_position(
+    observation: Observation, engine: str | Engine | None = None, seed: int = 0
+) -> PositionAnalysis:
+    """Every legal move's estimated chance of ending as the skitgubbe, from ``observation``.
+
+    The search sees only the observation (what its seat knows), so two deals the
+    seat cannot tell apart get the same analysis; the same ``seed`` gives the
+    same result. ``engine`` is as :func:`engine_for` takes it. A view of another
+    seat's turn raises :class:`~skitgubbe.errors.ArgumentError`.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=4)
+    >>> first = analyse_position(game.observation(game.to_move), "pimc:worlds=8", seed=3)
+    >>> first == analyse_position(game.observation(game.to_move), "pimc:worlds=8", seed=3)
+    True
+    >>> analyse_position(game.observation((game.to_move + 1) % 3))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: seat ... cannot move: it is seat ...'s turn
+    """
+    if observation.to_move != observation.seat or not observation.legal_moves:
+        raise ArgumentError(
+            f"seat {observation.seat} cannot move: it is "
+            + (
+                "nobody's turn"
+                if observation.to_move is None
+                else f"seat {observation.to_move}'s turn"
+            )
+        )
+    bot = engine_for(engine, seed, observation)
+    start = time.perf_counter()
+    legal = observation.legal_moves
+    if isinstance(bot, ISMCTSBot):
+        stats = bot.statistics(observation)
+        estimates = [MoveEstimate.from_counts(m, *stats.get(m, (0, 0.0))) for m in legal]
+        iterations = bot.last_search[0]
+        chosen = max(legal, key=lambda m: stats.get(m, (0, 0.0))[0])
+    else:
+        scores = bot.scores(observation)
+        samples = bot.worlds * bot.rollouts
+        estimates = [MoveEstimate.from_counts(m, samples, scores[m] * samples) for m in legal]
+        iterations = samples * len(legal)
+        chosen = max(legal, key=lambda m: scores[m])
+    seconds = time.perf_counter() - start
+    ordered = tuple(sorted(estimates, key=lambda e: (e.loss, str(e.move))))
+    best = next(e for e in estimates if e.move == chosen)
+    return PositionAnalysis(
+        observation.seat, ordered, best, iterations, seconds, _name(engine), observation
+    )

@@ -1,0 +1,305 @@
+"""skitgubbe.analysis: a position's move estimates and a whole game's review.
+
+The analysis must read nothing but the seat's observation (the same non-interference
+test as the bots: two deals the seat cannot tell apart give the same analysis for a
+seed), be reproducible, label moves by their cost as documented, and refuse bad
+input with errors that say what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+import skitgubbe as sg
+from skitgubbe import _core
+from skitgubbe.analysis import (
+    LABELS,
+    THRESHOLDS,
+    GameAnalysis,
+    MoveEstimate,
+    analyse,
+    analyse_position,
+    label,
+)
+from skitgubbe.errors import ArgumentError, RecordError
+
+ENGINE = "ismcts:iterations=400"
+
+
+def played_game(seed: int, players: int = 2, moves: int | None = None) -> sg.Game:
+    """A game played by greedy bots (to its end, or for ``moves`` moves)."""
+    game = sg.Game.new(sg.Rules.classic(players), seed=seed)
+    bot = sg.bots.GreedyBot()
+    while game.result is None and (moves is None or len(game.moves) < moves):
+        game.play(bot.choose(game.observation(game.to_move)))
+    return game
+
+
+def test_a_position_weighs_exactly_its_legal_moves() -> None:
+    game = played_game(3, players=3, moves=7)
+    view = game.observation(game.to_move)
+    result = analyse_position(view, ENGINE, seed=2)
+    assert sorted(map(str, (e.move for e in result.estimates))) == sorted(
+        map(str, game.legal_moves)
+    )
+    losses = [e.loss for e in result.estimates]
+    assert losses == sorted(losses)
+    assert all(0.0 < e.loss < 1.0 and 0.0 < e.error < 0.5 for e in result.estimates)
+    # ISMCTS: every simulation goes through one root move; the best is the most simulated.
+    assert sum(e.visits for e in result.estimates) == result.iterations == 400
+    assert result.best.visits == max(e.visits for e in result.estimates)
+    assert result.seat == game.to_move and result.engine == ENGINE
+
+
+def test_estimates_are_the_searchs_counts_with_laplaces_rule() -> None:
+    game = played_game(3, players=3, moves=7)
+    view = game.observation(game.to_move)
+    stats = sg.bots.ISMCTSBot(iterations=400, seed=5).statistics(view)
+    result = analyse_position(view, sg.bots.ISMCTSBot(iterations=400, seed=99), seed=5)
+    for estimate in result.estimates:
+        visits, not_lost = stats[estimate.move]
+        assert estimate.visits == visits
+        assert estimate.loss == pytest.approx((visits - not_lost + 1) / (visits + 2))
+        assert estimate.error == pytest.approx(
+            math.sqrt(estimate.loss * (1 - estimate.loss) / (visits + 2))
+        )
+
+
+def test_pimc_gives_every_move_the_same_samples() -> None:
+    game = played_game(3, players=3, moves=7)
+    result = analyse_position(game.observation(game.to_move), "pimc:worlds=6,rollouts=2")
+    assert {e.visits for e in result.estimates} == {12}
+    assert result.iterations == 12 * len(game.legal_moves)
+    assert result.best.loss == min(e.loss for e in result.estimates)
+
+
+def test_a_position_analysis_is_reproducible_for_a_seed() -> None:
+    game = played_game(8, players=3, moves=10)
+    view = game.observation(game.to_move)
+    first = analyse_position(view, ENGINE, seed=11)
+    assert analyse_position(view, ENGINE, seed=11) == first
+    assert first.to_dict() == analyse_position(view, ENGINE, seed=11).to_dict() | {
+        "seconds": first.seconds
+    }
+
+
+def test_a_bot_given_as_engine_keeps_its_own_random_state() -> None:
+    bot = sg.bots.ISMCTSBot(iterations=100, seed=3)
+    state = bot._rng.getstate()
+    game = played_game(3, players=3, moves=5)
+    analyse_position(game.observation(game.to_move), bot, seed=1)
+    assert bot._rng.getstate() == state
+
+
+def test_a_level_name_is_an_engine() -> None:
+    game = played_game(3, players=3, moves=5)
+    result = analyse_position(game.observation(game.to_move), "hard", seed=1)
+    assert result.iterations == 300 and result.best.move in game.legal_moves
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        ("greedy", "an analysis needs a search bot (ismcts or pimc), not 'greedy'"),
+        ("ismcts:iterations=0", "iterations"),
+        ("nonsense", "nonsense"),
+        (3, "an analysis engine is a bot spec or a search bot, not int"),
+    ],
+)
+def test_a_bad_engine_is_refused(engine: object, message: str) -> None:
+    game = played_game(3, players=3, moves=5)
+    with pytest.raises(ArgumentError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        analyse_position(game.observation(game.to_move), engine)  # type: ignore[arg-type]
+
+
+def test_a_view_without_the_turn_is_refused() -> None:
+    game = played_game(3, players=3, moves=5)
+    other = (game.to_move + 1) % 3
+    with pytest.raises(ArgumentError, match=f"seat {other} cannot move"):
+        analyse_position(game.observation(other), ENGINE)
+
+
+def test_an_unknown_move_is_refused_by_name() -> None:
+    game = played_game(3, players=3, moves=5)
+    result = analyse_position(game.observation(game.to_move), ENGINE)
+    illegal = next(m for m in map(sg.Move.parse, ("2C", "3C", "4C")) if m not in game.legal_moves)
+    with pytest.raises(ArgumentError, match="is not a legal move here; legal:"):
+        result.estimate(illegal)
+
+
+def twin_games(count: int) -> list[tuple[sg.Game, sg.Game, int]]:
+    """Pairs of games with two cards swapped that one seat never saw: the seat's
+    every observation is the same in both (checked), the deals are not."""
+    pairs = []
+    for index in range(count * 4):
+        rng = random.Random(index)
+        rules = sg.Rules.classic(3)
+        deck = list(_core.deck_from_seed(900 + index))
+        game = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        bot = sg.bots.GreedyBot()
+        for _ in range(rng.randrange(8, 30)):
+            if game.result is not None:
+                break
+            game.play(bot.choose(game.observation(game.to_move)))
+        if game.result is not None:
+            continue
+        seat = rng.randrange(3)
+        unknown = sorted(card.code for card in game.observation(seat).unknown)
+        if len(unknown) < 2:
+            continue
+        a, b = rng.sample(unknown, 2)
+        i, j = deck.index(a), deck.index(b)
+        deck[i], deck[j] = deck[j], deck[i]
+        twin = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        same = True
+        for move in game.moves:
+            if twin.to_move == seat and twin.observation(seat) != replayed(game, twin, seat):
+                same = False
+            twin.play(move)
+        if same and twin.observation(seat) == game.observation(seat):
+            pairs.append((game, twin, seat))
+        if len(pairs) == count:
+            break
+    return pairs
+
+
+def replayed(game: sg.Game, twin: sg.Game, seat: int) -> sg.Observation:
+    """``game``'s observation for ``seat`` after as many moves as ``twin`` has played."""
+    copy = sg.Game.from_record({**game.record(), "moves": [], "result": None})
+    for move in game.moves[: len(twin.moves)]:
+        copy.play(move)
+    return copy.observation(seat)
+
+
+def test_the_analysis_reads_only_what_the_seat_knows() -> None:
+    """Two deals the seat cannot tell apart give the same review, move by move."""
+    pairs = twin_games(6)
+    assert len(pairs) >= 4
+    for game, twin, seat in pairs:
+        assert game.hands != twin.hands or game.stock != twin.stock
+        first = analyse(game, seat, "ismcts:iterations=150", seed=4)
+        second = analyse(twin, seat, "ismcts:iterations=150", seed=4)
+        assert first == second
+        assert [r.analysis for r in first.reviews] == [r.analysis for r in second.reviews]
+
+
+def test_a_whole_game_is_reviewed_move_by_move() -> None:
+    game = played_game(21)
+    seat = 1
+    result = analyse(game, seat, ENGINE, seed=3)
+    replay = sg.Game.from_record({**game.record(), "moves": [], "result": None})
+    expected = []
+    for index, move in enumerate(game.moves):
+        if replay.to_move == seat:
+            expected.append((index, move, len(replay.legal_moves) == 1))
+        replay.play(move)
+    assert [(r.index, r.move, r.label == "forced") for r in result.reviews] == expected
+    assert result.loser == game.result.loser and result.rules == game.rules
+    for review in result.reviews:
+        assert review.label in LABELS
+        if review.label == "forced":
+            assert review.played is None and review.analysis is None and review.cost == 0
+            continue
+        assert review.analysis is not None and review.played is not None
+        assert review.best == review.analysis.best
+        assert review.played == review.analysis.estimate(review.move)
+        assert review.cost == pytest.approx(max(0.0, review.played.loss - review.best.loss))
+        assert review.label == label(review.cost, review.move == review.best.move)
+    choices = [r for r in result.reviews if r.label != "forced"]
+    good = sum(r.label in ("best", "good") for r in choices)
+    assert result.accuracy == pytest.approx(100 * good / len(choices))
+    costs = [r.cost for r in result.costliest(len(choices))]
+    assert costs == sorted(costs, reverse=True) and all(cost > 0 for cost in costs)
+
+
+def test_labels_follow_the_thresholds() -> None:
+    assert label(0.0, True) == "best"
+    assert label(THRESHOLDS["inaccuracy"] - 1e-9, False) == "good"
+    assert label(THRESHOLDS["inaccuracy"], False) == "inaccuracy"
+    assert label(THRESHOLDS["mistake"], False) == "mistake"
+    assert label(THRESHOLDS["blunder"], False) == "blunder"
+    assert label(1.0, True) == "best"
+
+
+def test_a_review_is_json_and_svg() -> None:
+    game = played_game(22)
+    result = analyse(game, 0, "pimc:worlds=3", seed=1)
+    data = json.loads(result.to_json())
+    assert data["format"] == "skitgubbe-analysis" and data["seat"] == 0
+    assert [r["move"] for r in data["reviews"]] == [str(r.move) for r in result.reviews]
+    assert data["counts"] == result.counts() and data["accuracy"] == result.accuracy
+    picture = result.svg()
+    assert picture.startswith("<svg") and picture.endswith("</svg>")
+    dots = picture.count("<circle class='move ")
+    assert dots == sum(r.label != "forced" for r in result.reviews)
+    assert "fair share" in picture and result._repr_svg_() == picture
+    text = result.text()
+    assert text.count("\n") >= len(result.reviews) and "accuracy" in text
+
+
+def test_the_record_or_the_game_give_the_same_review() -> None:
+    game = played_game(23, moves=40)
+    by_game = analyse(game, 0, ENGINE, seed=2)
+    by_record = analyse(json.loads(json.dumps(game.record())), 0, ENGINE, seed=2)
+    assert by_game == by_record and by_game.loser is None
+
+
+def test_jobs_do_not_change_the_result_and_progress_is_told() -> None:
+    game = played_game(24, moves=30)
+    told: list[tuple[int, int]] = []
+    alone = analyse(
+        game, 1, ENGINE, seed=6, progress=lambda done, total: told.append((done, total))
+    )
+    total = sum(r.label != "forced" for r in alone.reviews)
+    assert told == [(done, total) for done in range(total + 1)]
+    assert analyse(game, 1, ENGINE, seed=6, jobs=2) == alone
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"seat": 2}, ArgumentError, "seat must be 0 … 1 in this game, not 2"),
+        ({"seat": 0, "jobs": 0}, ArgumentError, "jobs must be an int >= 1, not 0"),
+        (
+            {"seat": 0, "jobs": 2, "engine": sg.bots.ISMCTSBot(iterations=10)},
+            ArgumentError,
+            "needs its engine as a bot spec string",
+        ),
+    ],
+)
+def test_bad_review_options_are_refused(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        analyse(played_game(25, moves=10), **options)  # type: ignore[arg-type]
+
+
+def test_a_damaged_record_is_a_record_error() -> None:
+    record = played_game(26, moves=10).record()
+    record["moves"][3] = "2C"
+    with pytest.raises(RecordError, match="move 3"):
+        analyse(record, 0, ENGINE)
+
+
+def test_a_move_estimate_checks_its_counts() -> None:
+    with pytest.raises(ArgumentError, match="no count"):
+        MoveEstimate.from_counts(sg.Move.parse("6H"), 3, 4.0)
+
+
+@pytest.mark.slow
+def test_random_play_is_less_accurate_than_search() -> None:
+    """The review tells a random player from a searching one (10 two-player games)."""
+    random_accuracy, search_accuracy = [], []
+    for seed in range(10):
+        game = sg.Game.new(sg.Rules.classic(2), seed=300 + seed)
+        players = [sg.bots.RandomBot(seed=seed), sg.bots.ISMCTSBot(iterations=3000, seed=seed)]
+        while game.result is None:
+            game.play(players[game.to_move].choose(game.observation(game.to_move)))
+        result: GameAnalysis = analyse(game, 0, "ismcts:iterations=3000", seed=seed, jobs=2)
+        random_accuracy.append(result.accuracy)
+        search_accuracy.append(analyse(game, 1, "ismcts:iterations=3000", seed=seed).accuracy)
+    assert sum(search_accuracy) > sum(random_accuracy) + 100
