@@ -18,6 +18,7 @@ engine's own choice alone. docs/analysis.md gives a measured table.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -60,7 +61,7 @@ def samples_of_game(task: tuple[int, str, str, int, int]) -> list[tuple[float, b
 def table(samples: list[tuple[float, bool, bool]]) -> list[dict[str, float]]:
     """The samples binned by predicted loss probability."""
     rows = []
-    for low, high in zip(BINS, BINS[1:], strict=False):
+    for low, high in itertools.pairwise(BINS):
         inside = [s for s in samples if low <= s[0] < high or (high == 1.0 and s[0] == 1.0)]
         if not inside:
             continue

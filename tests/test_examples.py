@@ -147,3 +147,17 @@ def test_the_search_imitation_example_trains_and_plays_greedy(tmp_path: Path) ->
     )
     assert re.search(r"the network was the skitgubbe in \d+ of 6 games", out)
     assert (tmp_path / "run" / "net-0.sgnet").exists()
+
+
+@pytest.mark.slow
+def test_calibration_example_prints_its_tables(tmp_path: Path) -> None:
+    out_file = tmp_path / "calibration.json"
+    out = run_example(
+        "examples/calibrate_analysis.py", "--games", "4", "--engine", "ismcts:iterations=200",
+        "--players", "greedy", "--out", str(out_file),
+    )  # fmt: skip
+    assert "every move played (drawn at random)" in out and "Brier score" in out
+    data = json.loads(out_file.read_text(encoding="utf-8"))
+    samples = data["samples"]
+    assert samples and all(0.0 <= p <= 1.0 for p, _, _ in samples)
+    assert sum(row["count"] for row in data["all"]) == len(samples)
