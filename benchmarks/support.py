@@ -213,6 +213,12 @@ RATIOS: Final = (
         denominator=("ismcts-net-rollouts", "iterations_per_s"),
     ),
     Ratio(
+        key="analysis_over_decision",
+        label="an analysed position / a decision of the same search (ms, the same positions)",
+        numerator=("analysis-analysis", "ms_per_position"),
+        denominator=("analysis-decision", "ms_per_position"),
+    ),
+    Ratio(
         key="python_skitgubbe_over_actions",
         label="python_skitgubbe in OpenSpiel / integer actions (decisions/s)",
         numerator=("python-skitgubbe-decisions", "decisions_per_s"),

@@ -104,7 +104,9 @@ def test_a_level_name_is_an_engine() -> None:
 @pytest.mark.parametrize(
     ("engine", "message"),
     [
-        ("greedy", "an analysis needs a search bot (ismcts or pimc), not 'greedy'"),
+        ("greedy", "an analysis needs a search bot (ismcts, pimc, or the levels hard and expert)"),
+        ("cmd:/bin/false", "not 'cmd:/bin/false'"),
+        ("medium", "not 'medium'"),
         ("ismcts:iterations=0", "iterations"),
         ("nonsense", "nonsense"),
         (3, "an analysis engine is a bot spec or a search bot, not int"),

@@ -79,14 +79,14 @@ def test_the_command_line_is_a_package_of_one_module_per_command_family() -> Non
     help lists the commands in the order they always had."""
     from skitgubbe.apps import cli
 
-    families = {"demo", "session", "match", "terminal", "engine", "serve", "train"}
+    families = {"demo", "session", "match", "terminal", "analyse", "engine", "serve", "train"}
     modules = {path.stem for path in (APPS / "cli").glob("*.py")}
     assert modules == {"__init__", "__main__", "common", *families}
     parser = cli.build_parser()
     listed = re.findall(r"^    (\w+) ", parser.format_help(), flags=re.M)
     assert listed == [
         *("demo", "simulate", "session", "arena", "sprt", "ladder"),
-        *("play", "engine", "replay", "serve", "train"),
+        *("play", "engine", "replay", "analyse", "serve", "train"),
     ]
     operands = {
         "arena": ["a"],
@@ -94,6 +94,7 @@ def test_the_command_line_is_a_package_of_one_module_per_command_family() -> Non
         "ladder": ["a"],
         "engine": ["a"],
         "replay": ["a"],
+        "analyse": ["a", "--seat", "0"],
         "train": ["a"],
     }
     for name in listed:

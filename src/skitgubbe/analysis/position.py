@@ -54,6 +54,10 @@ DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
 Engine = ISMCTSBot | PIMCBot
 """The search bots an analysis can read estimates from."""
 
+SEARCH_NAMES: Final = ("ismcts", "pimc", "hard", "expert")
+"""The bot names whose specs an analysis takes: the two searches and the levels that play one."""
+_SEARCHES: Final = "ismcts, pimc, or the levels hard and expert"
+
 
 @attrs.frozen
 class MoveEstimate:
@@ -231,10 +235,10 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
 
     >>> import skitgubbe as sg
     >>> view = sg.Game.new(seed=4).observation(0)
-    >>> engine_for("greedy", 1, view)
+    >>> engine_for("greedy", 1, view)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.errors.ArgumentError: an analysis needs a search bot (ismcts or pimc), not 'greedy'
+    skitgubbe.errors.ArgumentError: an analysis needs a search bot (ismcts, pimc, ...), not 'greedy'
     """
     if engine is None:
         engine = DEFAULT_ENGINE
@@ -246,13 +250,15 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
         raise ArgumentError(
             f"an analysis engine is a bot spec or a search bot, not {type(engine).__name__}"
         )
+    if engine.partition(":")[0].strip() not in SEARCH_NAMES:  # an engine's process never starts
+        raise ArgumentError(f"an analysis needs a search bot ({_SEARCHES}), not {engine!r}")
     bot = make(engine, seed=seed)
     if isinstance(bot, LevelBot):
         bot = (
             bot.fallback if bot.fallback is not None and not covers(observation.rules) else bot.bot
         )
     if not isinstance(bot, (ISMCTSBot, PIMCBot)):
-        raise ArgumentError(f"an analysis needs a search bot (ismcts or pimc), not {engine!r}")
+        raise ArgumentError(f"an analysis needs a search bot ({_SEARCHES}), not {engine!r}")
     return bot
 
 

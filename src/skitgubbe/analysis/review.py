@@ -69,13 +69,14 @@ def label(cost: float, best: bool) -> str:
 class MoveReview:
     """One of the seat's moves: what it played, what the engine preferred, what it cost.
 
-    ``index`` is the move's place in the record's moves (from 0); ``played``,
+    ``index`` is the move's place in the record's moves (from 0; the text counts from 1,
+    as a replay does); ``played``,
     ``best`` and ``analysis`` are None for a forced move, which has nothing to weigh.
 
     >>> import skitgubbe as sg
     >>> estimate = MoveEstimate(sg.Move.parse("6H"), 0.3, 0.01, 900)
     >>> str(MoveReview(4, estimate.move, estimate, estimate, 0.0, "best", None))
-    'move 4: 6♥ best (loss 30.0 %)'
+    'move 5: 6♥ best (loss 30.0 %)'
     """
 
     index: int
@@ -105,11 +106,14 @@ class MoveReview:
         }
 
     def __str__(self) -> str:
+        number = self.index + 1  # counted from 1, as the replay and the annotated game do
         if self.played is None or self.best is None:
-            return f"move {self.index}: {self.move} {self.label}"
-        text = f"move {self.index}: {self.move} {self.label} (loss {100 * self.played.loss:.1f} %"
+            return f"move {number}: {self.move} {self.label}"
+        text = f"move {number}: {self.move} {self.label} (loss {100 * self.played.loss:.1f} %"
         if self.label != "best":
-            text += f"; {self.best.move} {100 * self.best.loss:.1f} %, cost {100 * self.cost:.1f}"
+            text += f"; engine's choice {self.best.move} {100 * self.best.loss:.1f} %"
+            if self.cost > 0:
+                text += f", cost {100 * self.cost:.1f} points"
         return text + ")"
 
 

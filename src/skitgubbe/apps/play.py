@@ -9,7 +9,10 @@ that seat's :class:`~skitgubbe.Observation`, never from the game.
 The person answers with the number of a listed move or with move text
 (``7h``, ``7h 8h 9h``, ``pick``, ``flip``, ``slough 7h``, ``pass``), or with a
 command: ``hint``, ``undo`` (casual games), ``save [FILE]``, ``quit``,
-``help``. Bad input is explained and leaves the game as it was.
+``help``. Bad input is explained and leaves the game as it was. ``hint`` lists
+the person's moves with each one's estimated chance of ending as the skitgubbe
+(:func:`skitgubbe.analysis.analyse_position` on the person's own observation,
+:data:`HINT_ENGINE`).
 
 >>> import io
 >>> from rich.console import Console
@@ -21,6 +24,8 @@ command: ``hint``, ``undo`` (casual games), ``save [FILE]``, ``quit``,
 >>> session.run(), session.game.moves_played > 0
 (0, True)
 >>> "Hint: ismcts would play" in screen.file.getvalue()
+True
+>>> "chance of ending as the skitgubbe" in screen.file.getvalue()
 True
 """
 
@@ -36,9 +41,11 @@ from typing import Final, Literal
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.table import Table
 
 from .. import _core
 from .. import bots as _bots
+from ..analysis import analyse_position, engine_for
 from ..errors import ArgumentError, ArgumentTypeError, IllegalMoveError, ParseError
 from ..game.moves import Move, MoveKind
 from ..game.observation import Observation, Phase
@@ -47,7 +54,12 @@ from ..game.rules import Rules
 from ..game.state import Game
 from ..play.players import Player
 
-__all__ = ["PlaySession"]
+__all__ = ["HINT_ENGINE", "PlaySession"]
+
+HINT_ENGINE: Final = "ismcts:iterations=5000"
+"""The search behind the ``hint`` command: ISMCTS with 5,000 simulations, an answer in
+well under a second on one core (a whole game's analysis uses a larger budget,
+:data:`skitgubbe.analysis.DEFAULT_ENGINE`)."""
 
 InputFunction = Callable[[str], str]
 """Reads one answer, shown the prompt; raises EOFError when input ends."""
@@ -113,12 +125,15 @@ class PlaySession:
     and ``None`` at the person's seat; ``names`` label the seats on screen.
     The person's answers come from ``input`` (called with the prompt; it raises
     :class:`EOFError` when input ends); everything is drawn on ``console``.
-    ``hint`` is the bot asked by the ``hint`` command (by default ISMCTS, the
-    strongest built-in bot). ``casual`` allows ``undo``. ``save`` without a
-    file name writes to ``save_path`` (by default ``skitgubbe-<seed>.json``);
-    with ``autosave`` the game is also saved there when it ends or the person
-    quits. Bots made by :meth:`new` from specs are closed when :meth:`run` ends
-    (an engine's process with them).
+    ``hint`` is what the ``hint`` command asks: a search (a spec such as
+    ``"ismcts:iterations=5000"`` or a search bot, by default :data:`HINT_ENGINE`), which
+    lists every legal move with its estimated chance of ending as the skitgubbe
+    (:func:`~skitgubbe.analysis.analyse_position` on the person's observation), or
+    any other player, which names only the move it would play. ``casual`` allows
+    ``undo``. ``save`` without a file name writes to ``save_path`` (by default
+    ``skitgubbe-<seed>.json``); with ``autosave`` the game is also saved there when it
+    ends or the person quits. Bots made by :meth:`new` from specs are closed when
+    :meth:`run` ends (an engine's process with them).
 
     >>> import io
     >>> import skitgubbe as sg
@@ -142,7 +157,7 @@ class PlaySession:
         console: Console | None = None,
         input: InputFunction | None = None,
         casual: bool = False,
-        hint: Player | None = None,
+        hint: Player | str | None = None,
         names: Sequence[str] | None = None,
         save_path: str | os.PathLike[str] | None = None,
         autosave: bool = True,
@@ -162,7 +177,11 @@ class PlaySession:
         self._console = console if console is not None else Console(highlight=False)
         self._input: InputFunction = input if input is not None else self._console.input
         self._casual = casual
-        self._hint = hint if hint is not None else _bots.ISMCTSBot(seed=game.seed)
+        self._hint: Player | str = HINT_ENGINE if hint is None else hint
+        if isinstance(self._hint, str):  # a bad spec fails here, not at the first hint
+            engine_for(self._hint, 0, game.observation(seat))
+        # The hint at a position follows from the game's seed and the moves played.
+        self._hint_seed = _core.game_seed(game.seed if game.seed is not None else 0, 4)
         self._names = (
             list(names)
             if names is not None
@@ -225,7 +244,6 @@ class PlaySession:
             bot_seed = _bots.blinded_seed(_core.game_seed(seed, other))  # not the deal's
             players_[other] = _bots.make(spec, seed=bot_seed)
             names[other] = f"seat {other} · {spec}"
-        hint = _bots.ISMCTSBot(seed=_core.game_seed(seed, 4))
         session = cls(
             game,
             players_,
@@ -233,7 +251,6 @@ class PlaySession:
             console=console,
             input=input,
             casual=casual,
-            hint=hint,
             names=names,
             save_path=save_path,
             autosave=autosave,
@@ -499,10 +516,36 @@ class PlaySession:
         if len(legal) == 1:
             self._print(f"Hint: there is only one move: [bold]1)[/] {_move_text(legal[0])}")
             return
-        move = self._hint.choose(observation)
-        name = type(self._hint).__name__.removesuffix("Bot").lower()
-        number = legal.index(move) + 1 if move in legal else "?"
-        self._print(f"Hint: {name} would play [bold]{number})[/] {_move_text(move)}")
+        hint = self._hint
+        if not isinstance(hint, (str, _bots.ISMCTSBot, _bots.PIMCBot)):
+            move = hint.choose(observation)
+            name = type(hint).__name__.removesuffix("Bot").lower()
+            number = legal.index(move) + 1 if move in legal else "?"
+            self._print(f"Hint: {name} would play [bold]{number})[/] {_move_text(move)}")
+            return
+        seed = _core.game_seed(self._hint_seed, self._game.moves_played)
+        result = analyse_position(observation, hint, seed)
+        if isinstance(hint, str):
+            name = re.split(r"[:\[]", hint.strip(), maxsplit=1)[0].lower()
+        else:
+            name = type(hint).__name__.removesuffix("Bot").lower()
+        best = result.best.move
+        self._print(f"Hint: {name} would play [bold]{legal.index(best) + 1})[/] {_move_text(best)}")
+        self._print(
+            "Your chance of ending as the skitgubbe after each move "
+            f"({result.iterations} simulations, {result.seconds:.2f} s):"
+        )
+        table = Table.grid(padding=(0, 2))
+        for justify in ("left", "right", "right", "left"):
+            table.add_column(justify=justify)
+        for estimate in result.estimates:
+            table.add_row(
+                f"  [bold]{legal.index(estimate.move) + 1})[/] {_move_text(estimate.move)}",
+                f"{100 * estimate.loss:5.1f} % ± {100 * estimate.error:.1f}",
+                f"[dim]{estimate.visits} simulations[/]",
+                "[green]best[/]" if estimate.move == best else "",
+            )
+        self._print(table)
 
     def _save(self, path: Path, *, leaving: bool = False) -> None:
         text = json.dumps(self._game.record(), ensure_ascii=False) + "\n"
@@ -526,7 +569,8 @@ class PlaySession:
             "  pick   pick up from the table (phase 2)",
             "  slough 7h   throw cards of ranks in a won trick (7h alone works too)   pass",
             "[bold]Commands[/]",
-            "  hint          what the ISMCTS bot would play in your place (it sees what you see)",
+            "  hint          your moves with each one's chance of ending as the skitgubbe, by a",
+            "                quick ISMCTS search that sees what you see, and the move it prefers",
             "  undo          take back your last move and the bots' moves after it"
             + ("" if self._casual else " (casual games only: play --casual)"),
             "  save \\[FILE]   write the game record as JSON "

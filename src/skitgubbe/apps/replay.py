@@ -8,6 +8,11 @@ counts. It is drawn from that seat's :class:`~skitgubbe.Observation` at each
 step, never from the referee's state. The full view shows every hand, the
 collections, the stock and the face-down card.
 
+A replay annotated with a seat's :class:`~skitgubbe.analysis.GameAnalysis`
+(:meth:`Replay.annotate`, ``skitgubbe replay --analyse``) shows under each of
+that seat's moves its label, its estimated chance of ending as the skitgubbe and
+the engine's candidates, and the analysis's summary at the end.
+
 >>> import io
 >>> import skitgubbe as sg
 >>> from rich.console import Console
@@ -27,24 +32,99 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 
 from .._files import load_json_object
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game.events import Event
-from ..game.moves import Move
+from ..game.moves import Move, MoveKind
 from ..game.observation import Phase
 from ..game.render import board, cards, full_board, narration, result_line, say
 from ..game.state import Game
 
-__all__ = ["Replay", "load_record"]
+if TYPE_CHECKING:
+    from ..analysis import GameAnalysis, MoveEstimate, MoveReview
+
+__all__ = ["Replay", "load_record", "review_lines"]
 
 # A copy of every _MARK_EVERY-th position is kept; other frames are played on from one.
 _MARK_EVERY: Final = 32
 _PROMPT: Final = "Enter: next · b: back · a number: jump to that move · q: quit > "
+# How each label of an analysis is marked and coloured under a move.
+_LABEL_STYLES: Final = {
+    "forced": "dim",
+    "best": "green",
+    "good": "default",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+}
+_LABEL_MARKS: Final = {"inaccuracy": " ?!", "mistake": " ?", "blunder": " ??"}
+_CANDIDATES: Final = 5  # the engine's candidates listed under a move, lowest loss first
+
+
+def _move_markup(move: Move) -> str:
+    """A move as markup, its cards coloured as the narration colours them."""
+    if move.kind is MoveKind.PLAY:
+        return cards(move.cards)
+    if move.kind is MoveKind.SLOUGH:
+        return f"slough {cards(move.cards)}"
+    return escape(str(move))
+
+
+def _percent(estimate: MoveEstimate) -> str:
+    return f"{100 * estimate.loss:.1f} % ± {100 * estimate.error:.1f}"
+
+
+def _verdict(review: MoveReview) -> str:
+    """A reviewed move's label, loss, and what was best at what cost, as markup."""
+    style = _LABEL_STYLES.get(review.label, "default")
+    text = f"[{style}]{review.label}{_LABEL_MARKS.get(review.label, '')}[/]"
+    played, best = review.played, review.best
+    if played is None or best is None:
+        return text
+    text += f" · loss {_percent(played)}"
+    if review.label != "best":
+        text += (
+            f"; {_move_markup(best.move)} was best at {_percent(best)} "
+            f"(cost {100 * review.cost:.1f} points)"
+        )
+    return text
+
+
+def review_lines(review: MoveReview) -> list[str]:
+    """A reviewed move's verdict as lines of markup: its label and its loss probability
+    (the chance of ending as the skitgubbe) with its error, what the engine preferred and
+    what the move cost, then the engine's candidates, lowest loss first.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.analysis import MoveEstimate, MoveReview
+    >>> played = MoveEstimate(sg.Move.parse("5C"), 0.46, 0.02, 300)
+    >>> best = MoveEstimate(sg.Move.parse("7S"), 0.355, 0.012, 1500)
+    >>> review_lines(MoveReview(3, played.move, played, best, 0.105, "mistake", None))
+    ['Analysis: [dark_orange]mistake ?[/] · loss 46.0 % ± 2.0; [default]7♠[/] was best at 35.5 % ± 1.2 (cost 10.5 points)']
+    """  # noqa: E501
+    if review.played is None or review.best is None:
+        return ["[dim]Analysis: forced (the only legal move)[/]"]
+    lines = [f"Analysis: {_verdict(review)}"]
+    if review.analysis is not None:
+        estimates = review.analysis.estimates
+        rank = next(i for i, e in enumerate(estimates) if e.move == review.move)
+        shown = [*estimates[:_CANDIDATES], *([estimates[rank]] if rank >= _CANDIDATES else [])]
+        parts = [
+            f"{_move_markup(e.move)} {100 * e.loss:.1f} %"
+            + (" [dim](played)[/]" if e.move == review.move else "")
+            for e in shown
+        ]
+        if rank >= _CANDIDATES:
+            parts[-1] = f"… {parts[-1]}, number {rank + 1}"
+        more = "" if len(estimates) <= _CANDIDATES else f" [dim]({len(estimates)} moves)[/]"
+        lines.append("[dim]Candidates:[/] " + " · ".join(parts) + more)
+    return lines
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -94,6 +174,8 @@ class Replay:
         self._marks = marks
         self._game = walker
         self._names = ["you" if s == seat else f"seat {s}" for s in range(game.players)]
+        self._analysis: GameAnalysis | None = None
+        self._reviews: dict[int, MoveReview] = {}  # by the frame that follows the move
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, seat: int | None = None) -> Replay:
@@ -120,6 +202,47 @@ class Replay:
     def moves(self) -> tuple[Move, ...]:
         """The recorded moves, first to last."""
         return self._moves
+
+    @property
+    def analysis(self) -> GameAnalysis | None:
+        """The analysis shown with the moves (:meth:`annotate`), or None."""
+        return self._analysis
+
+    def annotate(self, analysis: GameAnalysis | None) -> None:
+        """Show ``analysis`` (a seat's review of this game, :func:`skitgubbe.analysis.analyse`)
+        with the moves: under each of the seat's moves its verdict and the engine's
+        candidates (:func:`review_lines`), the summary at the end. ``None`` removes it.
+        An analysis of another game raises :class:`~skitgubbe.errors.ArgumentError`.
+
+        >>> import io, skitgubbe as sg
+        >>> from rich.console import Console
+        >>> from skitgubbe.analysis import analyse
+        >>> game = sg.Game.new(sg.Rules.classic(players=2), seed=5)
+        >>> for _ in range(6):
+        ...     _ = game.play(game.legal_moves[0])
+        >>> replay = Replay(game.record(), seat=0)
+        >>> replay.annotate(analyse(game, seat=0, engine="pimc:worlds=4"))
+        >>> screen = Console(file=io.StringIO(), force_terminal=False, width=200)
+        >>> replay.show(1, screen)
+        >>> "Analysis: " in screen.file.getvalue()
+        True
+        """
+        if analysis is None:
+            self._analysis, self._reviews = None, {}
+            return
+        from ..analysis import GameAnalysis
+
+        if not isinstance(analysis, GameAnalysis):
+            raise ArgumentTypeError(f"an analysis is a GameAnalysis, not {analysis!r}")
+        moves = self._moves
+        for review in analysis.reviews:
+            if not 0 <= review.index < len(moves) or moves[review.index] != review.move:
+                raise ArgumentError(
+                    f"the analysis is of another game: its move {review.index} is "
+                    f"{review.move}, not this game's"
+                )
+        self._analysis = analysis
+        self._reviews = {review.index + 1: review for review in analysis.reviews}
 
     def __len__(self) -> int:
         return len(self._moves) + 1
@@ -187,13 +310,53 @@ class Replay:
         lines: list[RenderableType] = [
             f"  {line}" for line in narration(self.events(index), self._seat)
         ]
+        lines += self._review_lines(index)
         if self._seat is None:
             lines += full_board(position)
         else:
             lines += board(position.observation(self._seat), self._names)
         if position.result is not None:
             lines.append(f"[bold]{result_line(position, self._seat)}[/]")
+        if index == len(self) - 1:
+            lines += self._summary_lines()
         return lines
+
+    def _review_lines(self, index: int, indent: int = 2) -> list[RenderableType]:
+        """The analysis of the move that led to frame ``index``, if it was analysed,
+        indented (a wrapped line too)."""
+        review = self._reviews.get(index)
+        if review is None:
+            return []
+        return [Padding(line, (0, 0, 0, indent), expand=False) for line in review_lines(review)]
+
+    def _summary_lines(self) -> list[RenderableType]:
+        """The analysis summed up; its costliest moves numbered as the replay numbers them."""
+        analysis = self._analysis
+        if analysis is None:
+            return []
+        counts = ", ".join(f"{n} {label}" for label, n in analysis.counts().items() if n)
+        lines: list[RenderableType] = [
+            f"[bold]Analysis of seat {analysis.seat}[/] ({escape(analysis.engine)}): accuracy "
+            f"{analysis.accuracy:.0f} % over {len(analysis.choices)} choices, mean cost "
+            f"{100 * analysis.average_cost:.1f} points{'; ' if counts else ''}{counts}"
+        ]
+        for review in analysis.costliest():
+            line = (
+                f"costly: move {review.index + 1}, {_move_markup(review.move)}: {_verdict(review)}"
+            )
+            lines.append(Padding(line, (0, 0, 0, 2), expand=False))
+        return lines
+
+    def _heading_lines(self, console: Console) -> None:
+        """The title, and what an analysis shown with the moves is."""
+        console.rule(escape(self._title()))
+        analysis = self._analysis
+        if analysis is not None:
+            console.print(
+                f"Seat {analysis.seat}'s moves are analysed by {escape(analysis.engine)}: "
+                "loss is the estimated chance of ending as the skitgubbe after the move.",
+                highlight=False,
+            )
 
     def show(self, index: int, console: Console) -> None:
         """Print frame ``index`` under a heading.
@@ -230,7 +393,7 @@ class Replay:
         >>> screen.file.getvalue().count("Your hand:") >= 1
         True
         """
-        console.rule(escape(self._title()))
+        self._heading_lines(console)
         self.show(0, console)
         seat = self._seat
         position = self._position(0)
@@ -246,6 +409,8 @@ class Replay:
             for number, line in enumerate(narration(self._advance(position, index), seat)):
                 label = f"{index:>{width}}." if number == 0 else " " * (width + 1)
                 console.print(f"{label} {line}", highlight=False)
+            for part in self._review_lines(index, indent=width + 2):
+                console.print(part, highlight=False)
             if seat is not None:
                 now = position.observation(seat).hand
                 if hand is not None and now - hand and position.result is None:
@@ -269,7 +434,8 @@ class Replay:
                 console.rule("Moves")
         if last:
             console.rule("The end" if self._game.result is not None else "Last recorded move")
-            for part in self.frame(last)[len(narration(self.events(last), seat)) :]:
+            told = len(narration(self.events(last), seat)) + len(self._review_lines(last))
+            for part in self.frame(last)[told:]:
                 console.print(part, highlight=False)
         if self._game.result is None:
             console.print("The record stops before the end of the game.", highlight=False)
@@ -293,7 +459,7 @@ class Replay:
         """
         read = input if input is not None else console.input
         last = len(self) - 1
-        console.rule(escape(self._title()))
+        self._heading_lines(console)
         index = 0
         self.show(index, console)
         while True:

@@ -6,14 +6,15 @@ and prints the totals; ``skitgubbe session`` plays a session (docs/rules.md §7)
 between random bots, and saves and resumes it; ``skitgubbe arena`` plays a
 match between bots over duplicate deals and prints each bot's figures;
 ``skitgubbe play`` is a game against bots in the terminal and ``skitgubbe
-replay`` steps through a saved game; ``skitgubbe engine SPEC`` serves a bot
+replay`` steps through a saved game; ``skitgubbe analyse`` reviews a seat's
+moves in a saved game; ``skitgubbe engine SPEC`` serves a bot
 over the engine protocol (``docs/protocol.md``) on stdin and stdout;
 ``skitgubbe train`` trains the network by self-play.
 
 This module assembles the parser and runs the command; each command lives in a
 module of its own, which adds its options and holds what it does:
 ``demo`` (demo, simulate), ``session``, ``match`` (arena, sprt, ladder),
-``terminal`` (play, replay), ``engine``, ``serve`` and ``train``; ``common`` holds the
+``terminal`` (play, replay), ``analyse``, ``engine``, ``serve`` and ``train``; ``common`` holds the
 options and checks several of them share.
 """
 
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 
 from ..._version import __version__
 from ...errors import SkitgubbeError
-from . import demo, engine, match, serve, session, terminal, train
+from . import analyse, demo, engine, match, serve, session, terminal, train
 
 __all__ = ["build_parser", "main"]
 
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         terminal.add_play_command,
         engine.add_engine_command,
         terminal.add_replay_command,
+        analyse.add_analyse_command,
         serve.add_serve_command,
         train.add_train_command,
     ):

@@ -1,7 +1,8 @@
 """``skitgubbe play`` and ``skitgubbe replay``: the commands that draw in the terminal.
 
 ``play`` puts you at the table against bots (:class:`~skitgubbe.apps.play.PlaySession`);
-``replay`` steps through a saved game (:class:`~skitgubbe.apps.replay.Replay`). Both
+``replay`` steps through a saved game (:class:`~skitgubbe.apps.replay.Replay`), with
+``--analyse`` a seat's moves reviewed beside it (:mod:`skitgubbe.analysis`). Both
 draw with rich, which loads only when one of them runs.
 
 >>> parser = argparse.ArgumentParser(prog="skitgubbe")
@@ -16,9 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, TextIO
 
+from ...errors import ArgumentError
+from .analyse import add_analysis_arguments, run_analysis
 from .common import add_rules_arguments, rules_from_args
+from .match import interruptible
 
 if TYPE_CHECKING:
     from .common import Commands
@@ -37,13 +41,26 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    """Replay the record in ``args.file``: step through it in a terminal, else print it."""
+    """Replay the record in ``args.file``: step through it in a terminal, else print it;
+    with ``--analyse`` the seat's moves are analysed first (Ctrl-C stops that cleanly)."""
+    if not args.analyse and any(getattr(args, name) is not None for name in _ANALYSIS_OPTIONS):
+        raise ArgumentError("--engine, --seed, --jobs and --progress go with --analyse")
+    return interruptible(_replay, args)
+
+
+_ANALYSIS_OPTIONS: Final = ("engine", "seed", "jobs", "progress")
+
+
+def _replay(args: argparse.Namespace, out: TextIO) -> int:
     from rich.console import Console
 
     from ..replay import Replay
 
     replay = Replay.load(args.file, seat=args.seat)
-    console = Console(highlight=False)
+    if args.analyse:
+        seat = 0 if args.seat is None else args.seat
+        replay.annotate(run_analysis(replay.game, seat, args))
+    console = Console(file=out, highlight=False)
     if args.all or not sys.stdin.isatty():
         replay.print_all(console)
         return 0
@@ -99,7 +116,8 @@ def add_replay_command(commands: Commands) -> None:
         help="step through a saved game, from one seat's view or every card face up",
         description="Replay a game record (from `skitgubbe play`'s save, or Game.record()). "
         "In a terminal: Enter shows the next move, b the one before, a number jumps to that "
-        "move, q quits. Without a terminal, or with --all, the whole game is printed.",
+        "move, q quits. Without a terminal, or with --all, the whole game is printed. With "
+        "--analyse (and --engine, --seed, --jobs), the seat's moves are analysed first.",
     )
     command.add_argument("file", metavar="FILE", help="a JSON game record")
     command.add_argument(
@@ -108,4 +126,11 @@ def add_replay_command(commands: Commands) -> None:
     command.add_argument(
         "--all", action="store_true", help="print the whole game at once (no stepping)"
     )
+    command.add_argument(
+        "--analyse",
+        action="store_true",
+        help="review the moves of --seat (default seat 0) as `skitgubbe analyse` does, and "
+        "show each one's verdict and the engine's candidates under it",
+    )
+    add_analysis_arguments(command)
     command.set_defaults(handler=_run_replay)
