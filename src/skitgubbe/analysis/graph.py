@@ -37,6 +37,16 @@ def evaluation_graph(analysis: GameAnalysis, width: int = 640, height: int = 240
     as the skitgubbe (0 at the bottom, 1 at the top). The line joins the engine's
     estimate for its own choice at each decision; each dot is the move played,
     coloured by its label (:data:`COLOURS`), with a tooltip.
+
+    >>> import skitgubbe as sg
+    >>> from skitgubbe.analysis import analyse
+    >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+    >>> for _ in range(8):
+    ...     _ = game.play(game.legal_moves[0])
+    >>> review = analyse(game, seat=1, engine="pimc:worlds=4")
+    >>> graph = evaluation_graph(review, width=400, height=200)
+    >>> "viewBox='0 0 400 200'" in graph, graph.count("<circle") == len(review.choices)
+    (True, True)
     """
     left, right, top, bottom = 44.0, 12.0, 24.0, 28.0
     inner_w, inner_h = width - left - right, height - top - bottom

@@ -25,8 +25,9 @@ from .app import (
 )
 from .config import TableConfig
 from .errors import TableError
+from .lobby import Lobby
 from .store import SQLiteStore, Store, StoredSeat, StoredTable, StoreError
-from .tables import Connection, Lobby, Table, hash_token
+from .tables import Connection, Table, hash_token
 
 __all__ = [
     "FULL_GC_SECONDS",

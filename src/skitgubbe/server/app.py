@@ -16,13 +16,18 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
   the start;
 * ``GET /api/tables/{id}/record``: a finished game's record, for
   ``skitgubbe replay``;
+* ``GET /api/tables/{id}/review?seat=N``: a finished game reviewed from seat
+  ``N`` (:mod:`skitgubbe.server.advice`): ``202`` with how far it is while it is
+  worked out, then ``200`` with the review;
 * ``GET /ws``: a websocket. Its first frame is ``{"type": "join", "table": id,
   "token": token}`` for a seat (the token never travels in a URL) or
   ``{"type": "watch", "table": id}`` for a spectator; then the server sends
-  ``welcome``, ``update`` and ``error`` frames, and a seat sends
-  ``{"type": "move", "n": moves_played, "move": "7H"}``;
-* ``/``, ``/table``, ``/static/...``: the browser table; ``/cards/{card}.svg``:
-  card pictures from :mod:`skitgubbe.game.svg`.
+  ``welcome``, ``update``, ``hint`` and ``error`` frames, and a seat sends
+  ``{"type": "move", "n": moves_played, "move": "7H"}``, or ``{"type": "hint",
+  "n": moves_played}`` at a table that gives hints;
+* ``/``, ``/table``, ``/tables/{id}/review``, ``/static/...``: the browser
+  pages; ``/cards/{card}.svg``: card pictures from :mod:`skitgubbe.game.svg`;
+  ``/favicon.ico``: the pages' icon.
 
 Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
 socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed. An error is JSON,
@@ -47,10 +52,12 @@ from aiohttp import WSMsgType, web
 from ..errors import SkitgubbeError
 from ..game import svg
 from ..game.cards import Card
+from .advice import HINT_ENGINE, REVIEW_ENGINE
 from .config import MAX_BOT_ITERATIONS
-from .errors import TableError
+from .errors import TableError, shorten
+from .lobby import Lobby
 from .store import SQLiteStore, Store, StoreError
-from .tables import Lobby, Table
+from .tables import Table
 
 __all__ = [
     "FULL_GC_SECONDS",
@@ -247,6 +254,24 @@ async def _get_record(request: web.Request) -> web.Response:
         return _error(error)
 
 
+async def _get_review(request: web.Request) -> web.Response:
+    """A finished game's review from one seat: ``202`` with ``{"status": "working",
+    "done", "total"}`` while it is worked out (ask again), then ``200`` with the review."""
+    try:
+        text = request.query.get("seat", "")
+        if not text.isdigit() or len(text) > 2:
+            raise TableError(f"give the seat to review as ?seat=N, not {shorten(text)}")
+        review = request.app[LOBBY].review(request.match_info["id"], int(text))
+    except TableError as error:
+        return _error(error)
+    if review.error is not None:
+        body = {"error": f"the review failed: {review.error}", "code": "internal"}
+        return web.json_response(body, status=500)
+    if review.result is None:
+        return web.json_response(review.status(), status=202)
+    return web.json_response(review.result)
+
+
 async def _card_picture(request: web.Request) -> web.Response:
     name = request.match_info["card"]
     try:
@@ -264,7 +289,16 @@ def _static(name: str) -> str:
     return (resources.files("skitgubbe.server") / "static" / name).read_text("utf-8")
 
 
-_TYPES: Final = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+_TYPES: Final = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+}
+_STATIC: Final = frozenset(
+    {"table.js", "lobby.js", "review.js", "style.css", "common.js", "icon.svg"}
+)
+"""The files under ``/static/`` (nothing else of the package is served)."""
 
 
 def _page(name: str) -> Callable[[web.Request], Awaitable[web.Response]]:
@@ -277,9 +311,18 @@ def _page(name: str) -> Callable[[web.Request], Awaitable[web.Response]]:
 
 async def _static_file(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    if name not in ("table.js", "lobby.js", "style.css", "common.js"):
+    if name not in _STATIC:
         raise web.HTTPNotFound()
     return await _page(name)(request)
+
+
+async def _favicon(request: web.Request) -> web.Response:
+    """The icon a browser asks for on its own (the pages link ``/static/icon.svg``)."""
+    return web.Response(
+        text=_static("icon.svg"),
+        content_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
 
 
 async def _websocket(request: web.Request) -> web.StreamResponse:
@@ -348,6 +391,15 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse) -> None:
             except TableError as error:
                 await refuse(str(error))
                 continue
+            if isinstance(data, dict) and data.get("type") == "hint":
+                if seat is None:
+                    await refuse("spectators get no hints")
+                    continue
+                try:
+                    table.ask_hint(seat, data.get("n"))
+                except TableError as error:  # a person's fair question: not a bad frame
+                    await socket.send({"type": "error", "error": str(error), "code": error.code})
+                continue
             if not isinstance(data, dict) or data.get("type") != "move":
                 await refuse('a frame is {"type": "move", "n": ..., "move": ...}')
                 continue
@@ -371,6 +423,8 @@ def create_app(
     restore: bool = True,
     engines: Mapping[str, str] | None = None,
     max_bot_iterations: int = MAX_BOT_ITERATIONS,
+    hint_engine: str = HINT_ENGINE,
+    review_engine: str = REVIEW_ENGINE,
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
@@ -384,6 +438,9 @@ def create_app(
     ``max_bot_iterations`` bounds a searching bot's work per move (an ISMCTS
     seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget is
     at most ``MAX_BOT_SECONDS``): a table that asks for more is refused (``400``).
+    ``hint_engine`` is the search a hint runs (at a table created with ``"hints":
+    true``), ``review_engine`` the one a finished game's review runs at each decision:
+    bot specs of ``ismcts`` or ``pimc`` (:mod:`skitgubbe.server.advice`).
 
     >>> from skitgubbe.server import create_app
     >>> app = create_app(":memory:")
@@ -392,7 +449,13 @@ def create_app(
     """
     app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_json_errors])
     the_store = SQLiteStore(store) if isinstance(store, str) else store
-    lobby = Lobby(the_store, engines=engines, max_bot_iterations=max_bot_iterations)
+    lobby = Lobby(
+        the_store,
+        engines=engines,
+        max_bot_iterations=max_bot_iterations,
+        hint_engine=hint_engine,
+        review_engine=review_engine,
+    )
     app[LOBBY] = lobby
 
     async def startup(app: web.Application) -> None:
@@ -407,6 +470,8 @@ def create_app(
     app.on_cleanup.append(cleanup)
     app.router.add_get("/", _page("lobby.html"))
     app.router.add_get("/table", _page("table.html"))
+    app.router.add_get("/tables/{id}/review", _page("review.html"))
+    app.router.add_get("/favicon.ico", _favicon)
     app.router.add_get("/static/{name}", _static_file)
     app.router.add_get("/cards/{card}.svg", _card_picture)
     app.router.add_get("/api/tables", _list_tables)
@@ -416,6 +481,7 @@ def create_app(
     app.router.add_post("/api/tables/{id}/claim", _claim_seat)
     app.router.add_post("/api/tables/{id}/leave", _leave_seat)
     app.router.add_get("/api/tables/{id}/record", _get_record)
+    app.router.add_get("/api/tables/{id}/review", _get_review)
     app.router.add_get("/ws", _websocket)
     return app
 
@@ -470,16 +536,26 @@ def run(
     store: str = "skitgubbe-server.db",
     engines: Mapping[str, str] | None = None,
     max_bot_iterations: int = MAX_BOT_ITERATIONS,
+    hint_engine: str = HINT_ENGINE,
+    review_engine: str = REVIEW_ENGINE,
 ) -> None:  # pragma: no cover - serves until interrupted
     """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
     with the collector tuned for many tables (:func:`tune_gc`).
 
     >>> import inspect
     >>> from skitgubbe.server import run
-    >>> [p.default for p in inspect.signature(run).parameters.values()]
+    >>> [p.default for p in inspect.signature(run).parameters.values()][:5]
     ['127.0.0.1', 8080, 'skitgubbe-server.db', None, 20000]
+    >>> inspect.signature(run).parameters["hint_engine"].default
+    'ismcts:iterations=3000'
     """
-    app = create_app(store, engines=engines, max_bot_iterations=max_bot_iterations)
+    app = create_app(
+        store,
+        engines=engines,
+        max_bot_iterations=max_bot_iterations,
+        hint_engine=hint_engine,
+        review_engine=review_engine,
+    )
     tune_gc(app)
     # Open sockets do not hold a shutdown up: the store already has every move.
     web.run_app(app, host=host, port=port, shutdown_timeout=2)

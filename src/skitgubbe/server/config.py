@@ -144,12 +144,20 @@ class TableConfig:
     gets a stand-in (``stand_in``, a bot spec) for that move, as with
     :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
     the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
-    before they move, so that people can follow.
+    before they move, so that people can follow. ``hints`` lets the seat to move ask the
+    server for a hint (its candidate moves with their estimated chances of losing, worked
+    out from that seat's own observation only); off by default.
 
     >>> from skitgubbe.server.config import TableConfig
     >>> config = TableConfig.from_json({"seats": [None, "greedy", "random"]})
-    >>> config.rules.players, config.move_time
-    (3, 30.0)
+    >>> config.rules.players, config.move_time, config.hints
+    (3, 30.0, False)
+    >>> TableConfig.from_json({"seats": [None, "greedy"], "hints": True}).to_json()["hints"]
+    True
+    >>> TableConfig.from_json({"seats": [None, "greedy"], "hints": "yes"})
+    Traceback (most recent call last):
+        ...
+    skitgubbe.server.errors.TableError: hints must be true or false, not 'yes'
     >>> TableConfig.from_json({"seats": [None, "nobot"]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
@@ -162,6 +170,7 @@ class TableConfig:
     spectator_delay: float = 0.0
     bot_delay: float = 0.0
     stand_in: str = "greedy"
+    hints: bool = False
 
     @classmethod
     def from_json(
@@ -225,6 +234,10 @@ class TableConfig:
             raise TableError(
                 f"stand_in must be one of {sorted(CHEAP_BOTS)}, not {shorten(stand_in)}"
             )
+        hints = data.get("hints")
+        hints = False if hints is None else hints  # null: the default, as for the others
+        if type(hints) is not bool:
+            raise TableError(f"hints must be true or false, not {shorten(hints)}")
         return cls(
             rules,
             tuple(seats),
@@ -232,6 +245,7 @@ class TableConfig:
             _number(data.get("spectator_delay"), "spectator_delay", 0, 3600, 0.0),
             _number(data.get("bot_delay"), "bot_delay", 0, 60, 0.0),
             stand_in,
+            hints,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -243,4 +257,5 @@ class TableConfig:
             "spectator_delay": self.spectator_delay,
             "bot_delay": self.bot_delay,
             "stand_in": self.stand_in,
+            "hints": self.hints,
         }

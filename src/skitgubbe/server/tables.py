@@ -3,8 +3,10 @@
 A :class:`Table` knows nothing of HTTP: it is given :class:`Connection` objects
 (anything with ``async send(message)``) for seats and spectators, and moves
 through :meth:`Table.submit`. Every move is written to the :class:`Store`
-before any connection hears of it; :meth:`Lobby.restore` rebuilds every table
-from the store after a restart, and play goes on.
+before any connection hears of it; :meth:`Lobby.restore
+<skitgubbe.server.lobby.Lobby.restore>` rebuilds every table from the store after a
+restart, and play goes on (the lobby, :mod:`skitgubbe.server.lobby`, was in this module
+before; ``skitgubbe.server.tables.Lobby`` still finds it).
 
 A table plays on a :class:`~skitgubbe.Referee`, the package's one table loop: the
 referee opens each turn, a bot's seat is asked (in the loop, or in a worker thread
@@ -24,14 +26,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import gc
 import hashlib
 import hmac
-import json
 import logging
 import secrets
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
@@ -39,13 +38,14 @@ import attrs
 from .. import bots
 from ..bots.command import EngineSpec
 from ..engine import protocol
-from ..errors import ArgumentError, PlayerError, SkitgubbeError
+from ..errors import PlayerError, SkitgubbeError
 from ..game.events import Event
 from ..game.moves import Move
 from ..game.observation import Observation
 from ..game.state import Game
 from ..play.players import Player
 from ..play.referee import PlayerCall, Referee
+from .advice import Advisor
 from .commits import GroupCommit, retrying
 
 # The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
@@ -62,9 +62,10 @@ from .config import TableConfig as TableConfig
 from .config import bot_cost as bot_cost
 from .errors import TableError as TableError
 from .errors import shorten
+from .frames import distinct_names, public_json, seat_json
 from .store import Store, StoredSeat, StoredTable, StoreError
 
-__all__ = ["Connection", "Lobby", "Table", "hash_token"]
+__all__ = ["Connection", "Table", "hash_token"]
 
 MAX_NAME: Final = 40
 """The longest name a person may give, in characters."""
@@ -130,38 +131,6 @@ def _is_text(text: str) -> bool:
     return True
 
 
-def _view_json(view: Observation) -> dict[str, Any]:
-    data = protocol.observation_json(view)
-    # The engine's raw view is of no use to a browser; the cards the seat cannot place
-    # follow from the rest, and a frame then names no card the seat may not see.
-    del data["core_view"], data["unknown"]
-    return data
-
-
-_PUBLIC_KEYS: Final = (
-    "phase",
-    "to_move",
-    "dealer",
-    "trump",
-    "table",
-    "hand_sizes",
-    "collection_sizes",
-    "stock_size",
-    "out_of_play",
-    "hidden_holder",
-    "finished",
-    "moves_played",
-    "upcard",
-    "slough_winner",
-)
-
-
-def _public_json(view: Observation) -> dict[str, Any]:
-    """What anyone at the rail sees: seat 0's view without anything only seat 0 knows."""
-    data = protocol.observation_json(view)
-    return {key: data[key] for key in _PUBLIC_KEYS}
-
-
 @attrs.define(eq=False)
 class _Seat:
     """A seat of a table, as its :class:`~skitgubbe.Referee` seats it: a person's (whose
@@ -209,8 +178,10 @@ class Table:
         *,
         commits: GroupCommit | None = None,
         engines: Mapping[str, EngineSpec] | None = None,
+        advisor: Advisor | None = None,
     ) -> None:
         self.id = stored.id
+        self._advisor = advisor
         self.config = config
         self.store = store
         self._commits = commits or GroupCommit(store)
@@ -250,6 +221,9 @@ class Table:
         self._waiting: int | None = None  # the seat whose answer _answer awaits
         self._turn: PlayerCall[_Seat] | None = None  # its turn, once opened (_person_call)
         self._deadline: float | None = None  # loop time at which that seat's move is due
+        # The hint of the turn the table awaits: its seat and move number, and the hint
+        # once found (one search a turn however often it is asked; kept for the turn).
+        self._hint: tuple[int, int, dict[str, Any] | None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.moves_stored = len(stored.moves)  # moves the store has committed
@@ -310,14 +284,26 @@ class Table:
             "moves": self._shown[0],
             "result": self._shown[1],
             "created": self.created,
+            "hints": self.config.hints,
+            "names": self.names(),
         }
 
     def names(self) -> list[str]:
-        """Each seat's name: the person's, or the bot's spec."""
-        return [
-            (spec if spec is not None else (s.claimed.name if s.claimed else f"seat {i}"))
-            for i, (spec, s) in enumerate(zip(self.config.seats, self._seats, strict=True))
-        ]
+        """Each seat's name, told apart from the others: the person's name or the bot's spec
+        (``"seat N"`` for a seat nobody has claimed yet), numbered where two seats would
+        share one (two ``easy`` bots are ``easy 1`` and ``easy 2``).
+
+        >>> from skitgubbe.server import Lobby, SQLiteStore
+        >>> lobby = Lobby(SQLiteStore(":memory:"))
+        >>> lobby.create({"seats": [None, "easy", "easy", "hard"]}).names()
+        ['seat 0', 'easy 1', 'easy 2', 'hard']
+        """
+        return distinct_names(
+            [
+                (spec if spec is not None else (s.claimed.name if s.claimed else f"seat {i}"))
+                for i, (spec, s) in enumerate(zip(self.config.seats, self._seats, strict=True))
+            ]
+        )
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -381,6 +367,8 @@ class Table:
                 "names": self.names(),
                 "rules": self.config.rules.to_dict(),
                 "status": self.status,
+                "hints": self.config.hints,
+                "move_time": self.config.move_time,
                 "history": [protocol.event_json(e) for e in view.history],
                 **self._seat_state(seat, view),
             }
@@ -409,8 +397,11 @@ class Table:
             "names": self.names(),
             "rules": self.config.rules.to_dict(),
             "status": self.status,
+            "hints": self.config.hints,
+            "move_time": self.config.move_time,
             "history": [protocol.event_json(e.redacted()) for e in view.history],
-            "public": _public_json(view),
+            "public": public_json(view),
+            "clock": self.clock(),
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
         if self.config.spectator_delay and self.game.moves_played:
@@ -493,6 +484,78 @@ class Table:
             legal = ", ".join(str(m) for m in turn.observation.legal_moves)
             raise TableError(f"{move} is not legal now; legal: {legal}") from None
         answer.set_result(move)
+
+    def ask_hint(self, seat: int, number: object) -> None:
+        """The seat asks for a hint at its turn (``number``: the move it is asked, as in a
+        move frame). The hint is worked out from the seat's own observation in a worker
+        thread (:class:`~skitgubbe.server.advice.Advisor`) and sent to that seat alone as
+        ``{"type": "hint", ...}`` (:func:`~skitgubbe.server.advice.hint`), if it is still
+        that turn. One search a turn: asked again, the seat gets the same hint. Refused with
+        :class:`TableError` at a table without hints (403) and when it is not the seat's
+        turn or the number is stale (409).
+
+        >>> import asyncio
+        >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
+        >>> async def main() -> str:
+        ...     lobby = Lobby(SQLiteStore(":memory:"))
+        ...     table = lobby.create({"seats": [None, "greedy"]})  # no "hints": off
+        ...     try:
+        ...         table.ask_hint(0, 0)
+        ...     except TableError as error:
+        ...         return f"{error.status}: {error}"
+        ...     return "no error"
+        >>> print(asyncio.run(main()))
+        403: this table gives no hints: it was created without them
+        """
+        if not self.config.hints or self._advisor is None:
+            raise TableError("this table gives no hints: it was created without them", 403)
+        if not self._asked(seat):
+            raise TableError("a hint is for the seat to move, at its turn: it is not yours", 409)
+        if type(number) is not int or number != self.game.moves_played:
+            raise TableError(
+                f"stale hint request: it asks about move {shorten(number)}, the game is at "
+                f"move {self.game.moves_played}",
+                409,
+            )
+        if self._hint is not None and self._hint[:2] == (seat, number):
+            advice = self._hint[2]
+            if advice is not None:  # found already: sent again
+                self._in_task(self._send_hint(seat, number, advice))
+            return  # under way: it is sent when it is found
+        self._hint = (seat, number, None)
+        # The seat's observation, the referee's turn's: the search is given nothing else.
+        self._in_task(self._work_hint(seat, number, self._view(seat)))
+
+    def _in_task(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in a task of the table's own (:meth:`stop` cancels it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _work_hint(self, seat: int, number: int, view: Observation) -> None:
+        """Find the hint at ``view`` (in a worker thread) and send it to the seat."""
+        assert self._advisor is not None  # ask_hint checked it
+        try:
+            advice = await self._advisor.hint(view)
+        except Exception:  # a bug in the search: the seat is told, the table plays on
+            _log.exception("table %s: the hint for seat %s failed", self.id, seat)
+            if self._hint is not None and self._hint[:2] == (seat, number):
+                self._hint = None  # it may be asked again
+            state = self._seats[seat]
+            if state.connection is not None:
+                message = {"type": "error", "error": "the hint failed (a bug, logged)"}
+                await _quietly(state.connection.send({**message, "code": "internal"}))
+            return
+        if self._hint is not None and self._hint[:2] == (seat, number):
+            self._hint = (seat, number, advice)
+        await self._send_hint(seat, number, advice)
+
+    async def _send_hint(self, seat: int, number: int, advice: dict[str, Any]) -> None:
+        """Send the seat its hint, if the table still awaits its answer to move ``number``."""
+        state = self._seats[seat]
+        if state.connection is None or not self._asked(seat) or self.game.moves_played != number:
+            return  # the turn is over: the hint is of no use now
+        await _quietly(state.connection.send({"type": "hint", **advice}))
 
     async def _play(self) -> None:
         """Run the game on the referee to its end. The seat to move is a bot's (the referee
@@ -577,14 +640,15 @@ class Table:
         # one step after a person's move arrives (no wait_for and shield in between).
         clock = None if limit is None else loop.call_later(limit, _time_up, answer)
         try:
-            await self._flush()  # the moves since the last update, and the prompt
-            return await answer is not None
+            await self._flush(everyone=True)  # the moves since the last update, the prompt,
+            return await answer is not None  # and everyone else sees the clock start
         finally:
             if clock is not None:
                 clock.cancel()
             self._answer = None
             self._waiting = None
             self._deadline = None
+            self._hint = None  # a hint still searching is sent to nobody
 
     def _asked(self, seat: int) -> bool:
         """Whether the table awaits ``seat``'s answer (and it has not come)."""
@@ -609,18 +673,49 @@ class Table:
             return self._person_call().observation
         return self.game.observation(seat)
 
+    def clock(self) -> dict[str, Any] | None:
+        """The clock of the person the table awaits, for every viewer's frames (timing only,
+        nothing of anyone's cards): ``{"seat", "time_left", "move_time"}`` (``time_left``
+        in seconds, ``None`` with it when the table has no clock), or ``None`` when the
+        table awaits no person (a bot's turn, before the start, after the end).
+
+        >>> import asyncio
+        >>> from skitgubbe.server import Lobby, SQLiteStore
+        >>> async def main() -> tuple:
+        ...     lobby = Lobby(SQLiteStore(":memory:"))
+        ...     table = lobby.create({"seats": [None, "greedy"], "move_time": 60})
+        ...     before = table.clock()
+        ...     table.claim(0, "Ann")
+        ...     table.start()
+        ...     for _ in range(100):  # until the table awaits Ann
+        ...         await asyncio.sleep(0.01)
+        ...         if table.clock() is not None:
+        ...             break
+        ...     clock = table.clock()
+        ...     await table.stop()
+        ...     return before, clock["seat"], 59 < clock["time_left"] <= 60, clock["move_time"]
+        >>> asyncio.run(main())
+        (None, 0, True, 60)
+        """
+        seat = self._waiting
+        if seat is None or not self._asked(seat):
+            return None
+        remaining = None
+        if self._deadline is not None:
+            remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        return {"seat": seat, "time_left": remaining, "move_time": self.config.move_time}
+
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
         """The seat's view, and its legal moves only while the table awaits its answer."""
         asked = self._asked(seat)
-        remaining = None
-        if asked and self._deadline is not None:
-            remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        clock = self.clock()
         return {
             "names": self.names(),
-            "view": _view_json(view),
+            "view": seat_json(view),
             "n": view.moves_played,
             "legal": [protocol.move_text(m) for m in view.legal_moves] if asked else [],
-            "time_left": remaining,
+            "time_left": clock["time_left"] if asked and clock is not None else None,
+            "clock": clock,
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
 
@@ -635,10 +730,11 @@ class Table:
         self.store.append_move(self.id, index, text, turn.stand_in)
         self._pending.append({"seat": turn.seat, "move": text, "stand_in": turn.stand_in})
 
-    async def _flush(self) -> None:
+    async def _flush(self, everyone: bool = False) -> None:
         """Tell everyone of the moves since the last flush, once they are stored: each seat
         what its view allows (and its prompt, when it is the seat asked), the spectators
-        the public part. One ``update`` frame a viewer, however many moves it holds."""
+        the public part. One ``update`` frame a viewer, however many moves it holds; with
+        ``everyone`` (a person's clock has started), every viewer gets one, moves or not."""
         pending = self._pending
         await self._store_pending()  # every move is stored before anyone is told
         self._pending = []
@@ -646,7 +742,7 @@ class Table:
             self._publish()
         result = None if self.game.result is None else self.game.result.to_dict()
         for viewer, state in enumerate(self._seats):
-            if state.connection is None or not (pending or self._asked(viewer)):
+            if state.connection is None or not (pending or everyone or self._asked(viewer)):
                 continue
             view = self._view(viewer)
             new: Sequence[Event] = view.history[state.seen :]
@@ -658,7 +754,7 @@ class Table:
                 **self._seat_state(viewer, view),
             }
             await _quietly(state.connection.send(message))
-        if self._spectators and pending:
+        if self._spectators and (pending or everyone):
             public = self.game.observation(0)
             history = public.history
             message = {
@@ -666,7 +762,8 @@ class Table:
                 "moves": pending,
                 "names": self.names(),
                 "events": [protocol.event_json(e.redacted()) for e in history[self._public_seen :]],
-                "public": _public_json(public),
+                "public": public_json(public),
+                "clock": self.clock(),
                 "result": result,
             }
             self._public_seen = len(history)
@@ -733,115 +830,10 @@ async def _quietly(call: Any) -> None:
         await call
 
 
-class Lobby:
-    """All the tables of one server, and the store they live in.
+def __getattr__(name: str) -> Any:
+    """``Lobby`` moved to :mod:`skitgubbe.server.lobby`; still importable from here."""
+    if name == "Lobby":
+        from .lobby import Lobby
 
-    >>> import asyncio
-    >>> from skitgubbe.server.store import SQLiteStore
-    >>> from skitgubbe.server.tables import Lobby
-    >>> async def main() -> dict:
-    ...     lobby = Lobby(SQLiteStore(":memory:"))
-    ...     table = lobby.create({"seats": ["greedy", "greedy", "random"]})
-    ...     await asyncio.wait_for(table.done.wait(), 10)
-    ...     return table.summary()["result"]
-    >>> sorted(asyncio.run(main()))
-    ['finish_order', 'loser', 'moves', 'truncated']
-    """
-
-    def __init__(
-        self,
-        store: Store,
-        *,
-        max_tables: int = 10_000,
-        engines: Mapping[str, str] | None = None,
-        max_bot_iterations: int = MAX_BOT_ITERATIONS,
-    ) -> None:
-        if type(max_bot_iterations) is not int or max_bot_iterations < 1:
-            raise ArgumentError(
-                f"max_bot_iterations must be an int >= 1, not {max_bot_iterations!r}"
-            )
-        self.store = store
-        self.max_tables = max_tables
-        self.max_bot_iterations = max_bot_iterations
-        self.engines: dict[str, EngineSpec] = {}
-        for name, spec in (engines or {}).items():
-            if not name.isidentifier():
-                raise ArgumentError(f"an engine's name is one word (letters, digits, _): {name!r}")
-            try:
-                self.engines[name] = EngineSpec.parse(spec)
-            except SkitgubbeError as error:
-                raise ArgumentError(f"engine {name!r}: {error}") from None
-        self.tables: dict[str, Table] = {}
-        self._commits = GroupCommit(store)
-
-    def _table(self, stored: StoredTable, config: TableConfig) -> Table:
-        return Table(stored, config, self.store, commits=self._commits, engines=self.engines)
-
-    def create(self, data: object) -> Table:
-        """A new table from a JSON configuration; play starts at once if it has no person."""
-        if len(self.tables) >= self.max_tables:
-            raise TableError("the server has as many tables as it can hold", 409)
-        config = TableConfig.from_json(
-            data, engines=self.engines, max_bot_iterations=self.max_bot_iterations
-        )
-        stored = StoredTable(
-            secrets.token_hex(8),
-            config.to_json(),
-            secrets.randbits(64),
-            [None] * len(config.seats),
-            created=time.time(),
-        )
-        self.store.create(stored)
-        table = self._table(stored, config)
-        self.tables[table.id] = table
-        if table.ready():
-            table.start()
-        return table
-
-    def get(self, table_id: object) -> Table:
-        """A table by id; :class:`TableError` (404) if there is none."""
-        table = self.tables.get(table_id) if isinstance(table_id, str) else None
-        if table is None:
-            raise TableError(f"no table {shorten(table_id)}", 404)
-        return table
-
-    def restore(self) -> int:
-        """Rebuild every open and running table from the store and resume play; how many."""
-        configs: dict[str, TableConfig] = {}  # most tables share a configuration
-        collecting = gc.isenabled()
-        gc.disable()  # a restore only adds objects: no collection would find garbage
-        try:
-            stored_tables = self.store.load(("open", "running"))
-            for stored in stored_tables:
-                key = json.dumps(stored.config, sort_keys=True)
-                config = configs.get(key)
-                if config is None:
-                    try:
-                        config = configs[key] = TableConfig.from_json(
-                            stored.config, engines=self.engines, stored=True
-                        )
-                    except TableError as error:
-                        raise ArgumentError(f"stored table {stored.id}: {error}") from None
-                table = self._table(stored, config)
-                self.tables[table.id] = table
-                if table.status == "running" or table.ready():  # ready: its start went unstored
-                    table.start()
-        finally:
-            if collecting:
-                gc.enable()
-        return len(stored_tables)
-
-    def record(self, table_id: str) -> dict[str, Any]:
-        """A finished game's record, from memory or the store."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table.record()
-        record = self.store.record(table_id)
-        if record is None:
-            raise TableError(f"no finished table {table_id!r}", 404)
-        return record
-
-    async def close(self) -> None:
-        """Stop every table's play (the store keeps them for the next start)."""
-        for table in self.tables.values():
-            await table.stop()
+        return Lobby
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,6 +29,8 @@ def add_serve_command(commands: Commands) -> None:
     >>> add_serve_command(parser.add_subparsers(dest="command"))
     >>> parser.parse_args(["serve", "--engine", "low=cmd:./lowbot"]).engine
     ['low=cmd:./lowbot']
+    >>> parser.parse_args(["serve", "--hint-engine", "expert"]).hint_engine
+    'expert'
     """
     command = commands.add_parser(
         "serve",
@@ -59,6 +61,19 @@ def add_serve_command(commands: Commands) -> None:
         help="refuse a table whose searching bot does more per move: an ismcts seat's "
         "iterations, a pimc seat's worlds x rollouts (default 20000)",
     )
+    command.add_argument(
+        "--hint-engine",
+        default="ismcts:iterations=3000",
+        metavar="SPEC",
+        help="the search behind the hint button at tables that allow hints (an ismcts or "
+        "pimc spec, or the level hard or expert; default ismcts:iterations=3000)",
+    )
+    command.add_argument(
+        "--review-engine",
+        default="ismcts:iterations=3000",
+        metavar="SPEC",
+        help="the search behind the review page after a game (default ismcts:iterations=3000)",
+    )
     command.set_defaults(handler=_run_server)
 
 
@@ -78,5 +93,13 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
         engines[name.strip()] = spec.strip()
     if args.max_bot_iterations < 1:
         raise ArgumentError(f"--max-bot-iterations must be >= 1, not {args.max_bot_iterations}")
-    run(args.host, args.port, args.db, engines, args.max_bot_iterations)
+    run(
+        args.host,
+        args.port,
+        args.db,
+        engines,
+        args.max_bot_iterations,
+        hint_engine=args.hint_engine,
+        review_engine=args.review_engine,
+    )
     return 0

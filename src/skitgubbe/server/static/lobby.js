@@ -10,10 +10,11 @@ async function sit(table, seat) {
   location.href = "/table?id=" + encodeURIComponent(table);
 }
 
-function describeSeat(seat) {
-  if (seat.kind === "bot") return "🤖 " + seat.name;
+// A seat as the table names it ("easy 1", "easy 2": two bots of one level are told apart).
+function describeSeat(seat, label) {
+  if (seat.kind === "bot") return "🤖 " + label;
   if (seat.kind === "open") return "(open)";
-  return "🙂 " + seat.name;
+  return "🙂 " + label;
 }
 
 async function refresh() {
@@ -29,8 +30,8 @@ async function refresh() {
   for (const table of tables) {
     const row = element("tr");
     row.dataset.table = table.id;
-    row.append(element("td", "", table.id), element("td", "", table.seats.map(describeSeat).join(" · ")),
-      element("td", "", table.status + (table.status === "running" ? " (move " + table.moves + ")" : "")));
+    row.append(element("td", "", table.id), element("td", "", table.seats.map((seat, i) => describeSeat(seat, table.names[i])).join(" · ")),
+      element("td", "", table.status + (table.status === "running" ? " (move " + table.moves + ")" : "") + (table.hints ? " · hints" : "")));
     const actions = element("td");
     table.seats.forEach((seat, index) => {
       if (seat.kind === "open" && table.status === "open") {
@@ -44,9 +45,14 @@ async function refresh() {
       back.href = "/table?id=" + encodeURIComponent(table.id);
       actions.append(back);
     } else if (table.status !== "open") {
-      const watch = element("a", "", "watch");
+      const watch = element("a", "", table.status === "over" ? "see the end" : "watch");
       watch.href = "/table?id=" + encodeURIComponent(table.id) + "&watch=1";
       actions.append(watch);
+    }
+    if (table.status === "over") {
+      const review = element("a", "review", "review");
+      review.href = "/tables/" + encodeURIComponent(table.id) + "/review?seat=0";
+      actions.append(" ", review);
     }
     row.append(actions);
     body.append(row);
@@ -65,7 +71,7 @@ document.getElementById("create").addEventListener("submit", async event => {
     const rules = maxMoves ? { preset: form.get("rules"), max_moves: Number(maxMoves) } : form.get("rules");
     const table = await api("/api/tables", {
       seats, rules, move_time: Number(form.get("move_time")),
-      bot_delay: Number(form.get("bot_delay")),
+      bot_delay: Number(form.get("bot_delay")), hints: form.get("hints") === "on",
     });
     await sit(table.id, 0);
   } catch (error) {
@@ -75,12 +81,15 @@ document.getElementById("create").addEventListener("submit", async event => {
 
 // The engines this server runs: offered for the other seats too.
 api("/api/engines").then(names => {
-  const others = document.querySelector("select[name=others]");
+  if (!names.length) return;
+  const group = document.createElement("optgroup");
+  group.label = "engines this server runs";
   for (const name of names) {
     const option = element("option", "", "engine " + name);
     option.value = "engine:" + name;
-    others.append(option);
+    group.append(option);
   }
+  document.getElementById("others").append(group);
 }).catch(error => { errorBox.textContent = error.message; });
 
 refresh();

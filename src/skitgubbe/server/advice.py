@@ -1,0 +1,306 @@
+"""Hints during a game and reviews after it, for the people at a server's tables.
+
+A hint weighs the legal moves of the seat to move with
+:func:`skitgubbe.analysis.analyse_position`, from that seat's own
+:class:`~skitgubbe.Observation` only (never the game: a hint knows what the seat
+knows), seeded from the observation itself, so that two deals the seat cannot tell
+apart get the same hint. A review goes through a finished game's record, move by
+move, with :func:`skitgubbe.analysis.analyse`: the record of a finished game is
+public to its players. Both searches run in worker threads (the search releases
+the GIL), a few at a time (:class:`Advisor`), so the event loop serves the tables
+meanwhile. The engines are cheap by default (:data:`HINT_ENGINE`,
+:data:`REVIEW_ENGINE`): a hint takes a few hundredths of a second, a review a few
+seconds.
+
+>>> import skitgubbe as sg
+>>> from skitgubbe.engine import protocol
+>>> from skitgubbe.server.advice import hint
+>>> game = sg.Game.new(seed=4)
+>>> view = game.observation(game.to_move)
+>>> advice = hint(view, "ismcts:iterations=500", seed=1)
+>>> sorted(m["move"] for m in advice["moves"]) == sorted(map(protocol.move_text, view.legal_moves))
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from .. import analysis
+from ..engine import protocol
+from ..errors import ArgumentError, SkitgubbeError
+from ..game.observation import Observation
+from ..game.state import Game
+
+__all__ = [
+    "HINT_ENGINE",
+    "MAX_AT_ONCE",
+    "MAX_REVIEWS",
+    "REVIEW_ENGINE",
+    "Advisor",
+    "Review",
+    "check_engine",
+    "hint",
+    "hint_seed",
+    "review",
+]
+
+HINT_ENGINE: Final = "ismcts:iterations=3000"
+"""The search a hint runs by default: about 0.02 s a position on one core."""
+REVIEW_ENGINE: Final = "ismcts:iterations=3000"
+"""The search a review runs at each of the seat's decisions by default (a game's review
+takes a second or two)."""
+MAX_AT_ONCE: Final = 2
+"""The most hints and reviews a server works out at once (each in a worker thread);
+the others wait their turn."""
+MAX_REVIEWS: Final = 256
+"""The most reviews a server keeps (the oldest finished one goes first)."""
+
+_log: Final = logging.getLogger("skitgubbe.server")
+
+
+def check_engine(engine: str, what: str) -> str:
+    """``engine`` if it is a search an analysis can run (a bot spec of ``ismcts`` or
+    ``pimc``, or a strength level that plays one), else :class:`ArgumentError` naming
+    ``what`` it was for.
+
+    >>> check_engine("ismcts:iterations=2000", "hint_engine")
+    'ismcts:iterations=2000'
+    >>> check_engine("greedy", "hint_engine")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: hint_engine: an analysis needs a search bot ..., not 'greedy'
+    """
+    if not isinstance(engine, str):
+        raise ArgumentError(f"{what} must be a bot spec string, not {type(engine).__name__}")
+    view = Game.new(seed=0).observation(0)
+    try:
+        analysis.engine_for(engine, 0, view)
+    except SkitgubbeError as error:
+        raise ArgumentError(f"{what}: {error}") from None
+    return engine
+
+
+def hint_seed(view: Observation) -> int:
+    """The seed of a hint at ``view``: drawn from the observation alone (what its seat
+    knows), so the same position as the seat sees it gets the same hint.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=4)
+    >>> hint_seed(game.observation(0)) == hint_seed(sg.Game.new(seed=4).observation(0))
+    True
+    """
+    data = protocol.observation_json(view)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def hint(view: Observation, engine: str = HINT_ENGINE, seed: int = 0) -> dict[str, Any]:
+    """A hint for the seat whose turn ``view`` is, as JSON-able data: ``moves`` (every legal
+    move, lowest chance of losing first: ``move`` in the engine protocol's spelling, as a
+    ``move`` frame sends it, ``text`` as people read it, ``loss`` the estimated chance of
+    ending as the skitgubbe after it, ``error`` its standard error, ``visits`` the
+    simulations behind it), ``best`` (the search's choice), ``n`` (the move it is for),
+    ``engine``, ``iterations`` and ``seconds``. Only ``view`` is searched: nothing the
+    seat does not know can reach a hint.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(seed=4)
+    >>> advice = hint(game.observation(0), "pimc:worlds=4", seed=2)
+    >>> advice["n"], advice["best"] in [m["move"] for m in advice["moves"]]
+    (0, True)
+    """
+    found = analysis.analyse_position(view, engine, seed)
+    return {
+        "n": view.moves_played,
+        "best": protocol.move_text(found.best.move),
+        "moves": [
+            {
+                "move": protocol.move_text(estimate.move),
+                "text": str(estimate.move),
+                "loss": estimate.loss,
+                "error": estimate.error,
+                "visits": estimate.visits,
+            }
+            for estimate in found.estimates
+        ],
+        "engine": found.engine,
+        "iterations": found.iterations,
+        "seconds": found.seconds,
+    }
+
+
+def review(
+    record: Mapping[str, Any],
+    seat: int,
+    names: Sequence[str] | None = None,
+    engine: str = REVIEW_ENGINE,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """A finished game reviewed from ``seat``, as the review page shows it (JSON-able):
+    every move of the game in order (``moves``: ``index``, ``seat``, ``move``; for the
+    seat's own moves also ``label``, ``cost``, ``loss``, ``best`` and ``best_loss``),
+    ``costliest`` (the indices of the seat's three costliest moves), ``accuracy``,
+    ``counts``, ``summary`` (a few lines of text), ``svg`` (the evaluation graph,
+    :meth:`GameAnalysis.svg <skitgubbe.analysis.GameAnalysis.svg>`), ``names``, ``loser``,
+    ``engine`` and ``seconds``. ``progress(done, total)`` is called after each decision.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+    >>> while game.result is None:
+    ...     _ = game.play(game.legal_moves[0])
+    >>> data = review(game.record(), 1, ["Ann", "easy"], engine="pimc:worlds=2")
+    >>> len(data["moves"]) == len(game.moves), data["svg"].startswith("<svg")
+    (True, True)
+    >>> all(m["label"] for m in data["moves"] if m["seat"] == 1)
+    True
+    """
+    found = analysis.analyse(record, seat, engine=engine, progress=progress)
+    game = Game.from_record({**record, "moves": [], "result": None})
+    reviews = {r.index: r for r in found.reviews}
+    moves: list[dict[str, Any]] = []
+    for index, text in enumerate(record["moves"]):
+        mover = game.to_move
+        entry: dict[str, Any] = {"index": index, "seat": mover, "move": str(text)}
+        checked = reviews.get(index)
+        if checked is not None:
+            entry["label"] = checked.label
+            entry["cost"] = checked.cost
+            entry["loss"] = None if checked.played is None else checked.played.loss
+            entry["best"] = None if checked.best is None else str(checked.best.move)
+            entry["best_loss"] = None if checked.best is None else checked.best.loss
+        moves.append(entry)
+        game.play(text)
+    players = found.rules.players
+    return {
+        "seat": seat,
+        "names": list(names) if names is not None else [f"seat {s}" for s in range(players)],
+        "engine": found.engine,
+        "seconds": found.seconds,
+        "loser": found.loser,
+        "accuracy": found.accuracy,
+        "average_cost": found.average_cost,
+        "counts": found.counts(),
+        "summary": found.summary(),
+        "svg": found.svg(),
+        "costliest": [r.index for r in found.costliest(3)],
+        "moves": moves,
+    }
+
+
+@attrs.define(eq=False)
+class Review:
+    """A review being worked out, or done: ``done`` of ``total`` decisions analysed so far,
+    then ``result`` (:func:`review`'s data) or ``error`` (why it failed).
+
+    >>> Review().status()
+    {'status': 'working', 'done': 0, 'total': None}
+    """
+
+    done: int = 0
+    total: int | None = None
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+    def progress(self, done: int, total: int) -> None:
+        """Called by the analysis (from its worker thread) after each decision."""
+        self.done, self.total = done, total
+
+    def status(self) -> dict[str, Any]:
+        """How far it is, for a client that waits."""
+        return {"status": "working", "done": self.done, "total": self.total}
+
+
+class Advisor:
+    """Hints and reviews for one server's tables: the engines they run, at most
+    ``at_once`` searches at a time (each in a worker thread), and the reviews done so far
+    (at most :data:`MAX_REVIEWS`, by table and seat).
+
+    >>> import asyncio, skitgubbe as sg
+    >>> advisor = Advisor(hint_engine="ismcts:iterations=200")
+    >>> game = sg.Game.new(seed=4)
+    >>> advice = asyncio.run(advisor.hint(game.observation(0)))
+    >>> advice["engine"], len(advice["moves"]) == len(game.legal_moves)
+    ('ismcts:iterations=200', True)
+    >>> Advisor(review_engine="random")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: review_engine: an analysis needs a search bot ..., not 'random'
+    """
+
+    def __init__(
+        self,
+        hint_engine: str = HINT_ENGINE,
+        review_engine: str = REVIEW_ENGINE,
+        at_once: int = MAX_AT_ONCE,
+    ) -> None:
+        if type(at_once) is not int or at_once < 1:
+            raise ArgumentError(f"at_once must be an int >= 1, not {at_once!r}")
+        self.hint_engine = check_engine(hint_engine, "hint_engine")
+        self.review_engine = check_engine(review_engine, "review_engine")
+        self.at_once = at_once
+        self._slots: asyncio.Semaphore | None = None  # made in the running loop
+        self.reviews: collections.OrderedDict[tuple[str, int], Review] = collections.OrderedDict()
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.at_once)
+        return self._slots
+
+    async def hint(self, view: Observation) -> dict[str, Any]:
+        """A hint at ``view`` (:func:`hint`), worked out in a worker thread."""
+        async with self._semaphore():
+            return await asyncio.to_thread(hint, view, self.hint_engine, hint_seed(view))
+
+    def review(
+        self, table_id: str, seat: int, record: Mapping[str, Any], names: Sequence[str]
+    ) -> Review:
+        """The review of ``seat`` at finished table ``table_id`` (whose ``record`` is given):
+        the one done or under way, else a new one, started in the running loop."""
+        key = (table_id, seat)
+        found = self.reviews.get(key)
+        if found is not None and found.error is None:
+            self.reviews.move_to_end(key)
+            return found
+        started = Review()
+        self.reviews[key] = started
+
+        async def work() -> None:
+            try:
+                async with self._semaphore():
+                    started.result = await asyncio.to_thread(
+                        review, record, seat, names, self.review_engine, started.progress
+                    )
+            except SkitgubbeError as error:  # a record the analysis refuses
+                started.error = str(error)
+            except Exception:  # a bug: said to the client, logged with its traceback
+                _log.exception("the review of table %s, seat %s failed", table_id, seat)
+                started.error = "the review failed (a bug, logged)"
+            finally:
+                started.task = None
+
+        started.task = asyncio.get_running_loop().create_task(work())
+        while len(self.reviews) > MAX_REVIEWS:  # the oldest finished one goes
+            oldest = next((k for k, r in self.reviews.items() if r.task is None), None)
+            if oldest is None:
+                break
+            del self.reviews[oldest]
+        return started
+
+    async def close(self) -> None:
+        """Stop the reviews under way (a server shutting down)."""
+        for found in list(self.reviews.values()):
+            if found.task is not None:
+                found.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await found.task
