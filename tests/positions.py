@@ -8,8 +8,9 @@ the stock down to its last cards, and the rest make assertions short.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from random import Random
 
-from skitgubbe import Card, CardSet, Event, EventKind, Game, Move, Phase, Suit, TablePlay
+from skitgubbe import Card, CardSet, Event, EventKind, Game, Move, Phase, Rules, Suit, TablePlay
 from skitgubbe.game.cards import ALL_CARDS
 
 EvTuple = tuple[EventKind, int | None, CardSet]
@@ -113,3 +114,12 @@ def brief(events: Iterable[Event]) -> list[EvTuple]:
 def play(game: Game, text: str) -> list[EvTuple]:
     """Play the move ``text`` for the player to move and return its events, briefly."""
     return brief(game.play(text))
+
+
+def swapped_twin(rules: Rules, deck: list[int], unknown: Sequence[int], rng: Random) -> Game:
+    """A new game on ``deck`` with two of the ``unknown`` cards (codes) swapped in place
+    (``deck`` is changed): a deal that a seat not knowing those cards cannot tell apart."""
+    a, b = rng.sample(list(unknown), 2)
+    i, j = deck.index(a), deck.index(b)
+    deck[i], deck[j] = deck[j], deck[i]
+    return Game.new(rules, deck=[Card.from_code(code) for code in deck])

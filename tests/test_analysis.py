@@ -13,6 +13,7 @@ import math
 import random
 
 import pytest
+from positions import swapped_twin
 
 import skitgubbe as sg
 from skitgubbe import _core
@@ -153,10 +154,7 @@ def twin_games(count: int) -> list[tuple[sg.Game, sg.Game, int]]:
         unknown = sorted(card.code for card in game.observation(seat).unknown)
         if len(unknown) < 2:
             continue
-        a, b = rng.sample(unknown, 2)
-        i, j = deck.index(a), deck.index(b)
-        deck[i], deck[j] = deck[j], deck[i]
-        twin = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        twin = swapped_twin(rules, deck, unknown, rng)
         same = True
         for move in game.moves:
             if twin.to_move == seat and twin.observation(seat) != replayed(game, twin, seat):

@@ -7,6 +7,7 @@ import random
 import struct
 
 import pytest
+from positions import swapped_twin
 
 import skitgubbe as sg
 from skitgubbe import _core
@@ -149,10 +150,7 @@ def test_the_net_reads_only_what_the_seat_knows() -> None:
         unknown = sorted(card.code for card in view.unknown)
         if len(unknown) < 2:
             continue
-        a, b = rng.sample(unknown, 2)
-        i, j = deck.index(a), deck.index(b)
-        deck[i], deck[j] = deck[j], deck[i]
-        twin = sg.Game.new(rules, deck=[sg.Card.from_code(c) for c in deck])
+        twin = swapped_twin(rules, deck, unknown, rng)
         for move in moves:
             twin.play(move)
         if twin.observation(game.to_move) != view:
