@@ -297,13 +297,13 @@ def test_a_search_bot_asked_to_choose_in_a_view_with_no_legal_move_says_so(make:
         bot.choose(attrs.evolve(view, legal_moves=()))
 
 
-@pytest.mark.parametrize(("make", "search"), [("ISMCTSBot", "ismcts"), ("PIMCBot", "pimc")])
+@pytest.mark.parametrize(("make", "search"), [("ISMCTSBot", "ismcts_rewards"), ("PIMCBot", "pimc")])
 def test_a_search_that_finds_no_move_in_the_core_view_raises_a_package_error(
     make: str, search: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A core_view whose state has no legal move (the core's search then returns an
     # empty root), with legal_moves that has some: the bot once failed in max().
-    empty = {"ismcts": (0, [], 0, 0, 0.0), "pimc": []}[search]
+    empty = {"ismcts_rewards": (0, [], 0, 0, 0.0), "pimc": []}[search]
     monkeypatch.setattr(_core, search, lambda *args, **kwargs: empty)
     game = sg.Game.new(seed=4)
     bot = getattr(sg.bots, make)(seed=1)

@@ -389,7 +389,14 @@ def _finished(path: str) -> list[Any]:
         store.close()
 
 
-@pytest.mark.parametrize(("seed", "stop_after"), [(1, None), (2, None), (3, 400)])
+@pytest.mark.parametrize(
+    ("seed", "stop_after"),
+    [  # the two whole games (about 3 s each) in the slow tier; the fast one keeps a short game
+        pytest.param(1, None, marks=pytest.mark.slow),
+        pytest.param(2, None, marks=pytest.mark.slow),
+        (3, 400),
+    ],
+)
 def test_store_faults_at_random_moments_lose_no_told_move_and_stop_no_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, stop_after: int | None
 ) -> None:
