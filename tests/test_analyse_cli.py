@@ -21,10 +21,10 @@ from rich.console import Console
 
 import skitgubbe as sg
 import skitgubbe.analysis
+from skitgubbe._progress import ProgressBar
 from skitgubbe.analysis import DEFAULT_ENGINE, analyse, analyse_position
 from skitgubbe.apps import play as play_module
 from skitgubbe.apps.cli import main
-from skitgubbe.apps.cli.analyse import ProgressBar
 from skitgubbe.apps.play import HINT_ENGINE, PlaySession
 from skitgubbe.apps.replay import Replay
 from skitgubbe.errors import ArgumentError
@@ -150,7 +150,7 @@ def test_the_progress_bar_goes_to_stderr_when_asked(
 
 def test_the_progress_bar_redraws_at_most_twice_a_second() -> None:
     out = io.StringIO()
-    bar = ProgressBar("analysing seat 1", out, width=4)
+    bar = ProgressBar("analysing seat 1", out, width=4, unit="decisions")
     for done in range(0, 11):
         bar(done, 10)
     drawn = out.getvalue().split("\r")[1:]

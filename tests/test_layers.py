@@ -29,7 +29,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "skitgubbe"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_core", "_files", "_lazy", "_limits", "_moved", "_text", "_version", "errors"),
+    ("_core", "_files", "_lazy", "_limits", "_moved", "_progress", "_text", "_version", "errors"),
     ("game",),
     ("engine",),
     ("bots",),

@@ -37,6 +37,7 @@ from typing import Any, Final
 
 import attrs
 
+from .._progress import ProgressBar
 from ..errors import ArgumentError, SkitgubbeError
 from ..game.rules import Rules
 from ..game.tensors import import_numpy
@@ -117,28 +118,6 @@ class TrainConfig:
         return max(1, -(-self.games // GAMES_PER_PART))
 
 
-class _Progress:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, label: str, total: int, enabled: bool) -> None:
-        self.label, self.total, self.enabled = label, total, enabled
-        self.start = time.monotonic()
-        self.shown = 0.0
-
-    def show(self, done: int, note: str = "") -> None:
-        now = time.monotonic()
-        if not self.enabled or (done < self.total and now - self.shown < 0.5):
-            return
-        self.shown = now
-        width = 30
-        filled = width * done // max(self.total, 1)
-        seconds = time.monotonic() - self.start
-        line = f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
-        print(f"{line} {note} {seconds:.0f} s ", end="", file=sys.stderr, flush=True)
-        if done >= self.total:
-            print(file=sys.stderr, flush=True)
-
-
 def _play_part(task: tuple[str, int, TrainConfig, str | None]) -> int:
     """Play one part of a generation (a worker's task); returns its sample count."""
     path, number, config, weights = task
@@ -169,18 +148,18 @@ def _self_play(folder: str, generation: int, config: TrainConfig, show: bool) ->
         (os.path.join(data_dir, f"part-{i:04d}.npz"), first + i, config, weights)
         for i in range(config.parts)
     ]
-    progress = _Progress(f"generation {generation}: self-play", len(tasks), show)
+    progress = ProgressBar(f"generation {generation}: self-play", enabled=show)
     samples = 0
     if config.jobs <= 1:
         results: Any = map(_play_part, tasks)
         for done, size in enumerate(results, 1):
             samples += max(size, 0)
-            progress.show(done, f"{samples} new samples")
+            progress(done, len(tasks), f"{samples} new samples")
         return
     with ProcessPoolExecutor(config.jobs) as pool:
         for done, size in enumerate(pool.map(_play_part, tasks), 1):
             samples += max(size, 0)
-            progress.show(done, f"{samples} new samples")
+            progress(done, len(tasks), f"{samples} new samples")
 
 
 def _load_window(folder: str, generation: int, config: TrainConfig) -> Samples:
@@ -321,7 +300,7 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, max_lr=config.learning_rate, total_steps=config.epochs * steps_per_epoch
     )
-    progress = _Progress("training", config.epochs * steps_per_epoch, show)
+    progress = ProgressBar("training", enabled=show)
     losses = {"policy_loss": 0.0, "value_loss": 0.0, "world_value_loss": 0.0}
     bce = torch.nn.functional.binary_cross_entropy_with_logits
 
@@ -354,7 +333,11 @@ def _fit(model: Any, data: Samples, config: TrainConfig, seed: int, show: bool) 
             sums[0] += policy_loss.item()
             sums[1] += value_loss.item()
             sums[2] += world_loss.item()
-            progress.show(epoch * steps_per_epoch + step + 1, f"epoch {epoch + 1}")
+            progress(
+                epoch * steps_per_epoch + step + 1,
+                config.epochs * steps_per_epoch,
+                f"epoch {epoch + 1}",
+            )
         losses = {
             "policy_loss": sums[0] / steps_per_epoch,
             "value_loss": sums[1] / steps_per_epoch,

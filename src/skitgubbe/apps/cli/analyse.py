@@ -25,11 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from ..._files import load_json_object, write_text
+from ..._progress import ProgressBar
 from ...errors import ArgumentError, RecordError, SkitgubbeError
 from .match import interruptible
 
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from .common import Commands
 
 __all__ = [
-    "ProgressBar",
     "add_analyse_command",
     "add_analysis_arguments",
     "check_engine",
@@ -56,66 +55,6 @@ _DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
 """:data:`skitgubbe.analysis.DEFAULT_ENGINE`, named in the help without loading the
 analysis (every command builds the parser, ``skitgubbe engine`` too; a test keeps the two
 equal). :func:`run_analysis` reads the library's own."""
-
-
-class ProgressBar:
-    """A one-line progress bar on a stream (stderr), redrawn at most twice a second,
-    as ``skitgubbe train`` draws its own; the last call (``done == total``) ends the line.
-
-    Called as ``progress(done, total)``, the callback :func:`skitgubbe.analysis.analyse`
-    takes.
-
-    >>> import io
-    >>> out = io.StringIO()
-    >>> bar = ProgressBar("analysing seat 0", out, width=10)
-    >>> bar(0, 4)
-    >>> bar(4, 4)
-    >>> print(out.getvalue().split("\\r")[-1].rstrip())
-    analysing seat 0 [##########] 4/4 decisions, 0 s
-    """
-
-    def __init__(self, label: str, stream: TextIO | None = None, *, width: int = 30) -> None:
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.start = time.monotonic()
-        self.shown: float | None = None
-        self.open = False  # a line is drawn and not ended yet
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and self.shown is not None and now - self.shown < 0.5:
-            return
-        self.shown = now
-        filled = self.width * done // max(total, 1) if total else self.width
-        seconds = now - self.start
-        line = (
-            f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] "
-            f"{done}/{total} decisions, {seconds:.0f} s"
-        )
-        if 0 < done < total:
-            line += f", about {seconds * (total - done) / done:.0f} s left"
-        self.stream.write(line + " ")
-        self.open = done < total
-        if not self.open:
-            self.stream.write("\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End a line left open (the run was interrupted), so what follows starts afresh.
-
-        >>> import io
-        >>> out = io.StringIO()
-        >>> bar = ProgressBar("x", out)
-        >>> bar(1, 3)
-        >>> bar.close()
-        >>> out.getvalue().endswith("\\n")
-        True
-        """
-        if self.open:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.open = False
 
 
 def load_game(path: str, game: int | None = None) -> dict[str, Any]:
@@ -264,7 +203,7 @@ def run_analysis(
         raise ArgumentError(f"--jobs must be at least 1, not {jobs}")
     out = stream if stream is not None else sys.stderr
     shown = out.isatty() if args.progress is None else bool(args.progress)
-    bar = ProgressBar(f"analysing seat {seat}", out) if shown else None
+    bar = ProgressBar(f"analysing seat {seat}", out, unit="decisions") if shown else None
     progress: Callable[[int, int], None] | None = bar
     try:
         return analyse(
