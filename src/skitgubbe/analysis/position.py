@@ -45,6 +45,7 @@ __all__ = [
     "PositionAnalysis",
     "analyse_position",
     "engine_for",
+    "engine_name",
 ]
 
 DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
@@ -262,7 +263,12 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
     return bot
 
 
-def _name(engine: str | Engine | None) -> str:
+def engine_name(engine: str | Engine | None) -> str:
+    """How an analysis names its engine: the spec as given, a bot's repr, or the default.
+
+    >>> engine_name(None), engine_name("pimc:worlds=4")
+    ('ismcts:iterations=30000', 'pimc:worlds=4')
+    """
     return DEFAULT_ENGINE if engine is None else engine if isinstance(engine, str) else repr(engine)
 
 
@@ -313,5 +319,5 @@ def analyse_position(
     ordered = tuple(sorted(estimates, key=lambda e: (e.loss, str(e.move))))
     best = next(e for e in estimates if e.move == chosen)
     return PositionAnalysis(
-        observation.seat, ordered, best, iterations, seconds, _name(engine), observation
+        observation.seat, ordered, best, iterations, seconds, engine_name(engine), observation
     )

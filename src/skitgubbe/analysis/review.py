@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from html import escape
@@ -36,7 +37,7 @@ from ..game.moves import Move
 from ..game.observation import Observation
 from ..game.rules import Rules
 from ..game.state import Game
-from .position import DEFAULT_ENGINE, Engine, MoveEstimate, PositionAnalysis, analyse_position
+from .position import Engine, MoveEstimate, PositionAnalysis, analyse_position, engine_name
 
 __all__ = ["LABELS", "THRESHOLDS", "GameAnalysis", "MoveReview", "analyse"]
 
@@ -239,20 +240,18 @@ class GameAnalysis:
         return f"<div>{self.svg()}<pre>{escape(self.summary())}</pre></div>"
 
 
-def _positions(game: Game, seat: int) -> tuple[list[tuple[int, Move, Observation | None]], Game]:
+def _positions(game: Game, seat: int) -> list[tuple[int, Move, Observation | None]]:
     """Each of ``seat``'s moves in ``game``: (index, move, its observation, None if forced)."""
     if not 0 <= seat < game.players:
         raise ArgumentError(f"seat must be 0 … {game.players - 1} in this game, not {seat}")
-    record = game.record()
-    moves = list(game.moves)
-    start = Game.from_record({**record, "moves": [], "result": None})
+    replay = Game.from_record({**game.record(), "moves": [], "result": None})
     positions: list[tuple[int, Move, Observation | None]] = []
-    for index, move in enumerate(moves):
-        if start.to_move == seat:
-            view = start.observation(seat) if len(start.legal_moves) > 1 else None
+    for index, move in enumerate(game.moves):
+        if replay.to_move == seat:
+            view = replay.observation(seat) if len(replay.legal_moves) > 1 else None
             positions.append((index, move, view))
-        start.play(move)
-    return positions, start
+        replay.play(move)
+    return positions
 
 
 def _analyse_one(task: tuple[Observation, str | Engine | None, int]) -> PositionAnalysis:
@@ -293,15 +292,13 @@ def analyse(
         ...
     skitgubbe.errors.ArgumentError: seat must be 0 … 2 in this game, not 5
     """
-    import time
-
     if type(jobs) is not int or jobs < 1:
         raise ArgumentError(f"jobs must be an int >= 1, not {jobs!r}")
     if jobs > 1 and engine is not None and not isinstance(engine, str):
         raise ArgumentError("an analysis with jobs > 1 needs its engine as a bot spec string")
     start = time.perf_counter()
     replay = game if isinstance(game, Game) else Game.from_record(game)
-    positions, _ = _positions(replay, seat)
+    positions = _positions(replay, seat)
     tasks = [(view, engine, seed * 1_000_003 + index) for index, _, view in positions if view]
     total = len(tasks)
     if progress is not None:
@@ -328,7 +325,7 @@ def analyse(
         seat,
         replay.rules,
         reviews,
-        DEFAULT_ENGINE if engine is None else engine if isinstance(engine, str) else repr(engine),
+        engine_name(engine),
         time.perf_counter() - start,
         None if outcome is None else outcome.loser,
     )
