@@ -126,8 +126,8 @@ def test_a_table_is_created_listed_and_claimed_and_its_token_is_stored_only_hash
     ("config", "words"),
     [
         ({"seats": [None]}, "seats must be a list of 2"),
-        ({"seats": [None, "nobot"]}, "no bot named 'nobot'"),
-        ({"seats": [None, "cmd:./evil"]}, "engines are not started"),
+        ({"seats": [None, "nobot"]}, "'nobot' is not a built-in bot"),
+        ({"seats": [None, "cmd:./evil"]}, "'cmd' is not a built-in bot"),
         ({"seats": [None, "greedy"], "rules": "nonsense"}, "unknown rules preset"),
         ({"seats": [None, "greedy"], "rules": {"preset": 3}}, "rules.preset must be"),
         ({"seats": [None, "greedy"], "rules": {"bogus": 1}}, "unknown Rules field 'bogus'"),
@@ -560,14 +560,14 @@ def test_a_bot_that_fails_gets_a_stand_in_and_the_table_plays_on(
     sg.bots.register("raises", _Raises)
 
     async def test(client: TestClient) -> None:
-        table = await new_table(client, seats=[None, "raises", "greedy"], move_time=30)
+        table = await new_table(client, seats=[None, "bot:raises", "greedy"], move_time=30)
         frames = await play_out(await join(client, table["id"], await claim(client, table["id"])))
         moves = [m for f in frames if f["type"] == "update" for m in f["moves"]]
         assert frames[-1]["result"] is not None
         assert {m["stand_in"] for m in moves if m["seat"] == 1} == {"error"}
         assert {m["stand_in"] for m in moves if m["seat"] != 1} == {None}
 
-    serve(test)
+    serve(test, named_bots={"raises": "raises"})  # the operator's bot, seated by name
 
 
 class _Cheats:
@@ -596,7 +596,8 @@ def test_a_bot_whose_answer_the_referee_refuses_gets_a_stand_in(
 
     async def play() -> tuple[dict[str, Any], SQLiteStore]:
         store = SQLiteStore(":memory:")
-        table = Lobby(store).create({"seats": ["greedy", "cheats"], "rules": SHORT})
+        lobby = Lobby(store, named_bots={"cheats": "cheats"})
+        table = lobby.create({"seats": ["greedy", "bot:cheats"], "rules": SHORT})
         await asyncio.wait_for(table.done.wait(), 60)
         return table.record(), store
 

@@ -14,6 +14,7 @@ from .command import BotPool, EngineSpec, blinded_seed, engine_bot, is_engine_sp
 from .greedy import GreedyBot
 from .levels import LEVELS, LevelBot, easy, expert, hard, medium
 from .net import NetBot
+from .plain import PLAIN_OPTIONS, check_plain_spec, is_plain_spec
 from .random import RandomBot
 from .registry import BotFactory, available, factory, make, parse_spec, register
 from .search import ISMCTSBot, PIMCBot
@@ -21,6 +22,7 @@ from .search import ISMCTSBot, PIMCBot
 __all__ = [
     "BUILTIN_BOTS",
     "LEVELS",
+    "PLAIN_OPTIONS",
     "BotFactory",
     "BotPool",
     "EngineSpec",
@@ -32,8 +34,10 @@ __all__ = [
     "RandomBot",
     "available",
     "blinded_seed",
+    "check_plain_spec",
     "factory",
     "is_engine_spec",
+    "is_plain_spec",
     "make",
     "parse_spec",
     "register",

@@ -7,10 +7,10 @@ knows), seeded from the observation itself, so that two deals the seat cannot te
 apart get the same hint. A review goes through a finished game's record, move by
 move, with :func:`skitgubbe.analysis.analyse`: the record of a finished game is
 public to its players. Both searches run in worker threads (the search releases
-the GIL), a few at a time (:class:`Advisor`), so the event loop serves the tables
-meanwhile. The engines are cheap by default (:data:`HINT_ENGINE`,
-:data:`REVIEW_ENGINE`): a hint takes a few hundredths of a second, a review a few
-seconds.
+the GIL), hints and reviews in threads apart, a few at a time (:class:`Advisor`), so
+the event loop serves the tables meanwhile and a hint never waits behind a review.
+The engines are cheap by default (:data:`HINT_ENGINE`, :data:`REVIEW_ENGINE`): a hint
+takes a few hundredths of a second, a review a few seconds.
 
 >>> import skitgubbe as sg
 >>> from skitgubbe.engine import protocol
@@ -27,10 +27,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import hashlib
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 import attrs
@@ -40,11 +42,16 @@ from ..engine import protocol
 from ..errors import ArgumentError, SkitgubbeError
 from ..game.observation import Observation
 from ..game.state import Game
+from .errors import TableError
 
 __all__ = [
     "HINT_ENGINE",
     "MAX_AT_ONCE",
+    "MAX_PENDING_REVIEWS",
     "MAX_REVIEWS",
+    "MAX_REVIEWS_AT_ONCE",
+    "MAX_REVIEWS_PER_CLIENT",
+    "RETRY_SECONDS",
     "REVIEW_ENGINE",
     "Advisor",
     "Review",
@@ -60,8 +67,16 @@ REVIEW_ENGINE: Final = "ismcts:iterations=3000"
 """The search a review runs at each of the seat's decisions by default (a game's review
 takes a second or two)."""
 MAX_AT_ONCE: Final = 2
-"""The most hints and reviews a server works out at once (each in a worker thread);
-the others wait their turn."""
+"""The most hints a server works out at once (each in a hint thread of its own); the
+others wait their turn, behind other hints only."""
+MAX_REVIEWS_AT_ONCE: Final = 1
+"""The most reviews a server works out at once (in review threads, apart from hints)."""
+MAX_PENDING_REVIEWS: Final = 16
+"""The most reviews under way or waiting: past it a review is refused (503)."""
+MAX_REVIEWS_PER_CLIENT: Final = 2
+"""The most reviews one client (one address) may have under way or waiting (429 past it)."""
+RETRY_SECONDS: Final = 5
+"""The ``Retry-After`` of a refused review, in seconds."""
 MAX_REVIEWS: Final = 256
 """The most reviews a server keeps (the oldest finished one goes first)."""
 
@@ -222,9 +237,15 @@ class Review:
 
 
 class Advisor:
-    """Hints and reviews for one server's tables: the engines they run, at most
-    ``at_once`` searches at a time (each in a worker thread), and the reviews done so far
-    (at most :data:`MAX_REVIEWS`, by table and seat).
+    """Hints and reviews for one server's tables: the engines they run, and the reviews
+    done so far (at most :data:`MAX_REVIEWS`, by table and seat).
+
+    Hints come first: they run in worker threads of their own (at most ``at_once`` at a
+    time), reviews in others (at most :data:`MAX_REVIEWS_AT_ONCE`), so a hint never waits
+    behind a review, nor behind the tables' bots. At most :data:`MAX_PENDING_REVIEWS`
+    reviews are under way or waiting, at most :data:`MAX_REVIEWS_PER_CLIENT` of them
+    asked for by one client: past that a review is refused with ``503`` (or ``429``) and
+    a ``Retry-After``. Each finished game and seat is reviewed once (the result is kept).
 
     >>> import asyncio, skitgubbe as sg
     >>> advisor = Advisor(hint_engine="ismcts:iterations=200")
@@ -249,38 +270,69 @@ class Advisor:
         self.hint_engine = check_engine(hint_engine, "hint_engine")
         self.review_engine = check_engine(review_engine, "review_engine")
         self.at_once = at_once
-        self._slots: asyncio.Semaphore | None = None  # made in the running loop
         self.reviews: collections.OrderedDict[tuple[str, int], Review] = collections.OrderedDict()
-
-    def _semaphore(self) -> asyncio.Semaphore:
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.at_once)
-        return self._slots
+        # Threads of their own: hints never queue behind reviews or the tables' searches.
+        self._hints = ThreadPoolExecutor(at_once, thread_name_prefix="skitgubbe-hint")
+        self._reviews = ThreadPoolExecutor(
+            MAX_REVIEWS_AT_ONCE, thread_name_prefix="skitgubbe-review"
+        )
+        self._asked: collections.Counter[str] = collections.Counter()  # pending, by client
 
     async def hint(self, view: Observation) -> dict[str, Any]:
-        """A hint at ``view`` (:func:`hint`), worked out in a worker thread."""
-        async with self._semaphore():
-            return await asyncio.to_thread(hint, view, self.hint_engine, hint_seed(view))
+        """A hint at ``view`` (:func:`hint`), worked out in a hint thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._hints, hint, view, self.hint_engine, hint_seed(view)
+        )
+
+    def pending(self) -> int:
+        """How many reviews are under way or waiting for a thread."""
+        return sum(1 for found in self.reviews.values() if found.task is not None)
 
     def review(
-        self, table_id: str, seat: int, record: Mapping[str, Any], names: Sequence[str]
+        self,
+        table_id: str,
+        seat: int,
+        record: Mapping[str, Any],
+        names: Sequence[str],
+        client: str = "",
     ) -> Review:
         """The review of ``seat`` at finished table ``table_id`` (whose ``record`` is given):
-        the one done or under way, else a new one, started in the running loop."""
+        the one done or under way, else a new one, started in the running loop for
+        ``client`` (who asked: an address), unless too many are pending
+        (:class:`~skitgubbe.server.errors.TableError` 503, or 429 for one client)."""
         key = (table_id, seat)
         found = self.reviews.get(key)
         if found is not None and found.error is None:
             self.reviews.move_to_end(key)
             return found
+        if self.pending() >= MAX_PENDING_REVIEWS:
+            raise TableError(
+                f"the server is working out {MAX_PENDING_REVIEWS} reviews already: "
+                f"ask again in {RETRY_SECONDS} s",
+                503,
+                retry_after=RETRY_SECONDS,
+            )
+        if self._asked[client] >= MAX_REVIEWS_PER_CLIENT:
+            raise TableError(
+                f"you have {MAX_REVIEWS_PER_CLIENT} reviews under way: ask for another once "
+                "they are done",
+                429,
+                retry_after=RETRY_SECONDS,
+            )
         started = Review()
         self.reviews[key] = started
+        self._asked[client] += 1
 
         async def work() -> None:
+            loop = asyncio.get_running_loop()
             try:
-                async with self._semaphore():
-                    started.result = await asyncio.to_thread(
+                started.result = await loop.run_in_executor(
+                    self._reviews,
+                    functools.partial(
                         review, record, seat, names, self.review_engine, started.progress
-                    )
+                    ),
+                )
             except SkitgubbeError as error:  # a record the analysis refuses
                 started.error = str(error)
             except Exception:  # a bug: said to the client, logged with its traceback
@@ -288,6 +340,9 @@ class Advisor:
                 started.error = "the review failed (a bug, logged)"
             finally:
                 started.task = None
+                self._asked[client] -= 1
+                if self._asked[client] <= 0:
+                    del self._asked[client]
 
         started.task = asyncio.get_running_loop().create_task(work())
         while len(self.reviews) > MAX_REVIEWS:  # the oldest finished one goes
@@ -298,9 +353,12 @@ class Advisor:
         return started
 
     async def close(self) -> None:
-        """Stop the reviews under way (a server shutting down)."""
+        """Stop the reviews under way (a server shutting down) and the advisor's threads
+        (a search under way finishes first, within a review's one decision)."""
         for found in list(self.reviews.values()):
             if found.task is not None:
                 found.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await found.task
+        for pool in (self._hints, self._reviews):
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -7,6 +7,8 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
 * ``GET /api/tables``: the tables, public (no token, no card);
 * ``GET /api/engines``: the names of the engines a seat may be given
   (``"engine:NAME"``);
+* ``GET /api/bots``: ``{"builtin": [...], "named": [...]}``, the built-in bots a
+  seat's plain spec may name and the operator's bots (``"bot:NAME"``);
 * ``POST /api/tables`` (JSON: ``seats``, ``rules``, ``move_time``,
   ``spectator_delay``, ``bot_delay``): a new table, ``201`` with its summary;
 * ``GET /api/tables/{id}``: one table's summary;
@@ -49,6 +51,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from ..bots.plain import PLAIN_OPTIONS
 from ..errors import SkitgubbeError
 from ..game import svg
 from ..game.cards import Card
@@ -109,7 +112,9 @@ STORE_UNAVAILABLE: Final = "store_unavailable"
 
 
 def _error(error: TableError) -> web.Response:
-    return web.json_response({"error": str(error), "code": error.code}, status=error.status)
+    headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+    body = {"error": str(error), "code": error.code}
+    return web.json_response(body, status=error.status, headers=headers)
 
 
 def _store_error(error: StoreError) -> web.Response:
@@ -207,6 +212,11 @@ async def _list_engines(request: web.Request) -> web.Response:
     return web.json_response(sorted(request.app[LOBBY].engines))
 
 
+async def _list_bots(request: web.Request) -> web.Response:
+    lobby = request.app[LOBBY]
+    return web.json_response({"builtin": list(PLAIN_OPTIONS), "named": sorted(lobby.named_bots)})
+
+
 async def _create_table(request: web.Request) -> web.Response:
     try:
         table = request.app[LOBBY].create(await _body(request))
@@ -259,9 +269,11 @@ async def _get_review(request: web.Request) -> web.Response:
     "done", "total"}`` while it is worked out (ask again), then ``200`` with the review."""
     try:
         text = request.query.get("seat", "")
-        if not text.isdigit() or len(text) > 2:
+        if not (text.isascii() and text.isdigit()) or len(text) > 2:
             raise TableError(f"give the seat to review as ?seat=N, not {shorten(text)}")
-        review = request.app[LOBBY].review(request.match_info["id"], int(text))
+        review = request.app[LOBBY].review(
+            request.match_info["id"], int(text), client=request.remote or ""
+        )
     except TableError as error:
         return _error(error)
     if review.error is not None:
@@ -422,6 +434,7 @@ def create_app(
     *,
     restore: bool = True,
     engines: Mapping[str, str] | None = None,
+    named_bots: Mapping[str, str] | None = None,
     max_bot_iterations: int = MAX_BOT_ITERATIONS,
     hint_engine: str = HINT_ENGINE,
     review_engine: str = REVIEW_ENGINE,
@@ -435,6 +448,12 @@ def create_app(
     names the programs (engine specs, ``"cmd:./mybot"``) that a table may seat
     as ``"engine:NAME"``: each such seat runs its own process of that program,
     started at its first move; no request can start any other program.
+    ``named_bots`` names the operator's bots (any bot spec: a weight file, a C
+    policy of the operator's) that a table may seat as ``"bot:NAME"``; each is made
+    once when the server starts, to check it, and at a seat's first move in a worker
+    thread. Every other seat a client names is a plain spec
+    (:func:`skitgubbe.bots.check_plain_spec`): a request never makes the server read
+    a file, import a module or compile code.
     ``max_bot_iterations`` bounds a searching bot's work per move (an ISMCTS
     seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget is
     at most ``MAX_BOT_SECONDS``): a table that asks for more is refused (``400``).
@@ -452,6 +471,7 @@ def create_app(
     lobby = Lobby(
         the_store,
         engines=engines,
+        named_bots=named_bots,
         max_bot_iterations=max_bot_iterations,
         hint_engine=hint_engine,
         review_engine=review_engine,
@@ -476,6 +496,7 @@ def create_app(
     app.router.add_get("/cards/{card}.svg", _card_picture)
     app.router.add_get("/api/tables", _list_tables)
     app.router.add_get("/api/engines", _list_engines)
+    app.router.add_get("/api/bots", _list_bots)
     app.router.add_post("/api/tables", _create_table)
     app.router.add_get("/api/tables/{id}", _get_table)
     app.router.add_post("/api/tables/{id}/claim", _claim_seat)
@@ -538,6 +559,7 @@ def run(
     max_bot_iterations: int = MAX_BOT_ITERATIONS,
     hint_engine: str = HINT_ENGINE,
     review_engine: str = REVIEW_ENGINE,
+    named_bots: Mapping[str, str] | None = None,
 ) -> None:  # pragma: no cover - serves until interrupted
     """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
     with the collector tuned for many tables (:func:`tune_gc`).
@@ -552,6 +574,7 @@ def run(
     app = create_app(
         store,
         engines=engines,
+        named_bots=named_bots,
         max_bot_iterations=max_bot_iterations,
         hint_engine=hint_engine,
         review_engine=review_engine,

@@ -25,6 +25,7 @@ from ..play.players import Player
 from .errors import TableError, shorten
 
 __all__ = [
+    "BOT_PREFIX",
     "CHEAP_BOTS",
     "ENGINE_PREFIX",
     "MAX_BOT_ITERATIONS",
@@ -33,6 +34,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_SPEC",
     "MIN_PLAYERS",
+    "OPERATOR_ONLY",
     "TableConfig",
     "bot_cost",
 ]
@@ -52,6 +54,15 @@ CHEAP_BOTS: Final = frozenset({"random", "greedy"})
 """The bots that move in the event loop itself (no search), and may stand in for a seat."""
 ENGINE_PREFIX: Final = "engine:"
 """A seat spec ``"engine:NAME"`` sits one of the server's named engines."""
+BOT_PREFIX: Final = "bot:"
+"""A seat spec ``"bot:NAME"`` sits one of the bots the server's operator named."""
+OPERATOR_ONLY: Final = (
+    "a table's seats name built-in bots and levels with plain options only; a bot that "
+    "needs a file, a module, a C policy or a program is named by the server's operator "
+    "(skitgubbe serve --bot NAME=SPEC or --engine NAME=SPEC) and seated as 'bot:NAME' or "
+    "'engine:NAME'"
+)
+"""Where the bots a client may not name are configured (said with every refusal)."""
 
 
 def _number(value: object, name: str, low: float, high: float, default: float | None) -> Any:
@@ -116,6 +127,19 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     return None, None
 
 
+def _check_plain(seat: int, spec: str, stored: bool, max_iterations: int) -> None:
+    """Refuse ``spec`` unless it is plain (and, when not ``stored``, within the bounds
+    of cost): it is only parsed and checked, and the bot it names made, which reads no
+    file, imports and compiles nothing."""
+    try:
+        bots.check_plain_spec(spec)
+        bot = bots.make(spec, seed=0)
+    except SkitgubbeError as error:
+        raise TableError(f"seat {seat}: {error}; {OPERATOR_ONLY}") from None
+    if not stored:
+        _check_cost(seat, spec, bot, max_iterations)
+
+
 def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
     iterations, seconds = bot_cost(bot)
     if iterations is None and seconds is None:
@@ -136,11 +160,14 @@ class TableConfig:
     """How a table plays: its rules, who sits where, its clocks.
 
     ``seats`` has one entry per seat: ``None`` for a person (claimed in the
-    lobby), a bot spec for :func:`skitgubbe.bots.make` (``"greedy"``,
-    ``"ismcts:iterations=500"``), or ``"engine:NAME"`` for one of the engines
-    the server was started with (``engines``: a program in a process of its
-    own, which no web request can name otherwise). ``move_time`` bounds a
-    person's answer in seconds (``None``: no limit); a person who runs out of it
+    lobby), a plain bot spec (:func:`skitgubbe.bots.check_plain_spec`: a built-in
+    bot or level with numbers, true/false and built-in words as options, such as
+    ``"greedy"``, ``"expert"`` or ``"ismcts:iterations=500"``), ``"bot:NAME"`` for
+    one of the bots the server's operator named (any bot spec, a weight file or a C
+    policy of its own), or ``"engine:NAME"`` for one of the engines the server was
+    started with (a program in a process of its own). What a client sends is data:
+    no seat it names makes the server read a file, import a module or compile code.
+    ``move_time`` bounds a person's answer in seconds (``None``: no limit); a person who runs out of it
     gets a stand-in (``stand_in``, a bot spec) for that move, as with
     :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
     the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
@@ -161,7 +188,11 @@ class TableConfig:
     >>> TableConfig.from_json({"seats": [None, "nobot"]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.server.errors.TableError: seat 1: no bot named 'nobot'; known bots: ...
+    skitgubbe.server.errors.TableError: seat 1: bot spec 'nobot': 'nobot' is not a built-in ...
+    >>> TableConfig.from_json({"seats": [None, "ismcts:net=my.sgnet"]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.server.errors.TableError: seat 1: bot spec 'ismcts:net=my.sgnet': option net ... (skitgubbe serve --bot NAME=SPEC ...
     """
 
     rules: Rules
@@ -178,12 +209,16 @@ class TableConfig:
         data: object,
         *,
         engines: Collection[str] = (),
+        named_bots: Collection[str] = (),
         max_bot_iterations: int = MAX_BOT_ITERATIONS,
         stored: bool = False,
     ) -> TableConfig:
         """A configuration from JSON (a lobby request, or the store), checked field by field,
         each size before anything is built from it; ``engines`` are the names an
-        ``"engine:NAME"`` seat may use, ``max_bot_iterations`` bounds a searching bot's
+        ``"engine:NAME"`` seat may use and ``named_bots`` those a ``"bot:NAME"`` seat may
+        use (the operator's), any other seat is a plain spec
+        (:func:`~skitgubbe.bots.check_plain_spec`: built-in bots, numbers and words, never a
+        file, a module or code, stored or not), ``max_bot_iterations`` bounds a searching bot's
         work per move (:func:`bot_cost`). A ``stored`` configuration was accepted once: the
         server's bounds on cost (``max_moves``, the bots' work) are not applied again, so
         that lowering them never keeps a game from resuming."""
@@ -211,23 +246,18 @@ class TableConfig:
                     f"seat {seat} must be null (a person) or a bot spec string "
                     f"(at most {MAX_SPEC} characters)"
                 )
-            if spec.startswith(ENGINE_PREFIX):
-                name = spec[len(ENGINE_PREFIX) :]
-                if name not in engines:
-                    known = ", ".join(sorted(engines)) or "none"
-                    raise TableError(f"seat {seat}: no engine named {name!r}; engines: {known}")
-                continue
-            if bots.is_engine_spec(spec):
-                raise TableError(
-                    f"seat {seat}: engines are not started from the lobby; the server names "
-                    "the ones it runs ('engine:NAME')"
-                )
-            try:
-                bot = bots.make(spec, seed=0)
-            except SkitgubbeError as error:
-                raise TableError(f"seat {seat}: {error}") from None
-            if not stored:
-                _check_cost(seat, spec, bot, max_bot_iterations)
+            for prefix, names in ((ENGINE_PREFIX, engines), (BOT_PREFIX, named_bots)):
+                if spec.startswith(prefix):
+                    name = spec[len(prefix) :]
+                    if name not in names:
+                        known = ", ".join(sorted(names)) or "none"
+                        what = prefix[:-1]
+                        raise TableError(
+                            f"seat {seat}: no {what} named {shorten(name)}; {what}s: {known}"
+                        )
+                    break
+            else:
+                _check_plain(seat, spec, stored, max_bot_iterations)
         rules = _rules(data.get("rules", "classic"), len(seats), stored)
         stand_in = data.get("stand_in", "greedy")
         if not isinstance(stand_in, str) or stand_in not in CHEAP_BOTS:

@@ -16,7 +16,9 @@ __all__ = ["TableError", "shorten"]
 class TableError(SkitgubbeError):
     """A request the table refuses: a bad seat, token, move or configuration.
 
-    ``status`` is the HTTP status that fits (400, 403, 404 or 409).
+    ``status`` is the HTTP status that fits (400, 403, 404, 409, 410 for a table the
+    server closed, 429 or 503 for work it will not take on now); ``retry_after``, when
+    set, is how many seconds the client should wait before it asks again.
 
     >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
     >>> try:
@@ -26,14 +28,16 @@ class TableError(SkitgubbeError):
     404 no table 'nope'
     """
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
     @property
     def code(self) -> str:
         """A stable name of the kind of error, for programs: ``bad_request`` (400),
-        ``forbidden`` (403), ``not_found`` (404) or ``conflict`` (409).
+        ``forbidden`` (403), ``not_found`` (404), ``conflict`` (409), ``gone`` (410),
+        ``too_many_requests`` (429) or ``busy`` (503).
 
         >>> from skitgubbe.server import TableError
         >>> TableError("it is not your turn", 409).code
@@ -42,7 +46,15 @@ class TableError(SkitgubbeError):
         return _CODES.get(self.status, "bad_request")
 
 
-_CODES: Final = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict"}
+_CODES: Final = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    409: "conflict",
+    410: "gone",
+    429: "too_many_requests",
+    503: "busy",
+}
 
 
 def shorten(value: object) -> str:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
+from .. import bots
 from ..bots.command import EngineSpec
 from ..errors import ArgumentError, SkitgubbeError
 from .advice import HINT_ENGINE, REVIEW_ENGINE, Advisor, Review
@@ -29,7 +31,51 @@ from .errors import TableError, shorten
 from .store import Store, StoredTable
 from .tables import Table
 
-__all__ = ["Lobby"]
+__all__ = ["MAX_REASON", "Lobby"]
+
+MAX_REASON: Final = 300
+"""The longest reason kept for a closed table, in characters."""
+
+_log: Final = logging.getLogger("skitgubbe.server")
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` cut to at most ``most`` characters (an ellipsis says it was cut).
+
+    >>> _cut("abcdef", 4)
+    'abc…'
+    """
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _named_bots(named: Mapping[str, str]) -> dict[str, str]:
+    """The operator's named bots, each checked by making it once (at start, never for a
+    request): a bad one stops the server from starting, with its name."""
+    checked: dict[str, str] = {}
+    for name, spec in named.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ArgumentError(f"a bot's name is one word (letters, digits, _): {name!r}")
+        if not isinstance(spec, str) or bots.is_engine_spec(spec):
+            raise ArgumentError(
+                f"bot {name!r}: {spec!r} is not a bot spec (a program is an engine: "
+                "name it with --engine NAME=SPEC)"
+            )
+        try:
+            bots.make(spec, seed=0)
+        except SkitgubbeError as error:
+            raise ArgumentError(f"bot {name!r}: {error}") from None
+        checked[name] = spec
+    return checked
+
+
+def _warm_up() -> None:
+    """Load, once per process, what the built-in bots of plain specs use (the shipped
+    network, the rollout policies' module), so that no request waits for a first load."""
+    from ..bots.net import default_network
+    from ..bots.policy import resolve
+
+    default_network()
+    resolve("greedy")
 
 
 class Lobby:
@@ -53,6 +99,7 @@ class Lobby:
         *,
         max_tables: int = 10_000,
         engines: Mapping[str, str] | None = None,
+        named_bots: Mapping[str, str] | None = None,
         max_bot_iterations: int = MAX_BOT_ITERATIONS,
         hint_engine: str = HINT_ENGINE,
         review_engine: str = REVIEW_ENGINE,
@@ -72,7 +119,12 @@ class Lobby:
                 self.engines[name] = EngineSpec.parse(spec)
             except SkitgubbeError as error:
                 raise ArgumentError(f"engine {name!r}: {error}") from None
+        self.named_bots: dict[str, str] = _named_bots(named_bots or {})
+        """The operator's bots, by name: a seat ``"bot:NAME"`` plays ``bots.make(spec)``."""
+        _warm_up()
         self.tables: dict[str, Table] = {}
+        self.closed: dict[str, str] = {}
+        """The tables the server closed (:meth:`restore`), with the reason, by id."""
         self._commits = GroupCommit(store)
         self.advisor = Advisor(hint_engine, review_engine)
         """The hints at the tables that allow them, and the reviews of finished games."""
@@ -84,6 +136,7 @@ class Lobby:
             self.store,
             commits=self._commits,
             engines=self.engines,
+            named_bots=self.named_bots,
             advisor=self.advisor,
         )
 
@@ -92,7 +145,10 @@ class Lobby:
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold", 409)
         config = TableConfig.from_json(
-            data, engines=self.engines, max_bot_iterations=self.max_bot_iterations
+            data,
+            engines=self.engines,
+            named_bots=self.named_bots,
+            max_bot_iterations=self.max_bot_iterations,
         )
         stored = StoredTable(
             secrets.token_hex(8),
@@ -109,37 +165,70 @@ class Lobby:
         return table
 
     def get(self, table_id: object) -> Table:
-        """A table by id; :class:`TableError` (404) if there is none."""
+        """A table by id; :class:`TableError` (404) if there is none, 410 with the reason
+        if the server closed it (:meth:`restore`)."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
+            reason = self.closed.get(table_id) if isinstance(table_id, str) else None
+            if reason is not None:
+                raise TableError(f"table {table_id} was closed: {reason}", 410)
             raise TableError(f"no table {shorten(table_id)}", 404)
         return table
 
     def restore(self) -> int:
-        """Rebuild every open and running table from the store and resume play; how many."""
+        """Rebuild every open and running table from the store and resume play; how many
+        resumed.
+
+        A stored table that can no longer be built (its configuration or moves are
+        refused now, say a seat names a bot the server no longer has) is closed: the
+        store keeps its seats and moves and marks it ``closed`` with the reason
+        (:meth:`Store.abandon`), one line is logged, and its players are told why when
+        they come back (:meth:`get` answers ``410`` with the reason). Every other table
+        resumes: a restore never stops the server."""
         configs: dict[str, TableConfig] = {}  # most tables share a configuration
         collecting = gc.isenabled()
         gc.disable()  # a restore only adds objects: no collection would find garbage
+        resumed = 0
         try:
-            stored_tables = self.store.load(("open", "running"))
-            for stored in stored_tables:
-                key = json.dumps(stored.config, sort_keys=True)
-                config = configs.get(key)
-                if config is None:
-                    try:
-                        config = configs[key] = TableConfig.from_json(
-                            stored.config, engines=self.engines, stored=True
-                        )
-                    except TableError as error:
-                        raise ArgumentError(f"stored table {stored.id}: {error}") from None
-                table = self._table(stored, config)
+            for stored in self.store.load(("open", "running")):
+                try:
+                    table = self._restored(stored, configs)
+                except Exception as error:  # one table never stops the rest
+                    self._abandon(stored.id, error)
+                    continue
                 self.tables[table.id] = table
+                resumed += 1
                 if table.status == "running" or table.ready():  # ready: its start went unstored
                     table.start()
+            for stored in self.store.load(("closed",)):
+                reason = (stored.record or {}).get("closed")
+                self.closed[stored.id] = str(reason)
         finally:
             if collecting:
                 gc.enable()
-        return len(stored_tables)
+        return resumed
+
+    def _restored(self, stored: StoredTable, configs: dict[str, TableConfig]) -> Table:
+        """A stored table rebuilt (not started)."""
+        key = json.dumps(stored.config, sort_keys=True)
+        config = configs.get(key)
+        if config is None:
+            config = configs[key] = TableConfig.from_json(
+                stored.config, engines=self.engines, named_bots=self.named_bots, stored=True
+            )
+        return self._table(stored, config)
+
+    def _abandon(self, table_id: str, error: Exception) -> None:
+        """Close a stored table that cannot be rebuilt, saying why (one log line)."""
+        if isinstance(error, SkitgubbeError):
+            reason = f"it could not be resumed: {error}"
+        else:  # a bug: its traceback is logged too
+            _log.exception("stored table %s could not be rebuilt", table_id)
+            reason = "it could not be resumed (a server error, logged)"
+        reason = _cut(reason, MAX_REASON)
+        self.store.abandon(table_id, reason)
+        self.closed[table_id] = reason
+        _log.warning("stored table %s closed: %s", table_id, reason)
 
     def record(self, table_id: str) -> dict[str, Any]:
         """A finished game's record, from memory or the store."""
@@ -151,11 +240,12 @@ class Lobby:
             raise TableError(f"no finished table {table_id!r}", 404)
         return record
 
-    def review(self, table_id: object, seat: object) -> Review:
+    def review(self, table_id: object, seat: object, client: str = "") -> Review:
         """The review of ``seat``'s moves in finished table ``table_id``'s game: done, or
         under way (started here the first time, in a worker thread; its ``status()`` says
         how far it is). Only once the game's record may be given (:meth:`record`): never
-        during the game (409), nor for a table that does not exist (404).
+        during the game (409), nor for a table that does not exist (404); ``client`` (an
+        address) is who asked, for the bounds on reviews under way (:class:`Advisor`).
 
         >>> import asyncio
         >>> from skitgubbe.server import Lobby, SQLiteStore
@@ -178,7 +268,7 @@ class Lobby:
             raise TableError(f"seat must be a number 0 … {players - 1}, not {shorten(seat)}")
         table = self.tables.get(table_id)
         names = table.names() if table is not None else [f"seat {s}" for s in range(players)]
-        return self.advisor.review(table_id, seat, record, names)
+        return self.advisor.review(table_id, seat, record, names, client)
 
     async def close(self) -> None:
         """Stop every table's play (the store keeps them for the next start)."""

@@ -40,8 +40,9 @@ from ..errors import SkitgubbeError
 
 __all__ = ["SQLiteStore", "Status", "Store", "StoreError", "StoredSeat", "StoredTable"]
 
-Status = Literal["open", "running", "over"]
-"""A table's state: seats still open, being played, or finished."""
+Status = Literal["open", "running", "over", "closed"]
+"""A table's state: seats still open, being played, finished, or closed by the server
+(it could no longer be played: :meth:`Store.abandon`)."""
 
 
 class StoreError(SkitgubbeError):
@@ -142,6 +143,10 @@ class Store(Protocol):
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         """The tables in these states, with their seats and moves (flushed first), oldest
         first."""
+
+    def abandon(self, table_id: str, reason: str) -> None:
+        """Mark a table that can no longer be played ``closed``, keeping ``reason`` as its
+        ``record`` (``{"closed": reason}``); its seats and moves stay stored."""
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """A finished table's game record, or ``None``."""
@@ -337,6 +342,22 @@ class SQLiteStore:
         )
         self._counts.pop(table_id, None)
 
+    def abandon(self, table_id: str, reason: str) -> None:
+        """Close a table that can no longer be played, with its reason (see :class:`Store`).
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(StoredTable("t1", {"players": 2}, seed=7, seats=[None, None]))
+        >>> store.abandon("t1", "its bot is gone")
+        >>> [(t.status, t.record) for t in store.load(("closed",))]
+        [('closed', {'closed': 'its bot is gone'})]
+        """
+        self._write(
+            "UPDATE tables SET status = 'closed', record = ? WHERE id = ?",
+            (json.dumps({"closed": reason}), table_id),
+        )
+        self._counts.pop(table_id, None)
+
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         self.flush()
         try:
@@ -373,7 +394,7 @@ class SQLiteStore:
             tuple(status),
         ).fetchall():
             parsed = json.loads(config)
-            players = len(parsed.get("seats", ())) or int(parsed.get("players", 0))
+            players = _players(parsed)
             claimed = seats.get(table_id, {})
             played = moves.get(table_id, [])
             self._counts[table_id] = len(played)
@@ -422,6 +443,17 @@ class SQLiteStore:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+def _players(config: object) -> int:
+    """How many seats a stored configuration has (0 if it does not say: the lobby closes
+    such a table when it restores it)."""
+    if not isinstance(config, dict):
+        return 0
+    seats, players = config.get("seats"), config.get("players")
+    if isinstance(seats, list):
+        return min(len(seats), 16)
+    return players if type(players) is int and 0 <= players <= 16 else 0
 
 
 def _extend(moves: list[str], table_id: str, n: int, run: str) -> None:

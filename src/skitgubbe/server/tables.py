@@ -30,7 +30,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
@@ -50,7 +50,7 @@ from .commits import GroupCommit, retrying
 
 # The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
 # importable from here for one release.
-from .config import CHEAP_BOTS
+from .config import BOT_PREFIX, CHEAP_BOTS
 from .config import ENGINE_PREFIX as ENGINE_PREFIX
 from .config import MAX_BOT_ITERATIONS as MAX_BOT_ITERATIONS
 from .config import MAX_BOT_SECONDS as MAX_BOT_SECONDS
@@ -140,7 +140,9 @@ class _Seat:
 
     claimed: StoredSeat | None
     bot: Player | None
-    engine: EngineSpec | None = None  # started at the seat's first move, in a thread
+    # An engine's process or an operator's bot: made at the seat's first move, in a
+    # worker thread (it may start a program or read a file), and closed when play stops.
+    start: Callable[[], Player] | None = None
     connection: Connection | None = None
     seen: int = 0  # how many of the seat's history events it has been sent
 
@@ -178,6 +180,7 @@ class Table:
         *,
         commits: GroupCommit | None = None,
         engines: Mapping[str, EngineSpec] | None = None,
+        named_bots: Mapping[str, str] | None = None,
         advisor: Advisor | None = None,
     ) -> None:
         self.id = stored.id
@@ -197,17 +200,24 @@ class Table:
                 raise TableError(
                     f"table {self.id}: stored move {index} {text!r}: {error}"
                 ) from None
-        engines = engines or {}
+        engines, named_bots = engines or {}, named_bots or {}
         self._seats: list[_Seat] = []
         for seat, spec in enumerate(config.seats):
-            if spec is not None and spec.startswith(ENGINE_PREFIX):
+            if spec is None:
+                self._seats.append(_Seat(stored.seats[seat], None))
+            elif spec.startswith((ENGINE_PREFIX, BOT_PREFIX)):
                 engine = engines.get(spec[len(ENGINE_PREFIX) :])
-                if engine is None:
+                named = named_bots.get(spec[len(BOT_PREFIX) :])
+                start: Callable[[], Player]
+                if spec.startswith(ENGINE_PREFIX) and engine is not None:
+                    start = functools.partial(engine.player, seed=seat)
+                elif spec.startswith(BOT_PREFIX) and named is not None:
+                    start = functools.partial(bots.make, named, seed=seat)
+                else:
                     raise TableError(f"table {self.id}: seat {seat}: this server has no {spec!r}")
-                self._seats.append(_Seat(None, None, engine))
-            else:
-                bot = None if spec is None else bots.make(spec, seed=seat)
-                self._seats.append(_Seat(stored.seats[seat], bot))
+                self._seats.append(_Seat(None, None, start))
+            else:  # a plain spec (TableConfig checked it): no file, import or compile
+                self._seats.append(_Seat(None, bots.make(spec, seed=seat)))
         self.game = game
         """The game; while it is played, it changes only through the referee's ``accept``."""
         # The table loop, while play runs (as play_game_async makes one a call): the
@@ -448,9 +458,10 @@ class Table:
         await self._close_bots()
 
     async def _close_bots(self) -> None:
-        """End the seats' engine processes (started again if the table plays on)."""
+        """End the seats' engine processes and operator's bots (started again if the table
+        plays on)."""
         for state in self._seats:
-            if state.engine is not None and state.bot is not None:
+            if state.start is not None and state.bot is not None:
                 bot, state.bot = state.bot, None
                 closing = getattr(bot, "close", None)
                 if closing is not None:
@@ -611,8 +622,8 @@ class Table:
                 answer = turn()
             else:  # a search or an engine: in a worker thread, the loop serves the others
                 await self._flush()
-                if state.bot is None and state.engine is not None:
-                    state.bot = await asyncio.to_thread(state.engine.player, seed=turn.seat)
+                if state.bot is None and state.start is not None:
+                    state.bot = await asyncio.to_thread(state.start)
                 answer = await asyncio.to_thread(turn)
         except Exception:  # a bot that raises, an engine that dies or is late
             self._stand_in_for(turn, "error")

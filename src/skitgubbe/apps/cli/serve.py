@@ -31,6 +31,8 @@ def add_serve_command(commands: Commands) -> None:
     ['low=cmd:./lowbot']
     >>> parser.parse_args(["serve", "--hint-engine", "expert"]).hint_engine
     'expert'
+    >>> parser.parse_args(["serve", "--bot", "mine=ismcts:net=my.sgnet"]).bot
+    ['mine=ismcts:net=my.sgnet']
     """
     command = commands.add_parser(
         "serve",
@@ -52,6 +54,15 @@ def add_serve_command(commands: Commands) -> None:
         metavar="NAME=SPEC",
         help="let tables seat this engine as 'engine:NAME' (SPEC: an engine spec such as "
         "'cmd:./mybot'; repeat for more)",
+    )
+    command.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="let tables seat this bot as 'bot:NAME' (SPEC: any bot spec, such as "
+        "'ismcts:net=my.sgnet' or 'pimc:rollout=policy.c'; a client may name only "
+        "built-in bots with plain options; repeat for more)",
     )
     command.add_argument(
         "--max-bot-iterations",
@@ -85,12 +96,8 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
         raise ArgumentError(
             f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
         ) from None
-    engines: dict[str, str] = {}
-    for entry in args.engine:
-        name, equals, spec = entry.partition("=")
-        if not equals or not name.strip() or not spec.strip():
-            raise ArgumentError(f"--engine takes NAME=SPEC (e.g. low=cmd:./lowbot), not {entry!r}")
-        engines[name.strip()] = spec.strip()
+    engines = _named(args.engine, "--engine", "low=cmd:./lowbot")
+    named_bots = _named(args.bot, "--bot", "mine=ismcts:net=my.sgnet")
     if args.max_bot_iterations < 1:
         raise ArgumentError(f"--max-bot-iterations must be >= 1, not {args.max_bot_iterations}")
     run(
@@ -101,5 +108,25 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
         args.max_bot_iterations,
         hint_engine=args.hint_engine,
         review_engine=args.review_engine,
+        named_bots=named_bots,
     )
     return 0
+
+
+def _named(entries: list[str], option: str, example: str) -> dict[str, str]:
+    """The ``NAME=SPEC`` entries of a repeated option, by name.
+
+    >>> _named(["low=cmd:./lowbot"], "--engine", "low=cmd:./lowbot")
+    {'low': 'cmd:./lowbot'}
+    >>> _named(["low"], "--engine", "low=cmd:./lowbot")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: --engine takes NAME=SPEC (e.g. low=cmd:./lowbot), not 'low'
+    """
+    named: dict[str, str] = {}
+    for entry in entries:
+        name, equals, spec = entry.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ArgumentError(f"{option} takes NAME=SPEC (e.g. {example}), not {entry!r}")
+        named[name.strip()] = spec.strip()
+    return named
