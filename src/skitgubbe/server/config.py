@@ -167,8 +167,8 @@ class TableConfig:
     policy of its own), or ``"engine:NAME"`` for one of the engines the server was
     started with (a program in a process of its own). What a client sends is data:
     no seat it names makes the server read a file, import a module or compile code.
-    ``move_time`` bounds a person's answer in seconds (``None``: no limit); a person who runs out of it
-    gets a stand-in (``stand_in``, a bot spec) for that move, as with
+    ``move_time`` bounds a person's answer in seconds (``None``: no limit); a person
+    who runs out of it gets a stand-in (``stand_in``, a bot spec) for that move, as with
     :func:`~skitgubbe.play_game_async`'s ``on_timeout="bot"``. Spectators see
     the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
     before they move, so that people can follow. ``hints`` lets the seat to move ask the
@@ -192,7 +192,7 @@ class TableConfig:
     >>> TableConfig.from_json({"seats": [None, "ismcts:net=my.sgnet"]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    skitgubbe.server.errors.TableError: seat 1: bot spec 'ismcts:net=my.sgnet': option net ... (skitgubbe serve --bot NAME=SPEC ...
+    skitgubbe.server.errors.TableError: seat 1: bot spec 'ismcts:net=my.sgnet': option net ...
     """
 
     rules: Rules
