@@ -4,12 +4,13 @@ or an application in this process behind aiohttp's test client."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,15 +37,24 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(db: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path,
+    port: int,
+    *args: str,
+    env: dict[str, str] | None = None,
+    prefix: Sequence[str] = (),
+) -> subprocess.Popen[bytes]:
     """``skitgubbe serve`` (with ``args``) on ``port`` and ``db``, once it listens. Its stderr
     goes to a file (a pipe nobody reads would fill and stop the server): :func:`stop_server`
-    gives it back."""
+    gives it back. ``env`` adds to the environment; ``prefix`` runs the server under another
+    program (``strace -f -o FILE``)."""
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_server, once read
+    command = [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db), *args],
+        [*prefix, *command, *args],
         stdout=subprocess.DEVNULL,
         stderr=log,
+        env=None if env is None else {**os.environ, **env},
     )
     _LOGS[server.pid] = log
     deadline = time.monotonic() + 30

@@ -55,6 +55,7 @@ __all__ = [
     "REVIEW_ENGINE",
     "Advisor",
     "Review",
+    "ReviewStoppedError",
     "check_engine",
     "hint",
     "hint_seed",
@@ -212,6 +213,10 @@ def review(
     }
 
 
+class ReviewStoppedError(Exception):
+    """Raised in a review's worker thread to stop it (:attr:`Review.stopped`)."""
+
+
 @attrs.define(eq=False)
 class Review:
     """A review being worked out, or done: ``done`` of ``total`` decisions analysed so far,
@@ -226,9 +231,14 @@ class Review:
     result: dict[str, Any] | None = None
     error: str | None = None
     task: asyncio.Task[None] | None = None
+    stopped: bool = False
+    """Set to stop the review at its next decision (a server shutting down)."""
 
     def progress(self, done: int, total: int) -> None:
-        """Called by the analysis (from its worker thread) after each decision."""
+        """Called by the analysis (from its worker thread) after each decision; stops it
+        (:class:`ReviewStoppedError`) once :attr:`stopped` is set."""
+        if self.stopped:
+            raise ReviewStoppedError("the review was stopped")
         self.done, self.total = done, total
 
     def status(self) -> dict[str, Any]:
@@ -335,6 +345,8 @@ class Advisor:
                 )
             except SkitgubbeError as error:  # a record the analysis refuses
                 started.error = str(error)
+            except ReviewStoppedError:
+                started.error = "the review was stopped (the server is shutting down)"
             except Exception:  # a bug: said to the client, logged with its traceback
                 _log.exception("the review of table %s, seat %s failed", table_id, seat)
                 started.error = "the review failed (a bug, logged)"
@@ -353,9 +365,10 @@ class Advisor:
         return started
 
     async def close(self) -> None:
-        """Stop the reviews under way (a server shutting down) and the advisor's threads
-        (a search under way finishes first, within a review's one decision)."""
+        """Stop the reviews under way (a server shutting down: each stops at its next
+        decision) and the advisor's threads."""
         for found in list(self.reviews.values()):
+            found.stopped = True
             if found.task is not None:
                 found.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
