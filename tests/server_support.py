@@ -4,13 +4,16 @@ or an application in this process behind aiohttp's test client."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
@@ -96,3 +99,50 @@ def peak_memory_kib(pid: int) -> int:
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
     raise AssertionError("no VmHWM in /proc/PID/status")
+
+
+# -- bait for a server that must not touch what a request names --------------------------
+
+CANARY = "sgcanary_never_imported"
+"""A module on the server's path whose import leaves a mark (the file ``imported``)."""
+
+SLOW_CALLBACK = re.compile(r"Executing .* took \d+\.\d+ seconds")
+"""What asyncio's debug mode logs for a callback that held the loop over 100 ms."""
+
+
+def make_bait(folder: Path) -> Path:
+    """A folder of what a request might name: a module whose import leaves a mark (the
+    file ``imported``), a C policy, a valid weight file (the shipped one), a FIFO and a
+    folder named like weights."""
+    from skitgubbe.bots.net import DEFAULT_WEIGHTS
+
+    folder.mkdir()
+    mark = folder / "imported"
+    (folder / f"{CANARY}.py").write_text(
+        f"import pathlib\npathlib.Path({str(mark)!r}).write_text('imported')\n"
+        "def choose(view):\n    return 0\n\ndef evaluate(view):\n    return 0.5\n"
+    )
+    (folder / "policy.c").write_text("int choose(const void *view) { (void)view; return 0; }\n")
+    shipped = resources.files("skitgubbe") / "weights" / DEFAULT_WEIGHTS
+    (folder / "w.sgnet").write_bytes(shipped.read_bytes())
+    os.mkfifo(folder / "pipe.sgnet")
+    (folder / "dir.sgnet").mkdir()
+    return folder
+
+
+def server_env(bait: Path, cache: Path) -> dict[str, str]:
+    """The server's environment: the bait module importable, the C policies' build cache in
+    a folder of the test's own, asyncio's debug mode on (slow callbacks logged)."""
+    cache.mkdir(exist_ok=True)
+    path = os.pathsep.join(filter(None, [str(bait), os.environ.get("PYTHONPATH")]))
+    return {"PYTHONPATH": path, "XDG_CACHE_HOME": str(cache), "PYTHONASYNCIODEBUG": "1"}
+
+
+def fifo_unopened(fifo: Path) -> bool:
+    """Whether no process holds ``fifo`` open for reading (opening it to write without
+    blocking fails with ENXIO then)."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as error:
+        return error.errno == errno.ENXIO
+    return False

@@ -12,56 +12,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import json
-import os
-import re
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
-from server_support import free_port, start_server, stop_server  # noqa: E402
+from server_support import (  # noqa: E402
+    CANARY,
+    SLOW_CALLBACK,
+    fifo_unopened,
+    free_port,
+    make_bait,
+    server_env,
+    start_server,
+    stop_server,
+)
 
-from skitgubbe.bots.net import DEFAULT_WEIGHTS  # noqa: E402
 from skitgubbe.server import SQLiteStore, StoredTable, TableConfig  # noqa: E402
-
-CANARY = "sgcanary_never_imported"
-"""A module on the server's path whose import leaves a mark (the file ``imported``)."""
-
-SLOW_CALLBACK = re.compile(r"Executing .* took \d+\.\d+ seconds")
-"""What asyncio's debug mode logs for a callback that held the loop over 100 ms."""
 
 
 @pytest.fixture
 def bait(tmp_path: Path) -> Iterator[Path]:
-    """A folder of what a request might name: a module whose import leaves a mark, a C
-    policy, a valid weight file (the shipped one), a FIFO and a folder named like weights."""
-    folder = tmp_path / "bait"
-    folder.mkdir()
-    mark = folder / "imported"
-    (folder / f"{CANARY}.py").write_text(
-        f"import pathlib\npathlib.Path({str(mark)!r}).write_text('imported')\n"
-        "def choose(view):\n    return 0\n\ndef evaluate(view):\n    return 0.5\n"
-    )
-    (folder / "policy.c").write_text("int choose(const void *view) { (void)view; return 0; }\n")
-    shipped = resources.files("skitgubbe") / "weights" / DEFAULT_WEIGHTS
-    (folder / "w.sgnet").write_bytes(shipped.read_bytes())
-    os.mkfifo(folder / "pipe.sgnet")
-    (folder / "dir.sgnet").mkdir()
+    folder = make_bait(tmp_path / "bait")
     yield folder
-    assert not mark.exists(), "the server imported a module a request named"
-
-
-def server_env(bait: Path, cache: Path) -> dict[str, str]:
-    """The server's environment: the bait module importable, the C policies' build cache in
-    a folder of the test's own, asyncio's debug mode on (slow callbacks logged)."""
-    cache.mkdir(exist_ok=True)
-    path = os.pathsep.join(filter(None, [str(bait), os.environ.get("PYTHONPATH")]))
-    return {"PYTHONPATH": path, "XDG_CACHE_HOME": str(cache), "PYTHONASYNCIODEBUG": "1"}
+    assert not (folder / "imported").exists(), "the server imported a module a request named"
 
 
 def dangerous_specs(bait: Path) -> list[tuple[str, str]]:
@@ -91,16 +68,6 @@ async def _post_seat(http: Any, spec: str) -> tuple[int, dict[str, Any]]:
     return response.status, await response.json()
 
 
-def _fifo_unopened(fifo: Path) -> bool:
-    """Whether no process holds ``fifo`` open for reading (opening it to write without
-    blocking fails with ENXIO then)."""
-    try:
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError as error:
-        return error.errno == errno.ENXIO
-    return False
-
-
 def test_a_seat_spec_naming_code_or_a_file_is_refused_by_a_real_server(
     tmp_path: Path, bait: Path
 ) -> None:
@@ -123,7 +90,7 @@ def test_a_seat_spec_naming_code_or_a_file_is_refused_by_a_real_server(
 
     try:
         asyncio.run(asyncio.wait_for(ask(), 60))
-        assert _fifo_unopened(bait / "pipe.sgnet")
+        assert fifo_unopened(bait / "pipe.sgnet")
     finally:
         log = stop_server(server)
     for spec, option in dangerous_specs(bait):
