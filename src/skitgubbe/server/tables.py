@@ -216,7 +216,11 @@ class Table:
                 else:
                     raise TableError(f"table {self.id}: seat {seat}: this server has no {spec!r}")
                 self._seats.append(_Seat(None, None, start))
-            else:  # a plain spec (TableConfig checked it): no file, import or compile
+            else:  # a plain spec: no file, import or compile (checked again: a config
+                try:  # may be made without TableConfig.from_json)
+                    bots.check_plain_spec(spec)
+                except SkitgubbeError as error:
+                    raise TableError(f"table {self.id}: seat {seat}: {error}") from None
                 self._seats.append(_Seat(None, bots.make(spec, seed=seat)))
         self.game = game
         """The game; while it is played, it changes only through the referee's ``accept``."""
