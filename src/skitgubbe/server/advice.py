@@ -214,7 +214,14 @@ def review(
 
 
 class ReviewStoppedError(Exception):
-    """Raised in a review's worker thread to stop it (:attr:`Review.stopped`)."""
+    """Raised in a review's worker thread to stop it (:attr:`Review.stopped`).
+
+    >>> review = Review(stopped=True)
+    >>> review.progress(1, 10)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.server.advice.ReviewStoppedError: the review was stopped
+    """
 
 
 @attrs.define(eq=False)
@@ -296,7 +303,11 @@ class Advisor:
         )
 
     def pending(self) -> int:
-        """How many reviews are under way or waiting for a thread."""
+        """How many reviews are under way or waiting for a thread.
+
+        >>> Advisor().pending()
+        0
+        """
         return sum(1 for found in self.reviews.values() if found.task is not None)
 
     def review(
