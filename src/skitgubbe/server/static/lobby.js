@@ -79,18 +79,22 @@ document.getElementById("create").addEventListener("submit", async event => {
   }
 });
 
-// The engines this server runs: offered for the other seats too.
-api("/api/engines").then(names => {
+// The operator's bots and the engines this server runs: offered for the other seats too.
+function offer(label, prefix, names) {
   if (!names.length) return;
   const group = document.createElement("optgroup");
-  group.label = "engines this server runs";
+  group.label = label;
   for (const name of names) {
-    const option = element("option", "", "engine " + name);
-    option.value = "engine:" + name;
+    const option = element("option", "", prefix + " " + name);
+    option.value = prefix + ":" + name;
     group.append(option);
   }
   document.getElementById("others").append(group);
-}).catch(error => { errorBox.textContent = error.message; });
+}
+api("/api/bots").then(bots => offer("bots this server names", "bot", bots.named))
+  .catch(error => { errorBox.textContent = error.message; });
+api("/api/engines").then(names => offer("engines this server runs", "engine", names))
+  .catch(error => { errorBox.textContent = error.message; });
 
 refresh();
 setInterval(refresh, 3000);
