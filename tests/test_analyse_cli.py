@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,52 @@ def _bad_files(game: sg.Game, folder: Path) -> dict[str, tuple[Path, str]]:
         file.write_text(content, encoding="utf-8")
         files[name] = (file, message)
     return files
+
+
+def _long_move(record: dict[str, Any]) -> None:
+    record["moves"][3] = "7H" * 500
+
+
+def _long_deck(record: dict[str, Any]) -> None:
+    record["start"]["deck"] = record["start"]["deck"] * 10_000  # 520,000 cards
+
+
+def _long_deck_with_a_long_card(record: dict[str, Any]) -> None:
+    record["start"]["deck"] = record["start"]["deck"] * 10_000 + ["X" * 1000]
+
+
+def _long_unknown_rules_field(record: dict[str, Any]) -> None:
+    record["rules"]["K" * 1000] = 1
+
+
+@pytest.mark.parametrize(
+    ("damage", "field", "length"),
+    [
+        (_long_move, "move 3", "(1000 characters)"),
+        (_long_deck, "('deck')", "got 520000 cards"),
+        (_long_deck_with_a_long_card, "('deck')", "(1000 characters)"),
+        (_long_unknown_rules_field, "unknown Rules field", "(1000 characters)"),
+    ],
+)
+def test_long_values_in_a_record_are_cut_in_its_one_line_error(
+    game: sg.Game,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    damage: Callable[[dict[str, Any]], None],
+    field: str,
+    length: str,
+) -> None:
+    record = game.record()
+    damage(record)
+    file = tmp_path / "long.json"
+    file.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(["analyse", str(file), "--seat", "0", "--engine", ENGINE])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skitgubbe: error: ") and err.count("\n") == 1, err
+    assert len(err) < 300, err
+    assert field in err and length in err, err
 
 
 SEARCH_BOT = "needs a search bot (ismcts, pimc, or the levels hard and expert)"

@@ -19,6 +19,7 @@ import skitgubbe as sg
 from skitgubbe import _core
 from skitgubbe.analysis import (
     LABELS,
+    NOT_REPRODUCIBLE,
     THRESHOLDS,
     GameAnalysis,
     MoveEstimate,
@@ -86,6 +87,44 @@ def test_a_position_analysis_is_reproducible_for_a_seed() -> None:
     assert first.to_dict() == analyse_position(view, ENGINE, seed=11).to_dict() | {
         "seconds": first.seconds
     }
+
+
+@pytest.mark.parametrize(
+    "engine",
+    ["expert", "ismcts:iterations=600,time=0.000001", "ISMCTSBot(iterations=600, time=1e-6)"],
+)
+def test_an_engine_with_iterations_and_time_is_analysed_by_its_iterations(engine: str) -> None:
+    """The same position and seed give the same analysis, though the engine also has a time
+    budget (a microsecond: were it kept, the search would stop after a few simulations)."""
+    game = played_game(8, players=3, moves=10)
+    view = game.observation(game.to_move)
+    runs = []
+    for _ in range(2):
+        bot = sg.bots.ISMCTSBot(iterations=600, time=1e-6, seed=1)
+        runs.append(analyse_position(view, bot if engine.startswith("ISMCTSBot") else engine, 7))
+    first, second = runs
+    assert first == second and first.reproducible and first.to_dict()["reproducible"]
+    assert first.to_dict() == second.to_dict() | {"seconds": first.seconds}
+    assert first.iterations == (2400 if engine == "expert" else 600)
+    assert sum(e.visits for e in first.estimates) == first.iterations
+
+
+def test_a_time_only_engine_is_marked_not_reproducible() -> None:
+    game = played_game(27, moves=16)
+    view = game.observation(game.to_move)
+    for engine in ("ismcts:time=0.001", sg.bots.ISMCTSBot(time=0.001)):
+        result = analyse_position(view, engine, seed=1)
+        assert not result.reproducible and result.to_dict()["reproducible"] is False
+        assert NOT_REPRODUCIBLE in result._repr_html_()
+    review = analyse(game, game.to_move, "ismcts:time=0.001", seed=1)
+    assert review.choices and not review.reproducible
+    assert all(r.analysis is None or not r.analysis.reproducible for r in review.reviews)
+    assert NOT_REPRODUCIBLE in review.summary().splitlines()[0]
+    assert NOT_REPRODUCIBLE in review.text()
+    assert json.loads(review.to_json())["reproducible"] is False
+    searched = analyse(game, game.to_move, "ismcts:iterations=50", seed=1)
+    assert searched.reproducible and json.loads(searched.to_json())["reproducible"] is True
+    assert NOT_REPRODUCIBLE not in searched.text()
 
 
 def test_a_bot_given_as_engine_keeps_its_own_random_state() -> None:

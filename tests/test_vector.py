@@ -9,6 +9,8 @@ masks, zero-sum rewards), and an illegal batch changes nothing.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from typing import Any
 
 import numpy
@@ -236,3 +238,54 @@ def test_a_random_play_loop_of_sample_actions_is_the_python_api_game_by_game() -
                 games[i] = sg.Game.new(rules, seed=env.privileged_seed(int(info["game"][i])))
             seat = games[i].to_move
             assert seat is not None and (obs[i] == games[i].observation(seat).tensor()).all()
+
+
+_RESIZE_SCRIPT = """
+import numpy
+from skitgubbe.learn.vector import VectorEnv
+
+def returned(env, actions):
+    obs, rewards, terminated, truncated, info = env.step(actions)
+    return {"obs": obs, "rewards": rewards, "terminated": terminated,
+            "truncated": truncated, "sampled": env.sample_actions(), **info}
+
+touched, untouched = (VectorEnv(6, "classic", opponents="random", seed=3) for _ in range(2))
+first, info = touched.reset()
+untouched.reset()
+arrays = {"reset obs": first, **{f"reset {k}": v for k, v in info.items()},
+          **returned(touched, touched.sample_actions())}
+returned(untouched, untouched.sample_actions())
+for name, array in arrays.items():
+    chain = array
+    while isinstance(chain, numpy.ndarray):  # the array, and every array it is a view of
+        assert not chain.flags.owndata, name
+        for shape in ((1, 1), (10**6,)):
+            for refcheck in (False, True):
+                try:
+                    chain.resize(shape, refcheck=refcheck)
+                except ValueError:
+                    pass
+                else:
+                    raise SystemExit(f"{name} was resized to {shape}")
+        chain = chain.base
+    assert chain is not None and not hasattr(chain, "resize"), name
+for _ in range(200):
+    actions = touched.sample_actions().copy()
+    assert (untouched.sample_actions() == actions).all()
+    got, want = returned(touched, actions), returned(untouched, actions)
+    for name in want:
+        assert got[name].shape == want[name].shape, name
+        assert (got[name] == want[name]).all(), name
+print("ok")
+"""
+
+
+def test_the_returned_arrays_cannot_be_resized_under_the_c_writer() -> None:
+    """Every array the environment hands out is a view of a buffer the C core owns: numpy's
+    resize refuses (refcheck=False too), and the next steps are those of an untouched
+    environment. In a subprocess, so that a write into freed memory fails the test and does
+    not kill pytest."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RESIZE_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")

@@ -2,6 +2,9 @@
 # Included by skitgubbe/_core.pyx (one module, skitgubbe._core), in its order;
 # not compiled on its own.
 
+from cython.view cimport array as vec_array
+from libc.stdlib cimport calloc
+
 
 VEC_LEARNER = SG_VEC_LEARNER
 
@@ -9,14 +12,34 @@ VEC_IN_USE = ("VectorEnv is in use by another thread (or by a policy inside its 
               "one call at a time; nothing changed")
 
 
+cdef vec_array vec_buffer(tuple shape, Py_ssize_t itemsize, str format):
+    """A zeroed C-contiguous buffer of `shape` (items of `format`, struct-style) for VecCore to
+    write into. Its memory is allocated here and freed with the buffer's last reference, and it
+    is never moved or resized: numpy.asarray(buffer) is a view (it does not own its data, so
+    numpy refuses to resize it, with refcheck=False too) that keeps the buffer alive."""
+    cdef Py_ssize_t count = 1
+    cdef Py_ssize_t extent
+    for extent in shape:
+        count *= extent
+    cdef vec_array buffer = vec_array(shape=shape, itemsize=itemsize, format=format, mode="c",
+                                      allocate_buffer=False)
+    buffer.data = <char *>calloc(<size_t>count, <size_t>itemsize)
+    if buffer.data == NULL:
+        raise MemoryError("no memory for the vector environment's arrays")
+    buffer.callback_free_data = free
+    return buffer
+
+
 cdef class VecCore:
     """The C vector environment (sg_vec): n games stepped by one call without the GIL.
 
-    The caller owns the output arrays (C-contiguous numpy arrays or any
-    writable buffers of the right types and sizes); step() writes into them.
-    One call at a time: a call made while another is inside (on another thread,
-    whose call released the GIL, or from a policy called by the step) raises
-    ConcurrentUseError and changes nothing.
+    The core owns its output buffers (obs, masks, rewards, terminated, truncated, seat,
+    games) and two int32 buffers of n actions for its caller (actions, sampled): Cython
+    arrays whose memory never moves, so that no caller can resize or free it under the C
+    writer; numpy.asarray(core.obs) is a view of one. reset() and step() write into them.
+    One call at a time: a call made while another is inside (on another thread, whose
+    call released the GIL, or from a policy called by the step) raises ConcurrentUseError
+    and changes nothing.
     """
 
     cdef sg_vec *env
@@ -24,20 +47,19 @@ cdef class VecCore:
     cdef readonly int players
     cdef sg_search_policy custom[4]
     cdef list custom_hooks
-    cdef float[:, ::1] obs
-    cdef uint8_t[:, ::1] masks
-    cdef float[:, ::1] rewards
-    cdef uint8_t[::1] terminated
-    cdef uint8_t[::1] truncated
-    cdef int32_t[::1] seat
-    cdef uint64_t[::1] games
+    cdef readonly vec_array obs
+    cdef readonly vec_array masks
+    cdef readonly vec_array rewards
+    cdef readonly vec_array terminated
+    cdef readonly vec_array truncated
+    cdef readonly vec_array seat
+    cdef readonly vec_array games
+    cdef readonly vec_array actions
+    cdef readonly vec_array sampled
     cdef sg_vec_out out
     cdef bint busy  # a call is inside; read and set with the GIL held, so no two enter
 
-    def __cinit__(self, tuple rules, int n_games, uint64_t seed, tuple policies,
-                  float[:, ::1] obs, uint8_t[:, ::1] masks, float[:, ::1] rewards,
-                  uint8_t[::1] terminated, uint8_t[::1] truncated, int32_t[::1] seat,
-                  uint64_t[::1] games):
+    def __cinit__(self, tuple rules, int n_games, uint64_t seed, tuple policies):
         cdef sg_rules r
         cdef int32_t p[4]
         cdef int i
@@ -46,27 +68,30 @@ cdef class VecCore:
             raise CoreError(SG_ERROR_SEAT, "one policy per seat")
         for i in range(4):
             p[i] = policies[i] if i < r.players else SG_VEC_LEARNER
-        if (obs.shape[0] != n_games or obs.shape[1] != TENSOR_SIZE
-                or masks.shape[0] != n_games or masks.shape[1] != SG_NUM_ACTIONS
-                or rewards.shape[0] != n_games or rewards.shape[1] != SG_MAX_PLAYERS
-                or terminated.shape[0] != n_games or truncated.shape[0] != n_games
-                or seat.shape[0] != n_games or games.shape[0] != n_games):
-            raise CoreError(SG_ERROR_POSITION, "output arrays of the wrong shape")
+        if n_games < 1:
+            raise CoreError(SG_ERROR_RULES, "cannot make this vector environment")
+        self.obs = vec_buffer((n_games, TENSOR_SIZE), sizeof(float), "f")
+        self.masks = vec_buffer((n_games, SG_NUM_ACTIONS), sizeof(uint8_t), "B")
+        self.rewards = vec_buffer((n_games, SG_MAX_PLAYERS), sizeof(float), "f")
+        self.terminated = vec_buffer((n_games,), sizeof(uint8_t), "B")
+        self.truncated = vec_buffer((n_games,), sizeof(uint8_t), "B")
+        self.seat = vec_buffer((n_games,), sizeof(int32_t), "i")
+        self.games = vec_buffer((n_games,), sizeof(uint64_t), "Q")
+        self.actions = vec_buffer((n_games,), sizeof(int32_t), "i")
+        self.sampled = vec_buffer((n_games,), sizeof(int32_t), "i")
         self.env = sg_vec_new(&r, n_games, seed, p)
         if self.env == NULL:
             raise CoreError(SG_ERROR_RULES, "cannot make this vector environment")
         self.n_games = n_games
         self.players = r.players
-        self.obs, self.masks, self.rewards = obs, masks, rewards
-        self.terminated, self.truncated, self.seat, self.games = terminated, truncated, seat, games
-        self.out.obs = &obs[0, 0]
-        self.out.masks = &masks[0, 0]
-        self.out.rewards = &rewards[0, 0]
-        self.out.terminated = &terminated[0]
-        self.out.truncated = &truncated[0]
-        self.out.seat = &seat[0]
+        self.out.obs = <float *>self.obs.data
+        self.out.masks = <uint8_t *>self.masks.data
+        self.out.rewards = <float *>self.rewards.data
+        self.out.terminated = <uint8_t *>self.terminated.data
+        self.out.truncated = <uint8_t *>self.truncated.data
+        self.out.seat = <int32_t *>self.seat.data
         self.out.seeds = NULL  # the seeds deal every hand: not an output (see games)
-        self.out.games = &games[0]
+        self.out.games = <uint64_t *>self.games.data
 
     def __dealloc__(self):
         sg_vec_free(self.env)

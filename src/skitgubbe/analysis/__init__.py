@@ -10,7 +10,10 @@ Two levels, both from one seat's own knowledge only:
   (:class:`GameAnalysis`: accuracy, costliest moves, an evaluation graph in SVG).
 
 Any search bot is the engine (``"ismcts:iterations=…"``, ``"pimc:…"``, a strength
-level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured. The
+level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured. The same
+seed gives the same analysis: an engine with a time budget besides its iterations
+(the ``expert`` level) is analysed by its iterations alone, and a result whose engine
+had a time budget only says it is not reproducible (:data:`NOT_REPRODUCIBLE`). The
 search reads only the seat's observation at that moment, as a bot does, so an
 analysis cannot reveal cards the seat did not see (tests/test_analysis.py proves
 it as it does for the bots). docs/analysis.md shows the terminal and browser
@@ -29,6 +32,7 @@ from __future__ import annotations
 from .graph import COLOURS, evaluation_graph
 from .position import (
     DEFAULT_ENGINE,
+    NOT_REPRODUCIBLE,
     Engine,
     MoveEstimate,
     PositionAnalysis,
@@ -41,6 +45,7 @@ __all__ = [
     "COLOURS",
     "DEFAULT_ENGINE",
     "LABELS",
+    "NOT_REPRODUCIBLE",
     "THRESHOLDS",
     "Engine",
     "GameAnalysis",

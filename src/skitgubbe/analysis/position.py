@@ -7,6 +7,12 @@ the chance that the seat ends the game as the skitgubbe if it makes that move an
 play goes on as the search expects. Each estimate carries its standard error and
 the number of simulations behind it.
 
+The same observation, engine and seed give the same analysis: an engine with both
+an iteration and a time budget (the ``expert`` level) is analysed by its
+iterations alone, since how far a search gets in a given time differs from run to
+run. An engine with a time budget only is analysed as it is, and its result says
+so (:attr:`PositionAnalysis.reproducible` is False).
+
 >>> import skitgubbe as sg
 >>> from skitgubbe.analysis import analyse_position
 >>> game = sg.Game.new(seed=4)
@@ -40,6 +46,7 @@ from ..game.observation import Observation
 
 __all__ = [
     "DEFAULT_ENGINE",
+    "NOT_REPRODUCIBLE",
     "Engine",
     "MoveEstimate",
     "PositionAnalysis",
@@ -54,6 +61,9 @@ DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
 
 Engine = ISMCTSBot | PIMCBot
 """The search bots an analysis can read estimates from."""
+
+NOT_REPRODUCIBLE: Final = "time budget: another run may differ"
+"""How an analysis by a time-budgeted engine says that the same seed need not give it again."""
 
 SEARCH_NAMES: Final = ("ismcts", "pimc", "hard", "expert")
 """The bot names whose specs an analysis takes: the two searches and the levels that play one."""
@@ -119,12 +129,15 @@ class PositionAnalysis:
     text); ``best`` is the engine's own choice (the most simulated move for
     ISMCTS, the best scored for PIMC), which is nearly always the first.
     ``iterations`` and ``seconds`` are the budget the search spent.
+    ``reproducible`` is False when the search ran on a time budget only (as
+    ``"ismcts:time=0.05"`` does), which a run of the same seed need not repeat
+    (:func:`engine_for` says which engines do).
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> result = analyse_position(game.observation(game.to_move), "ismcts:iterations=500")
-    >>> result.seat == game.to_move, result.iterations, result.engine
-    (True, 500, 'ismcts:iterations=500')
+    >>> result.seat == game.to_move, result.iterations, result.engine, result.reproducible
+    (True, 500, 'ismcts:iterations=500', True)
     >>> "<svg" in result._repr_svg_() and "<table" in result._repr_html_()
     True
     """
@@ -136,6 +149,7 @@ class PositionAnalysis:
     seconds: float = attrs.field(eq=False)
     engine: str
     observation: Observation = attrs.field(repr=False, eq=False)
+    reproducible: bool = True
 
     def estimate(self, move: Move) -> MoveEstimate:
         """The estimate of ``move``; a move that is not legal here raises
@@ -162,7 +176,7 @@ class PositionAnalysis:
         >>> game = sg.Game.new(seed=4)
         >>> data = analyse_position(game.observation(game.to_move), "pimc:worlds=4").to_dict()
         >>> sorted(data)
-        ['best', 'engine', 'estimates', 'iterations', 'seat', 'seconds']
+        ['best', 'engine', 'estimates', 'iterations', 'reproducible', 'seat', 'seconds']
         """
         return {
             "seat": self.seat,
@@ -171,6 +185,7 @@ class PositionAnalysis:
             "iterations": self.iterations,
             "seconds": self.seconds,
             "engine": self.engine,
+            "reproducible": self.reproducible,
         }
 
     def _bars_svg(self, width: float = 420) -> tuple[str, float]:
@@ -222,7 +237,8 @@ class PositionAnalysis:
             "<table><tr><th>move</th><th>loss probability</th><th>error</th>"
             f"<th>simulations</th><th></th></tr>{rows}</table>"
             f"<p>{escape(self.engine)}: {self.iterations} simulations in "
-            f"{self.seconds:.2f} s</p></div>"
+            f"{self.seconds:.2f} s{'' if self.reproducible else f' ({NOT_REPRODUCIBLE})'}"
+            "</p></div>"
         )
 
 
@@ -232,10 +248,18 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
     ``engine`` is a bot spec (``"ismcts:iterations=3000"``, ``"pimc:worlds=40"``),
     a strength level that plays one of them (``"expert"``), a search bot (copied,
     so the caller's keeps its own random state) or None for
-    :data:`DEFAULT_ENGINE`. Anything else is refused:
+    :data:`DEFAULT_ENGINE`. An ISMCTS with both an iteration and a time budget
+    (such as the ``expert`` level) searches by its iterations alone, so that the
+    same seed gives the same analysis; one with a time budget only keeps it (its
+    analysis is then not reproducible). Anything else is refused:
 
     >>> import skitgubbe as sg
     >>> view = sg.Game.new(seed=4).observation(0)
+    >>> expert = engine_for("expert", 1, view)
+    >>> expert.iterations, expert.time
+    (2400, None)
+    >>> engine_for("ismcts:time=0.05", 1, view).time
+    0.05
     >>> engine_for("greedy", 1, view)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
@@ -246,7 +270,7 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
     if isinstance(engine, (ISMCTSBot, PIMCBot)):
         copied = copy.copy(engine)
         copied._rng = random.Random(seed)  # the copy draws its worlds from the seed
-        return copied
+        return _iterations_only(copied)
     if not isinstance(engine, str):
         raise ArgumentError(
             f"an analysis engine is a bot spec or a search bot, not {type(engine).__name__}"
@@ -260,7 +284,21 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
         )
     if not isinstance(bot, (ISMCTSBot, PIMCBot)):
         raise ArgumentError(f"an analysis needs a search bot ({_SEARCHES}), not {engine!r}")
+    return _iterations_only(bot)
+
+
+def _iterations_only(bot: Engine) -> Engine:
+    """``bot`` (the analysis's own) without its time budget where it also has an iteration
+    budget: how far a search gets in a time differs from run to run, its iterations do not."""
+    if isinstance(bot, ISMCTSBot) and bot.iterations is not None and bot.time is not None:
+        bot.time = None
     return bot
+
+
+def _reproducible(bot: Engine) -> bool:
+    """Whether ``bot``'s search is the same for the same seed: not when it runs on a time
+    budget (an ISMCTS with ``time`` and no iteration budget, after :func:`engine_for`)."""
+    return not (isinstance(bot, ISMCTSBot) and bot.time is not None)
 
 
 def engine_name(engine: str | Engine | None) -> str:
@@ -279,14 +317,18 @@ def analyse_position(
 
     The search sees only the observation (what its seat knows), so two deals the
     seat cannot tell apart get the same analysis; the same ``seed`` gives the
-    same result. ``engine`` is as :func:`engine_for` takes it. A view of another
-    seat's turn raises :class:`~skitgubbe.errors.ArgumentError`.
+    same result, unless the engine has a time budget only (the result's
+    ``reproducible`` is then False). ``engine`` is as :func:`engine_for` takes it,
+    which analyses an engine with both budgets by its iterations. A view of
+    another seat's turn raises :class:`~skitgubbe.errors.ArgumentError`.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> first = analyse_position(game.observation(game.to_move), "pimc:worlds=8", seed=3)
     >>> first == analyse_position(game.observation(game.to_move), "pimc:worlds=8", seed=3)
     True
+    >>> analyse_position(game.observation(game.to_move), "ismcts:time=0.001").reproducible
+    False
     >>> analyse_position(game.observation((game.to_move + 1) % 3))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
@@ -319,5 +361,12 @@ def analyse_position(
     ordered = tuple(sorted(estimates, key=lambda e: (e.loss, str(e.move))))
     best = next(e for e in estimates if e.move == chosen)
     return PositionAnalysis(
-        observation.seat, ordered, best, iterations, seconds, engine_name(engine), observation
+        observation.seat,
+        ordered,
+        best,
+        iterations,
+        seconds,
+        engine_name(engine),
+        observation,
+        _reproducible(bot),
     )

@@ -37,7 +37,14 @@ from ..game.moves import Move
 from ..game.observation import Observation
 from ..game.rules import Rules
 from ..game.state import Game
-from .position import Engine, MoveEstimate, PositionAnalysis, analyse_position, engine_name
+from .position import (
+    NOT_REPRODUCIBLE,
+    Engine,
+    MoveEstimate,
+    PositionAnalysis,
+    analyse_position,
+    engine_name,
+)
 
 __all__ = ["LABELS", "THRESHOLDS", "GameAnalysis", "MoveReview", "analyse"]
 
@@ -124,7 +131,10 @@ class GameAnalysis:
 
     ``reviews`` has one :class:`MoveReview` for each of the seat's moves, in
     order; ``loser`` is the seat that ended as the skitgubbe (None: the game had
-    not ended); ``seconds`` the time the analysis took.
+    not ended); ``seconds`` the time the analysis took. ``reproducible`` is False
+    when the engine searched on a time budget only, so that the same seed need
+    not give the same review again (:func:`~skitgubbe.analysis.engine_for`); the
+    summary and the JSON say so.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
@@ -135,6 +145,8 @@ class GameAnalysis:
     (True, True)
     >>> review.svg().startswith("<svg") and "seat 1" in review.summary()
     True
+    >>> review.reproducible, NOT_REPRODUCIBLE in review.summary()
+    (True, False)
     """
 
     seat: int
@@ -143,6 +155,7 @@ class GameAnalysis:
     engine: str
     seconds: float = attrs.field(eq=False)
     loser: int | None
+    reproducible: bool = True
 
     @property
     def choices(self) -> tuple[MoveReview, ...]:
@@ -174,7 +187,18 @@ class GameAnalysis:
         return tuple(costly[:n])
 
     def summary(self) -> str:
-        """A few lines: the result, the accuracy, the labels' counts, the costliest moves."""
+        """A few lines: the result, the accuracy, the labels' counts, the costliest moves.
+
+        The first line names the engine, and says when its time budget makes the review
+        one that another run of the same seed need not repeat:
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+        >>> for _ in range(6):
+        ...     _ = game.play(game.legal_moves[0])
+        >>> print(analyse(game, 0, "ismcts:time=0.001").summary())  # doctest: +ELLIPSIS
+        seat 0, analysed by ismcts:time=0.001 in ... s (time budget: another run may differ); ...
+        """
         counts = self.counts()
         ended = (
             "the game has not ended"
@@ -183,8 +207,9 @@ class GameAnalysis:
                 self.loser, " (this seat)" if self.loser == self.seat else ""
             )
         )
+        budget = "" if self.reproducible else f" ({NOT_REPRODUCIBLE})"
         lines = [
-            f"seat {self.seat}, analysed by {self.engine} in {self.seconds:.1f} s; {ended}",
+            f"seat {self.seat}, analysed by {self.engine} in {self.seconds:.1f} s{budget}; {ended}",
             f"accuracy {self.accuracy:.0f} % over {len(self.choices)} choices "
             f"(mean cost {100 * self.average_cost:.1f} points); "
             + ", ".join(f"{counts[name]} {name}" for name in LABELS if counts[name]),
@@ -201,13 +226,20 @@ class GameAnalysis:
         return "\n".join([*lines, "", self.summary()])
 
     def to_dict(self) -> dict[str, Any]:
-        """The analysis as JSON-able data (``json.dumps`` takes it as it is)."""
+        """The analysis as JSON-able data (``json.dumps`` takes it as it is).
+
+        >>> import skitgubbe as sg
+        >>> data = analyse(sg.Game.new(sg.Rules.classic(2), seed=5), 0, "pimc:worlds=2").to_dict()
+        >>> data["format"], data["engine"], data["reproducible"], data["reviews"]
+        ('skitgubbe-analysis', 'pimc:worlds=2', True, [])
+        """
         return {
             "format": "skitgubbe-analysis",
             "version": 1,
             "seat": self.seat,
             "rules": self.rules.to_dict(),
             "engine": self.engine,
+            "reproducible": self.reproducible,
             "seconds": self.seconds,
             "loser": self.loser,
             "accuracy": self.accuracy,
@@ -281,7 +313,8 @@ def analyse(
     with ``engine`` (see :func:`~skitgubbe.analysis.engine_for`; the default is
     :data:`~skitgubbe.analysis.DEFAULT_ENGINE`) seeded from ``seed`` and the move's
     index, so the result is the same for any ``jobs`` (worker processes; the
-    engine must then be a spec string). ``progress(done, total)`` is called
+    engine must then be a spec string) and any run, unless the engine has a time
+    budget only (``reproducible`` is then False). ``progress(done, total)`` is called
     after each analysed decision. A bad record raises
     :class:`~skitgubbe.RecordError`, a bad seat or option
     :class:`~skitgubbe.errors.ArgumentError`.
@@ -328,4 +361,5 @@ def analyse(
         engine_name(engine),
         time.perf_counter() - start,
         None if outcome is None else outcome.loser,
+        all(result.reproducible for result in results),
     )

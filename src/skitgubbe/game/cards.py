@@ -288,7 +288,7 @@ class Card:
         if card is not None:
             return card
         raise ParseError(
-            f"not a card: {text!r}; expected a rank (2-10, T, J, Q, K, A) followed "
+            f"not a card: {brief(text)}; expected a rank (2-10, T, J, Q, K, A) followed "
             "by a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. '7H', '10♠'",
             text,
         )
@@ -377,7 +377,7 @@ def parse_card_list(text: str) -> list[Card]:
                 card = Card.parse(token)
             except ParseError:
                 raise ParseError(
-                    f"not a card: {token!r} in {text!r}; expected cards such as "
+                    f"not a card: {brief(token, 24)} in {brief(text)}; expected cards such as "
                     "'7H 10S QD' or '7♥ 10♠ Q♦'",
                     text,
                 ) from None

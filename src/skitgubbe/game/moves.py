@@ -260,7 +260,7 @@ class Move:
             cards = parse_card_list(cards_text)
         except ParseError:
             bad = [word for word in cards_text.replace(",", " ").split() if not _is_card(word)]
-            problem = f"{bad[0]!r} is not a card"
+            problem = f"{brief(bad[0], 24)} is not a card"
         else:
             mask = 0
             for card in cards:
@@ -273,7 +273,7 @@ class Move:
                     return Move.from_code(mask | kind << _KIND_SHIFT)
                 problem = "it is empty" if kind is MoveKind.PLAY else "a slough needs cards"
         raise ParseError(
-            f"not a move: {text!r} ({problem}); expected 'flip', 'pick', 'pass', "
+            f"not a move: {brief(text)} ({problem}); expected 'flip', 'pick', 'pass', "
             "cards such as '7H' or '7♥ 8♥ 9♥', or 'slough' and cards",
             text,
         )

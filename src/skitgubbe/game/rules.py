@@ -386,7 +386,7 @@ class Rules:
         for name in kwargs:
             if name not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {brief(name)}; fields: {', '.join(_FIELDS)}",
+                    f"unknown Rules field {brief(name, 24)}; fields: {', '.join(_FIELDS)}",
                     name,
                 )
         return super().__new__(cls)
@@ -416,7 +416,7 @@ class Rules:
         field = _FIELDS.get(name) if isinstance(name, str) else None
         if field is None:
             raise RulesError(
-                f"unknown Rules field {brief(name)}; fields: {', '.join(_FIELDS)}", name
+                f"unknown Rules field {brief(name, 24)}; fields: {', '.join(_FIELDS)}", name
             )
         return field
 
@@ -500,7 +500,7 @@ class Rules:
         for key in data:
             if key not in _FIELDS:
                 raise RulesError(
-                    f"unknown Rules field {brief(key)}; fields: {', '.join(_FIELDS)}",
+                    f"unknown Rules field {brief(key, 24)}; fields: {', '.join(_FIELDS)}",
                     key if isinstance(key, str) else brief(key),
                 )
         fields: dict[str, Any] = dict(data)

@@ -170,6 +170,12 @@ def _seat(value: object, players: int, what: str) -> int:
     return value
 
 
+def _some(cards: Sequence[Card], shown: int = 8) -> str:
+    """The first ``shown`` of ``cards`` and how many more, for an error message."""
+    more = f" and {len(cards) - shown} more" if len(cards) > shown else ""
+    return " ".join(map(str, cards[:shown])) + more
+
+
 def _deck_bytes(deck: Iterable[Card | str]) -> bytes:
     if isinstance(deck, (str, bytes)):
         raise ParseError("a deck is a sequence of 52 cards, not one string", str(deck))
@@ -180,8 +186,8 @@ def _deck_bytes(deck: Iterable[Card | str]) -> bytes:
         missing = sorted(set(CardSet.full()) - counts.keys())
         raise ParseError(
             f"a deck must hold each of the 52 cards once: got {len(cards)} cards"
-            + (f", repeated {' '.join(map(str, repeated))}" if repeated else "")
-            + (f", missing {' '.join(map(str, missing))}" if missing else ""),
+            + (f", repeated {_some(repeated)}" if repeated else "")
+            + (f", missing {_some(missing)}" if missing else ""),
             " ".join(map(str, cards)),
         )
     return bytes(c.code for c in cards)
@@ -874,14 +880,19 @@ class Game(_core.GameCore):
         except RecordError:
             raise
         except SkitgubbeError as exc:
-            raise RecordError(f"bad start position in record: {exc}") from exc
+            field = " ('deck')" if dealt else ""  # a shedding start's errors name their field
+            raise RecordError(f"bad start position in record{field}: {exc}") from exc
         moves = record["moves"]
         if not isinstance(moves, list):
             raise RecordError("'moves' must be a list of move strings")
         for index, text in enumerate(moves):
             try:
-                game.play(Move.parse(text))
-            except (ParseError, IllegalMoveError) as exc:
+                move = Move.parse(text)
+            except ParseError as exc:  # it names the text already
+                raise RecordError(f"move {index} is illegal: {exc}", index) from exc
+            try:
+                game.play(move)
+            except IllegalMoveError as exc:
                 raise RecordError(f"move {index} ({brief(text)}) is illegal: {exc}", index) from exc
         expected = record["result"]
         result = game.result

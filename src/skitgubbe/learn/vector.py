@@ -11,6 +11,12 @@ him, ``+1`` for the others, 0 for all when the move cap ends the game — and is
 dealt again at once: the observation is then the new game's first. The call
 releases the GIL; no Python object is made per game or per step.
 
+Every array the environment hands out (observations, masks, rewards, the
+``terminated``, ``truncated`` and ``info`` arrays, :meth:`VectorEnv.sample_actions`)
+is a numpy view of a buffer that its C core allocated and never moves: the view
+does not own its data, so numpy refuses to resize it (``refcheck=False`` too),
+and the memory the core writes into can be neither freed nor moved under it.
+
 Every game has a number, ``info["game"]``: it tells the game apart from the
 others and nothing of its cards (it is a count, which a learner could keep
 itself). The seed that deals it, and so every hand in it, is privileged:
@@ -34,6 +40,12 @@ numpy does, without a Python call per game):
 ...     obs, rewards, terminated, truncated, info = env.step(env.sample_actions())
 >>> rewards.shape
 (4, 3)
+>>> obs.flags.owndata, obs.base is not None
+(False, True)
+>>> obs.resize((1, 1), refcheck=False)
+Traceback (most recent call last):
+    ...
+ValueError: cannot resize this array: it does not own its data
 
 A learner picks its own, from the masks:
 
@@ -55,7 +67,7 @@ from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, ConcurrentUseError, IllegalActionError
 from ..game.actions import NUM_ACTIONS, describe
 from ..game.rules import Rules
-from ..game.tensors import TENSOR_SIZE, import_numpy
+from ..game.tensors import import_numpy
 
 if TYPE_CHECKING:
     from ..bots.policy import Rollout
@@ -118,32 +130,21 @@ class VectorEnv:
         policies, custom = _policies(opponents, seats, players)
         self._rules = rules
         self._learners = seats
-        n = n_games
-        self._obs = numpy.zeros((n, TENSOR_SIZE), numpy.float32)
-        self._masks = numpy.zeros((n, NUM_ACTIONS), numpy.uint8)
-        self._rewards = numpy.zeros((n, 4), numpy.float32)
-        self._terminated = numpy.zeros(n, numpy.uint8)
-        self._truncated = numpy.zeros(n, numpy.uint8)
-        self._seat = numpy.zeros(n, numpy.int32)
-        self._games = numpy.zeros(n, numpy.uint64)
-        self._actions = numpy.zeros(n, numpy.int32)
-        self._sampled = numpy.zeros(n, numpy.int32)
         self._seed = seed
         self._lock = threading.Lock()
         self._dealt = False
-        self._core = _core.VecCore(
-            rules._core_values(),
-            n,
-            seed,
-            policies,
-            self._obs,
-            self._masks,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._seat,
-            self._games,
-        )
+        self._core = _core.VecCore(rules._core_values(), n_games, seed, policies)
+        # Views of the core's own buffers, which never move: none of these arrays owns its
+        # data, so numpy refuses to resize one (refcheck=False too) under the C writer.
+        self._obs = numpy.asarray(self._core.obs)
+        self._masks = numpy.asarray(self._core.masks)
+        self._rewards = numpy.asarray(self._core.rewards)
+        self._terminated = numpy.asarray(self._core.terminated)
+        self._truncated = numpy.asarray(self._core.truncated)
+        self._seat = numpy.asarray(self._core.seat)
+        self._games = numpy.asarray(self._core.games)
+        self._actions = numpy.asarray(self._core.actions)
+        self._sampled = numpy.asarray(self._core.sampled)
         self._custom = custom
         for seat, rollout in custom.items():
             self._core.set_policy(seat, rollout.arguments()[1])

@@ -125,7 +125,10 @@ def add_analysis_arguments(command: argparse.ArgumentParser) -> None:
         "pimc spec, e.g. 'ismcts:iterations=5000', 'pimc:worlds=40', or a strength level)",
     )
     command.add_argument(
-        "--seed", type=int, help="analysis seed: the same seed, the same analysis (default 0)"
+        "--seed",
+        type=int,
+        help="analysis seed: the same seed, the same analysis, unless the engine has a time "
+        "budget only (default 0)",
     )
     command.add_argument(
         "--jobs",
