@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .._text import brief
 from ..errors import SkitgubbeError
 
 __all__ = ["TableError", "shorten"]
@@ -58,10 +59,10 @@ _CODES: Final = {
 
 
 def shorten(value: object) -> str:
-    """A value named in an error, cut short (it may be a long string from a request).
+    """A value named in an error, cut short (it may be a long string from a request):
+    :func:`skitgubbe._text.brief`, which never fails and gives a cut value's length.
 
     >>> shorten(3), shorten("x" * 100)
-    ('3', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    ('3', "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx' (100 characters)")
     """
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return brief(value)
