@@ -208,7 +208,7 @@ def test_bad_network_options_are_refused_at_once() -> None:
         sg.bots.ISMCTSBot(net=True, leaf="value")
     with pytest.raises(sg.errors.ArgumentTypeError, match="net must be true, false"):
         sg.bots.ISMCTSBot(net=3)  # type: ignore[arg-type]
-    with pytest.raises(FileNotFoundError, match="no-such-file"):
+    with pytest.raises(RecordError, match=r"^no-such-file\.sgnet: cannot read the weight file"):
         sg.bots.ISMCTSBot(net="no-such-file.sgnet")
     with pytest.raises(ArgumentError, match="temperature must be"):
         NetBot(temperature=float("nan"))

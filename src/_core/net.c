@@ -83,6 +83,69 @@ static uint64_t float_count(uint64_t in, uint64_t h1, uint64_t h2, uint64_t a, u
            (SG_MOVE_KIND_PASS + 1) * a + a + a + world_in * w1 + w1 + w1 * w2 + w2 + w2 * 4 + 4;
 }
 
+uint64_t sg_net_max_size(void)
+{
+    const uint64_t w = SG_NET_MAX_WIDTH;
+    return HEADER_BYTES + 4 * float_count((uint64_t)sg_tensor_size(), w, w, w, w, w);
+}
+
+/* The bound of each output of a layer, bound[j] = |bias[j]| + sum_i in[i] |w[i][j]|
+ * (w: n_in rows of n_out), for inputs in [0, in[i]] (or [0, in_max] when `in` is
+ * NULL); 0 when every bound is at most SG_NET_MAX_BOUND, else -1.  Sums in double:
+ * n_in * SG_NET_MAX_BOUND * FLT_MAX is far below DBL_MAX. */
+static int layer_bound(double *bound, const double *in, double in_max, uint32_t n_in,
+                       const float *w, const float *bias, uint32_t n_out)
+{
+    for (uint32_t j = 0; j < n_out; j++)
+        bound[j] = fabs((double)bias[j]);
+    for (uint32_t i = 0; i < n_in; i++) {
+        const double x = in ? in[i] : in_max;
+        const float *row = w + (size_t)i * n_out;
+        for (uint32_t j = 0; j < n_out; j++)
+            bound[j] += x * fabs((double)row[j]);
+    }
+    for (uint32_t j = 0; j < n_out; j++)
+        if (!(bound[j] <= SG_NET_MAX_BOUND))
+            return -1;
+    return 0;
+}
+
+/* Whether every float the network computes, for any input in [0, SG_NET_INPUT_MAX],
+ * stays within SG_NET_MAX_BOUND: each layer's outputs bounded from its inputs'
+ * (relu keeps an output in [0, its bound]), a move's action units from the
+ * policy's base, the largest kind row, the card count and every card row, and its
+ * logit from those.  Float rounding adds at most a factor (1 + 2^-24)^k over k
+ * sums (k < 8,000 here, so under 1.001), which the half of FLT_MAX left covers. */
+static int bounded(const sg_net *net)
+{
+    double h1[SG_NET_MAX_WIDTH], h2[SG_NET_MAX_WIDTH], base[SG_NET_MAX_WIDTH], z[4];
+    const uint32_t a = net->action;
+    if (layer_bound(h1, NULL, SG_NET_INPUT_MAX, net->inputs, net->w1, net->b1, net->hidden1) ||
+        layer_bound(h2, h1, 0.0, net->hidden1, net->w2, net->b2, net->hidden2) ||
+        layer_bound(z, h2, 0.0, net->hidden2, net->wv, net->bv, 4) ||
+        layer_bound(base, h2, 0.0, net->hidden2, net->wp, net->bp, a))
+        return 0;
+    double logit = 0.0;
+    for (uint32_t j = 0; j < a; j++) {
+        double kind = 0.0, cards = 0.0;
+        for (unsigned k = 0; k <= SG_MOVE_KIND_PASS; k++)
+            kind = fmax(kind, fabs((double)net->wk[(size_t)k * a + j]));
+        for (unsigned c = 0; c < SG_NCARDS; c++)
+            cards += fabs((double)net->wc[(size_t)c * a + j]);
+        const double unit = base[j] + kind + (double)SG_NCARDS / 13.0 * fabs((double)net->wn[j]) +
+                            cards;
+        if (!(unit <= SG_NET_MAX_BOUND))
+            return 0;
+        logit += fabs((double)net->vp[j]) * unit;
+    }
+    if (!(logit <= SG_NET_MAX_BOUND))
+        return 0;
+    const uint32_t world_in = net->inputs + SG_NET_WORLD_PLANES * SG_NCARDS;
+    return !layer_bound(h1, NULL, SG_NET_INPUT_MAX, world_in, net->u1, net->c1, net->world1) &&
+           !layer_bound(h2, h1, 0.0, net->world1, net->u2, net->c2, net->world2) &&
+           !layer_bound(z, h2, 0.0, net->world2, net->uv, net->cv, 4);
+}
+
 int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
 {
     *out = NULL;
@@ -92,6 +155,9 @@ int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
         return SG_NET_ERROR_MAGIC;
     if ((uint8_t)bytes[7] != SG_NET_FORMAT)
         return SG_NET_ERROR_FORMAT;
+    for (size_t i = 40; i < HEADER_BYTES; i++)
+        if (bytes[i] != 0)
+            return SG_NET_ERROR_RESERVED;
     const uint32_t in = read_u32(bytes + 8), h1 = read_u32(bytes + 12);
     const uint32_t h2 = read_u32(bytes + 16), a = read_u32(bytes + 20);
     const uint32_t n_floats = read_u32(bytes + 24), checksum = read_u32(bytes + 28);
@@ -150,6 +216,10 @@ int sg_net_load(const uint8_t *bytes, size_t size, sg_net **out)
     net->c2 = p, p += w2;
     net->uv = p, p += (size_t)w2 * 4;
     net->cv = p;
+    if (!bounded(net)) {
+        sg_net_free(net);
+        return SG_NET_ERROR_RANGE;
+    }
     *out = net;
     return SG_NET_ERROR_NONE;
 }

@@ -1074,12 +1074,32 @@ const sg_state *sg_vec_state(const sg_vec *env, int32_t i, uint64_t *pending);
  * from a weight file: 48 header bytes (the magic "SGNET\0\0" and
  * SG_NET_FORMAT, then little-endian uint32 inputs, hidden1, hidden2,
  * action, the number of floats, their FNV-1a checksum (sg_net_checksum of
- * the bytes after the header), world1, world2 and 8 reserved bytes), then
- * the weights as little-endian IEEE 754 floats in net.c's order.  A network is read only
- * once loaded: many searches on many threads may share one. */
+ * the bytes after the header), world1, world2 and 8 reserved bytes, which
+ * must be zero), then the weights as little-endian IEEE 754 floats in
+ * net.c's order.  A network is read only once loaded: many searches on many
+ * threads may share one.
+ *
+ * Bounds a loader checks, so that what it reads and what it computes stay
+ * finite: inputs is sg_tensor_size() (at most SG_NET_MAX_INPUTS); hidden1,
+ * hidden2, action, world1 and world2 are 1 .. SG_NET_MAX_WIDTH, so no valid
+ * file is longer than sg_net_max_size() bytes (a reader need never read
+ * more); every weight is finite; and the weights keep every evaluation
+ * finite: every input the network reads (the tensor's floats, the world
+ * planes, a move's cards and its card count / 13) lies in
+ * [0, SG_NET_INPUT_MAX], and the loader bounds each layer's outputs from
+ * that range by absolute sums in double (|bias| + sum of |weight| x the
+ * bound of its input), refusing weights for which a bound, the logits'
+ * included, exceeds SG_NET_MAX_BOUND (half of FLT_MAX, the rest covering
+ * float rounding). */
 #define SG_NET_FORMAT 1
-#define SG_NET_MAX_WIDTH 1024
-#define SG_NET_MAX_INPUTS 1536
+#define SG_NET_MAX_WIDTH 1024 /* the largest hidden, action or world layer */
+#define SG_NET_MAX_INPUTS 1536 /* the largest tensor a network may read */
+/* The largest value of a network input: the tensor's one-hot planes and
+ * counts / 52 lie in [0, 1] and its top play's cards / 13, like a move's,
+ * in [0, 52 / 13] (tensor.c). */
+#define SG_NET_INPUT_MAX 4.0
+/* The largest bound of a layer's output a loaded network may have (FLT_MAX / 2). */
+#define SG_NET_MAX_BOUND 1.7014117331926443e38
 /* The world value's inputs beyond the tensor: the hidden cards (net.c). */
 #define SG_NET_WORLD_PLANES 5
 
@@ -1092,8 +1112,14 @@ enum sg_net_error {
     SG_NET_ERROR_SHAPE = 5,    /* layer sizes out of range or not matching the count */
     SG_NET_ERROR_CHECKSUM = 6, /* the weights are not the ones written */
     SG_NET_ERROR_VALUE = 7,    /* a weight that is not finite */
-    SG_NET_ERROR_MEMORY = 8
+    SG_NET_ERROR_MEMORY = 8,
+    SG_NET_ERROR_RESERVED = 9, /* a reserved header byte that is not zero */
+    SG_NET_ERROR_RANGE = 10    /* weights so large that an evaluation could overflow */
 };
+
+/* The size in bytes of the largest valid weight file: every layer
+ * SG_NET_MAX_WIDTH wide, for this core's tensor (sg_tensor_size()). */
+uint64_t sg_net_max_size(void);
 
 /* Loads a weight file's bytes (copied: the caller may free them); writes the
  * network to *net (NULL on error) and returns SG_NET_ERROR_*. */

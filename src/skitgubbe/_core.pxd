@@ -335,6 +335,7 @@ cdef extern from "skitgubbe.h" nogil:
     int sg_net_world_value(const sg_net *net, const sg_state *st, double *value)
     int SG_NET_ERROR_NONE
     int sg_net_load(const uint8_t *bytes, size_t size, sg_net **net)
+    uint64_t sg_net_max_size()
     void sg_net_free(sg_net *net)
     void sg_net_shape(const sg_net *net, uint32_t *shape)
     uint32_t sg_net_checksum(const uint8_t *bytes, size_t size)

@@ -1326,22 +1326,57 @@ static void check_net(uint64_t seed)
     /* Every way a file is refused, and nothing read out of bounds on the way. */
     uint8_t *bad = malloc(size);
     int refusals = 0;
-    for (int k = 0; k < 6 && bad; k++) {
+    const int expected[] = {SG_NET_ERROR_SIZE,     SG_NET_ERROR_MAGIC,    SG_NET_ERROR_FORMAT,
+                            SG_NET_ERROR_INPUTS,   SG_NET_ERROR_SHAPE,    SG_NET_ERROR_CHECKSUM,
+                            SG_NET_ERROR_RESERVED, SG_NET_ERROR_RESERVED, SG_NET_ERROR_VALUE,
+                            SG_NET_ERROR_RANGE,    SG_NET_ERROR_RANGE,    SG_NET_ERROR_RANGE};
+    const int n_bad = (int)(sizeof expected / sizeof expected[0]);
+    for (int k = 0; k < n_bad && bad; k++) {
         memcpy(bad, blob, size);
         size_t n = size;
+        const uint32_t nan_bits = 0x7fc00000u, huge_bits = 0x7f7fffffu; /* NaN, FLT_MAX */
         if (k == 0) n = 47;
         if (k == 1) bad[0] = 'X';
         if (k == 2) bad[7] = 9;
         if (k == 3) put_u32(bad + 8, in + 1);
         if (k == 4) put_u32(bad + 12, 100000);
         if (k == 5) bad[size - 1] ^= 1;
+        if (k == 6) bad[40] = 1; /* the reserved bytes */
+        if (k == 7) bad[47] = 0x80;
+        if (k == 8) put_u32(bad + 48 + 4 * (size_t)(in * h1 + 3), nan_bits); /* b1[3] */
+        if (k == 9) /* every weight FLT_MAX: finite, but no evaluation would be */
+            for (uint32_t i = 0; i < count; i++)
+                put_u32(bad + 48 + 4 * (size_t)i, huge_bits);
+        if (k == 10) /* one bias of the world value's first layer, huge */
+            put_u32(bad + size - 4 * (size_t)(4 + w2 * 4 + w2 + w1 * w2 + w1), huge_bits);
+        if (k == 11) /* the logits' weights vp at FLT_MAX / 8: each unit finite, the logit not */
+            for (uint32_t j = 0; j < a; j++) {
+                const float w = 3.4028234663852886e38f / 8.0f;
+                uint32_t bits;
+                memcpy(&bits, &w, 4);
+                put_u32(bad + 48 + 4 * (size_t)(count - (world_in * w1 + w1 + w1 * w2 + w2 +
+                                                         w2 * 4 + 4) - a + j),
+                        bits);
+            }
+        if (k >= 8)
+            put_u32(bad + 28, sg_net_checksum(bad + 48, size - 48));
         sg_net *other = NULL;
-        refusals += sg_net_load(bad, n, &other) != SG_NET_ERROR_NONE && other == NULL;
+        const int got = sg_net_load(bad, n, &other);
+        refusals += got == expected[k] && other == NULL;
+        if (got == SG_NET_ERROR_NONE)
+            sg_net_free(other);
     }
     free(bad);
     free(blob);
     EXPECT(loaded == SG_NET_ERROR_NONE && net != NULL, "a good weight file was refused");
-    EXPECT(refusals == 6, "a bad weight file was loaded");
+    EXPECT(refusals == n_bad, "a bad weight file was loaded, or refused for another reason");
+    const uint64_t widest = SG_NET_MAX_WIDTH, widest_in = in + SG_NET_WORLD_PLANES * SG_NCARDS;
+    EXPECT(sg_net_max_size() ==
+               48 + 4 * (in * widest + widest + widest * widest + widest + widest * 4 + 4 +
+                         widest * widest + widest + 52 * widest + 5 * widest + widest + widest +
+                         widest_in * widest + widest + widest * widest + widest + widest * 4 + 4),
+           "sg_net_max_size is not the size of the widest network");
+    EXPECT(SG_NET_MAX_BOUND * 2.0 <= 3.4028234663852886e38, "SG_NET_MAX_BOUND above FLT_MAX / 2");
 
     sg_rules rules;
     sg_rules_classic(&rules, 3);

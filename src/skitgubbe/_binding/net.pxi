@@ -5,6 +5,9 @@
 
 
 NET_FORMAT = SG_NET_FORMAT
+NET_MAX_SIZE = sg_net_max_size()
+"""Bytes of the largest valid weight file (every layer SG_NET_MAX_WIDTH wide): a reader
+never needs to read more."""
 WORLD_SIZE = sg_tensor_size() + SG_NET_WORLD_PLANES * 52
 """Floats of the world value's inputs (sg_net_world_features)."""
 
@@ -17,6 +20,8 @@ NET_ERRORS = {
     6: "its checksum does not match its weights (a damaged file)",
     7: "it holds a weight that is not a finite number",
     8: "there is not enough memory to load it",
+    9: "its header's reserved bytes are not zero",
+    10: "its weights are so large that an evaluation could overflow a float32",
 }
 
 # Uses of a network in a search (the `net_use` bits of pimc and ismcts).

@@ -28,20 +28,116 @@ import importlib.resources
 import math
 import os
 import random
+import stat
 from typing import Final
 
 from .. import _core
+from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError
 from ..game.moves import Move
 from ..game.observation import Observation
 from ..game.rules import Rules
 from .registry import check_turn
 
-__all__ = ["DEFAULT_WEIGHTS", "NetBot", "Network", "covers", "default_network"]
+__all__ = ["DEFAULT_WEIGHTS", "MAX_FILE_SIZE", "NetBot", "Network", "covers", "default_network"]
 
 DEFAULT_WEIGHTS: Final = "skitgubbe-net-1.sgnet"
 """The file name of the shipped weights, in the package's ``weights`` folder; its
 number is the weights' version (a new training run that replaces them takes the next)."""
+
+
+MAX_FILE_SIZE: Final = _core.NET_MAX_SIZE
+"""The size in bytes of the largest valid weight file: every layer at the format's
+widest (1,024 units, ``SG_NET_MAX_WIDTH``) for this core's observation tensor.
+:meth:`Network.from_file` refuses a larger file without reading it.
+
+>>> shipped = importlib.resources.files("skitgubbe") / "weights" / DEFAULT_WEIGHTS
+>>> len(shipped.read_bytes()) < MAX_FILE_SIZE < 2**25
+True
+"""
+
+_OPEN_FLAGS: Final[int] = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check cannot block
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _shown(name: str) -> str:
+    """``name`` as an error message shows it: as it is when short and printable, else
+    quoted and cut (:func:`~skitgubbe._text.brief`)."""
+    if name and len(name) <= 100 and name.isprintable() and name.strip() == name:
+        return name
+    return brief(name)
+
+
+def _not_regular(mode: int) -> str:
+    """What a file of ``mode`` that is not a regular file is, for a message."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _read_weight_file(name: str, shown: str) -> bytes:
+    """The bytes of the regular file ``name``, at most :data:`MAX_FILE_SIZE` of them,
+    or a :class:`~skitgubbe.errors.RecordError` naming ``shown`` and what is wrong."""
+    limit = MAX_FILE_SIZE
+
+    def check(info: os.stat_result) -> None:
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{shown}: it is {_not_regular(info.st_mode)}, not a weight file")
+        if info.st_size > limit:
+            raise RecordError(
+                f"{shown}: it is {info.st_size:,} bytes, larger than any weight file "
+                f"(at most {limit:,} bytes)"
+            )
+
+    def unreadable(exc: Exception) -> RecordError:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return RecordError(f"{shown}: cannot read the weight file: {reason}")
+
+    try:
+        before = os.stat(name)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise unreadable(exc) from None
+    check(before)  # a device is never opened (opening some does something)
+    try:
+        descriptor = os.open(name, _OPEN_FLAGS)
+    except OSError as exc:
+        raise unreadable(exc) from None
+    try:
+        try:
+            opened = os.fstat(descriptor)
+        except OSError as exc:
+            raise unreadable(exc) from None
+        check(opened)  # what was opened, whatever the path names now
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            try:
+                chunk = os.read(descriptor, min(left, 1 << 20))
+            except OSError as exc:
+                raise unreadable(exc) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(descriptor)
+    if left <= 0:
+        raise RecordError(
+            f"{shown}: it grew as it was read, larger than any weight file "
+            f"(at most {limit:,} bytes)"
+        )
+    return b"".join(chunks)
 
 
 class Network:
@@ -57,6 +153,20 @@ class Network:
         ...
     skitgubbe.errors.RecordError: weights: its size is not what its header says ...
 
+    So do reserved header bytes that are not zero, a weight that is not a finite
+    number, and weights so large that an evaluation could overflow a float32 (the
+    core bounds every layer's outputs from the range of its inputs, and the logits
+    too), so that every evaluation of a loaded network is finite:
+
+    >>> import importlib.resources
+    >>> shipped = importlib.resources.files("skitgubbe") / "weights" / DEFAULT_WEIGHTS
+    >>> data = bytearray(shipped.read_bytes())
+    >>> data[40] = 1
+    >>> Network(bytes(data), name="net.sgnet")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.RecordError: net.sgnet: its header's reserved bytes are not zero
+
     One network may serve any number of bots and searches at once (it is read only).
     """
 
@@ -65,24 +175,45 @@ class Network:
             raise ArgumentTypeError(
                 f"a weight file's contents are bytes, not {type(data).__name__}"
             )
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"a network's name is a str, not {type(name).__name__}")
         try:
             self.core = _core.Net(data)
         except _core.NetLoadError as exc:
-            raise RecordError(f"{name}: {exc}") from None
+            raise RecordError(f"{_shown(name)}: {exc}") from None
         self.name = name
         self.sha256 = hashlib.sha256(data).hexdigest()
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Network:
-        """Load the weight file at ``path``."""
-        with open(path, "rb") as file:
-            return cls(file.read(), name=os.fspath(path))
+        """Load the weight file at ``path``: a regular file of at most
+        :data:`MAX_FILE_SIZE` bytes, checked as :class:`Network` checks its bytes.
+
+        Anything else raises :class:`~skitgubbe.errors.RecordError` naming the file,
+        before reading it: a folder, a FIFO or a device (never waited on, nor read
+        endlessly), a larger file, one that cannot be opened:
+
+        >>> import tempfile
+        >>> Network.from_file("/nonexistent/net.sgnet")
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: /nonexistent/net.sgnet: cannot read the weight file: No such file or directory
+        >>> Network.from_file(tempfile.gettempdir())  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: ...: it is a folder, not a weight file
+        """  # noqa: E501
+        name = os.fspath(path)
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"a weight file's path is a str, not {type(name).__name__}")
+        return cls(_read_weight_file(name, _shown(name)), name=name)
 
     @property
     def shape(self) -> tuple[int, int, int, int, int, int]:
         """(inputs, hidden1, hidden2, action, world1, world2): the layer sizes.
 
-        >>> default_network().shape[0] == __import__("skitgubbe").game.tensors.TENSOR_SIZE
+        >>> from skitgubbe.game.tensors import TENSOR_SIZE
+        >>> default_network().shape[0] == TENSOR_SIZE
         True
         """
         inputs, hidden1, hidden2, action, world1, world2 = self.core.shape
@@ -140,7 +271,9 @@ class NetBot:
     move drawn in proportion to ``probability ** (1 / temperature)``.
 
     One forward pass per decision, in C (tens of microseconds). ``weights`` is a
-    path to a weight file, or None for the shipped one.
+    path to a weight file, or None for the shipped one; it is loaded by
+    :meth:`Network.from_file`, so a path that is not a good weight file raises
+    :class:`~skitgubbe.errors.RecordError` naming it.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
