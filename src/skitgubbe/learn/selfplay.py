@@ -18,13 +18,17 @@ True
 
 from __future__ import annotations
 
+import math
+import os
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from .. import _core
+from .._text import brief
+from ..errors import RecordError
 from ..game.rules import Rules
 from ..game.tensors import TENSOR_SIZE, import_numpy
 
@@ -98,11 +102,133 @@ class Samples:
         numpy.savez(path, **{f.name: getattr(self, f.name) for f in attrs.fields(Samples)})
 
     @classmethod
-    def load(cls, path: str) -> Samples:
-        """Read samples written by :meth:`save`."""
+    def check_file(cls, path: str | os.PathLike[str], max_size: int | None = None) -> int:
+        """The number of samples in the file at ``path``, once it is checked without
+        reading its big arrays: a ``.npz`` that holds every array :meth:`save` writes,
+        each of its dtype and of a shape that fits the others (``features`` is
+        ``size`` rows of the observation tensor, ``move_start`` runs from 0 up to the
+        number of moves), and at most ``max_size`` samples when that is given.
+        Anything else is a :class:`~skitgubbe.errors.RecordError` naming the file and
+        the array.
+
+        >>> import os, tempfile
+        >>> import skitgubbe as sg
+        >>> data = play_games([sg.Rules.classic(2)], games=1, seed=3, iterations=10)
+        >>> path = os.path.join(tempfile.mkdtemp(), "part.npz")
+        >>> data.save(path)
+        >>> Samples.check_file(path) == data.size
+        True
+        >>> import numpy
+        >>> numpy.savez(path, features=data.features)
+        >>> Samples.check_file(path)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: ...part.npz lacks the array 'move_codes'
+        """
+        import zipfile
+
         numpy = import_numpy()
-        with numpy.load(path) as data:
-            return cls(**{f.name: data[f.name] for f in attrs.fields(Samples)})
+        name = os.fspath(path)
+        try:
+            archive = zipfile.ZipFile(path)
+        except Exception as exc:  # any reason it cannot be read: a refusal, not a traceback
+            raise RecordError(f"{name} is not a samples file: {_reason(exc)}") from None
+        sizes: dict[str, int] = {}
+        with archive:
+            for field in attrs.fields(cls):
+                dtype, dims = _ARRAYS[field.name]
+                try:
+                    info = archive.getinfo(field.name + ".npy")
+                except KeyError:
+                    raise RecordError(f"{name} lacks the array {field.name!r}") from None
+                where = f"{name}: the array {field.name!r}"
+                try:
+                    with archive.open(info) as stream:
+                        shape, found, offset = _npy_header(stream)
+                except Exception as exc:
+                    raise RecordError(f"{where} cannot be read: {_reason(exc)}") from None
+                if found != numpy.dtype(dtype):
+                    raise RecordError(f"{where} is {found}, not {numpy.dtype(dtype)}")
+                if dims[0] in ("n", "m"):  # the first array of each size sets it
+                    sizes.setdefault(str(dims[0]), shape[0] if shape else 0)
+                want = tuple(
+                    (sizes["n"] + 1 if d == "n+1" else sizes[d]) if isinstance(d, str) else d
+                    for d in dims
+                )
+                if shape != want:
+                    raise RecordError(f"{where} has shape {brief(shape)}, not {want}")
+                if info.file_size != offset + math.prod(shape) * found.itemsize:
+                    raise RecordError(f"{where} is cut short (or too long) for its shape")
+            if max_size is not None and sizes["n"] > max_size:
+                raise RecordError(f"{name} holds {sizes['n']} samples, more than {max_size}")
+            try:
+                with archive.open("move_start.npy") as stream:
+                    starts = numpy.lib.format.read_array(stream, allow_pickle=False)
+            except Exception as exc:
+                raise RecordError(
+                    f"{name}: the array 'move_start' cannot be read: {_reason(exc)}"
+                ) from None
+        if starts[0] != 0 or starts[-1] != sizes["m"] or (numpy.diff(starts) < 0).any():
+            raise RecordError(
+                f"{name}: the array 'move_start' does not run from 0 up to the "
+                f"{sizes['m']} moves of 'move_codes'"
+            )
+        return sizes["n"]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Samples:
+        """Read samples written by :meth:`save`, checked as :meth:`check_file` checks them
+        (a :class:`~skitgubbe.errors.RecordError` naming the file and the array).
+
+        >>> import os, tempfile
+        >>> import skitgubbe as sg
+        >>> data = play_games([sg.Rules.classic(2)], games=1, seed=3, iterations=10)
+        >>> path = os.path.join(tempfile.mkdtemp(), "part.npz")
+        >>> data.save(path)
+        >>> Samples.load(path).size == data.size
+        True
+        """
+        numpy = import_numpy()
+        cls.check_file(path)
+        try:
+            with numpy.load(path, allow_pickle=False) as data:
+                return cls(**{f.name: data[f.name] for f in attrs.fields(Samples)})
+        except Exception as exc:  # damaged after its headers (a bad CRC, a short stream)
+            raise RecordError(f"{os.fspath(path)} cannot be read: {_reason(exc)}") from None
+
+
+_ARRAYS: Final[dict[str, tuple[str, tuple[int | str, ...]]]] = {
+    "features": ("=f2", ("n", TENSOR_SIZE)),
+    "move_codes": ("=u8", ("m",)),
+    "move_start": ("=i8", ("n+1",)),
+    "policy": ("=f4", ("m",)),
+    "values": ("=f4", ("n", 4)),
+    "value_mask": ("=f4", ("n", 4)),
+    "players": ("=i1", ("n",)),
+}
+"""Each array of a samples file: its dtype and its shape (``n`` samples, ``m`` moves)."""
+
+
+def _npy_header(stream: Any) -> tuple[tuple[int, ...], Any, int]:
+    """(shape, dtype, bytes before the data) of the ``.npy`` file ``stream`` starts."""
+    numpy = import_numpy()
+    version = numpy.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, _, dtype = numpy.lib.format.read_array_header_1_0(stream)
+    elif version == (2, 0):
+        shape, _, dtype = numpy.lib.format.read_array_header_2_0(stream)
+    else:
+        raise ValueError(f"npy format version {version} is not read here")
+    return tuple(shape), dtype, int(stream.tell())
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of ``exc``'s message, cut short, for a one-line refusal."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _outcome(core: Any, players: int) -> tuple[list[float], bool]:

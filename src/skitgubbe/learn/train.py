@@ -28,23 +28,27 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
+from .._files import load_json_object
 from .._progress import ProgressBar
-from ..errors import ArgumentError, SkitgubbeError
+from .._text import brief
+from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
 from ..game.rules import Rules
 from ..game.tensors import import_numpy
 from .selfplay import Samples, play_games
 from .weights import encode
 
-__all__ = ["TrainConfig", "import_torch", "train"]
+__all__ = ["BOUNDS", "MAX_WIDTH", "TrainConfig", "check_setting", "import_torch", "train"]
 
 GAMES_PER_PART: Final = 24
 """Self-play games per task (one ``part-*.npz`` file): the unit of work and of resuming."""
@@ -55,6 +59,41 @@ DEFAULT_MIX: Final = (
 )  # fmt: skip
 """The rules of the self-play games, in turn (``preset:players``): three players classic,
 the rules the bots are judged on most, are three games in eight."""
+
+MAX_WIDTH: Final = 1024
+"""The widest layer a run may have (``hidden1``, ``hidden2``, ``action``, ``world1``,
+``world2``): the C network's ``SG_NET_MAX_WIDTH`` (``src/_core/skitgubbe.h``), so that every
+run's weight file loads. At that width the first layer is 1,359 × 1,024 floats (5.6 MB)."""
+
+BOUNDS: Final[Mapping[str, tuple[float, float]]] = MappingProxyType({
+    "generations": (1, 1_000),
+    "games": (1, 1_000_000),  # per generation: 41,667 parts (one task each) at most
+    "iterations": (1, 1_000_000),  # a search tree grows by about one node per iteration
+    "net_iterations": (1, 1_000_000),
+    "epochs": (1, 1_000),
+    "window": (1, 1_000),
+    "batch": (1, 16_384),  # a step's fresh value samples alone: batch × 1,619 floats (106 MB)
+    "learning_rate": (0.0, 1.0),  # above 0, at most 1
+    "hidden1": (1, MAX_WIDTH),
+    "hidden2": (1, MAX_WIDTH),
+    "action": (1, MAX_WIDTH),
+    "world1": (1, MAX_WIDTH),
+    "world2": (1, MAX_WIDTH),
+    "rules": (1, 64),  # entries
+    "eval_deals": (1, 10_000),
+    "seed": (0, 2**32 - 1),  # game seeds are seed × 1,000,000 + game, within the C core's uint64
+    "jobs": (1, 256),
+})  # fmt: skip
+"""The bounds of each :class:`TrainConfig` setting, inclusive (``learning_rate`` must be above
+its lower bound; for ``rules`` they count entries). They keep a run's memory sane whatever a
+``state.json`` or an option says: ``hidden1=10**7`` would want 54 GB for one layer."""
+
+_HISTORY_KEYS: Final = (
+    "generation", "policy_loss", "value_loss", "world_value_loss", "net_vs_greedy_loss_share",
+    "net_vs_greedy_low", "net_vs_greedy_high", "eval_games", "self_play_seconds",
+    "training_seconds",
+)  # fmt: skip
+"""The measures ``state.json`` keeps of each generation done, in order."""
 
 
 def import_torch() -> Any:
@@ -73,11 +112,60 @@ def import_torch() -> Any:
 
 
 def _rules(name: str) -> Rules:
-    preset, _, players = name.partition(":")
-    try:
-        return Rules.preset(preset, int(players or 3))
-    except ValueError:
-        raise ArgumentError(f"a training rules entry is PRESET:PLAYERS, not {name!r}") from None
+    """The rules of a training rules entry, ``PRESET`` or ``PRESET:PLAYERS``."""
+    preset, colon, players = name.partition(":")
+    if preset in Rules.presets() and (not colon or players in ("2", "3", "4")):
+        return Rules.preset(preset, int(players) if colon else 3)
+    raise ArgumentError(
+        f"a training rules entry is PRESET:PLAYERS ({' or '.join(Rules.presets())}, "
+        f"2 to 4 players), not {brief(name)}"
+    )
+
+
+def check_setting(name: str, value: object, label: str | None = None) -> None:
+    """Refuse ``value`` for the :class:`TrainConfig` setting ``name`` unless it is of the
+    setting's type and within its :data:`BOUNDS`: an
+    :class:`~skitgubbe.errors.ArgumentTypeError` or :class:`~skitgubbe.errors.ArgumentError`
+    whose message names ``label`` (``name`` unless given: ``"--games"`` on the command line,
+    ``"config.games"`` in a ``state.json``).
+
+    >>> check_setting("games", 100)
+    >>> check_setting("games", -5, "--games")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: --games must be an int from 1 to 1000000, not -5
+    >>> check_setting("rules", ("classic:3", "bogus:9"))
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: rules[1]: a training rules entry is PRESET:PLAYERS (classic or modern, 2 to 4 players), not 'bogus:9'
+    """  # noqa: E501
+    label = label or name
+    if name not in BOUNDS:
+        raise ArgumentError(f"{brief(label)} is not a training setting")
+    low, high = BOUNDS[name]
+    if name == "learning_rate":
+        allowed = f"a number above {low} and at most {high}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ArgumentTypeError(f"{label} must be {allowed}, not {brief(value)}")
+        if not low < value <= high:  # NaN is neither
+            raise ArgumentError(f"{label} must be {allowed}, not {brief(value)}")
+    elif name == "rules":
+        allowed = f"a tuple of {low} to {high} PRESET:PLAYERS strings"
+        if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
+            raise ArgumentTypeError(f"{label} must be {allowed}, not {brief(value)}")
+        if not low <= len(value) <= high:
+            raise ArgumentError(f"{label} must be {allowed}, not {len(value)} of them")
+        for index, item in enumerate(value):
+            try:
+                _rules(item)
+            except ArgumentError as exc:
+                raise ArgumentError(f"{label}[{index}]: {exc}") from None
+    else:
+        allowed = f"an int from {low} to {high}"
+        if type(value) is not int:
+            raise ArgumentTypeError(f"{label} must be {allowed}, not {brief(value)}")
+        if not low <= value <= high:
+            raise ArgumentError(f"{label} must be {allowed}, not {brief(value)}")
 
 
 @attrs.frozen
@@ -90,8 +178,14 @@ class TrainConfig:
     ``epochs`` epochs; ``eval_deals`` duplicate deals (six games each with three
     players) measure the network against two greedy bots after each generation.
 
+    Every setting is checked (:func:`check_setting`, :data:`BOUNDS`) as the config is made:
+
     >>> TrainConfig(games=100).parts, TrainConfig().rules[0]
     (5, 'classic:3')
+    >>> TrainConfig(jobs=0)
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: jobs must be an int from 1 to 256, not 0
     """
 
     generations: int = 4
@@ -111,6 +205,10 @@ class TrainConfig:
     eval_deals: int = 100
     seed: int = 1
     jobs: int = 2
+
+    def __attrs_post_init__(self) -> None:
+        for field in attrs.fields(TrainConfig):
+            check_setting(field.name, getattr(self, field.name))
 
     @property
     def parts(self) -> int:
@@ -162,14 +260,26 @@ def _self_play(folder: str, generation: int, config: TrainConfig, show: bool) ->
             progress(done, len(tasks), f"{samples} new samples")
 
 
+def _part_paths(folder: str, generation: int) -> list[str]:
+    """The sample parts of ``generation`` in ``folder`` (none if its folder is not there)."""
+    data_dir = os.path.join(folder, f"gen-{generation}")
+    if not os.path.isdir(data_dir):
+        return []
+    return [
+        os.path.join(data_dir, name)
+        for name in sorted(os.listdir(data_dir))
+        if name.startswith("part-") and name.endswith(".npz") and "partial" not in name
+    ]
+
+
 def _load_window(folder: str, generation: int, config: TrainConfig) -> Samples:
-    parts = []
+    parts: list[Samples] = []
     for g in range(max(0, generation - config.window + 1), generation + 1):
-        data_dir = os.path.join(folder, f"gen-{g}")
-        for name in sorted(os.listdir(data_dir)):
-            if name.startswith("part-") and name.endswith(".npz") and "partial" not in name:
-                parts.append(Samples.load(os.path.join(data_dir, name)))
-    return Samples.join(parts)
+        parts.extend(Samples.load(path) for path in _part_paths(folder, g))
+    data = Samples.join(parts)
+    if data.size == 0:
+        raise RecordError(f"{os.path.join(folder, f'gen-{generation}')}: no samples to train on")
+    return data
 
 
 def _model(config: TrainConfig) -> Any:
@@ -395,8 +505,198 @@ def _write_log(folder: str, history: Sequence[dict[str, Any]]) -> None:
         writer.writerows(history)
 
 
+def _check_keys(path: str, where: str, data: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Refuse ``data`` (``where`` in the file ``path``) unless its keys are ``known``."""
+    for key in known:
+        if key not in data:
+            raise RecordError(f"{path}: {where} lacks the key {key!r}")
+    for key in data:
+        if key not in known:
+            raise RecordError(f"{path}: {where} holds an unknown key {brief(key)}")
+
+
+def _check_number(path: str, where: str, value: object, low: float, high: float) -> None:
+    """Refuse ``value`` unless it is an int or a float from ``low`` to ``high`` (a NaN
+    passes only when both bounds are infinite: a loss that was not measured)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RecordError(f"{path}: {where} must be a number, not {brief(value)}")
+    if math.isnan(value) and math.isinf(low) and math.isinf(high):
+        return
+    if not low <= value <= high:
+        raise RecordError(
+            f"{path}: {where} must be a number from {low} to {high}, not {brief(value)}"
+        )
+
+
+def _read_state(path: str) -> tuple[TrainConfig, list[dict[str, Any]]]:
+    """The settings and the generations done of the run whose ``state.json`` is ``path``,
+    every key and value checked: a :class:`~skitgubbe.errors.RecordError` naming the file
+    and the field otherwise."""
+    state = load_json_object(path, "training run's state")
+    _check_keys(path, "the state", state, ("config", "history"))
+    saved, history = state["config"], state["history"]
+    if not isinstance(saved, dict):
+        raise RecordError(f"{path}: config must be an object, not {type(saved).__name__}")
+    _check_keys(path, "config", saved, [field.name for field in attrs.fields(TrainConfig)])
+    settings: dict[str, Any] = {}
+    for name, value in saved.items():
+        value = tuple(value) if name == "rules" and isinstance(value, list) else value
+        try:
+            check_setting(name, value, f"config.{name}")
+        except (ArgumentError, ArgumentTypeError) as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        settings[name] = value
+    config = TrainConfig(**settings)
+    if not isinstance(history, list):
+        raise RecordError(f"{path}: history must be a list, not {type(history).__name__}")
+    if len(history) > config.generations:
+        raise RecordError(
+            f"{path}: history holds {len(history)} generations; the run has {config.generations}"
+        )
+    anything, share, count = (-math.inf, math.inf), (0.0, 1.0), (0, math.inf)
+    bounds = {"generation": count, "eval_games": count, "self_play_seconds": count,
+              "training_seconds": count, "policy_loss": anything, "value_loss": anything,
+              "world_value_loss": anything, "net_vs_greedy_loss_share": share,
+              "net_vs_greedy_low": share, "net_vs_greedy_high": share}  # fmt: skip
+    for index, entry in enumerate(history):
+        where = f"history[{index}]"
+        if not isinstance(entry, dict):
+            raise RecordError(f"{path}: {where} must be an object, not {type(entry).__name__}")
+        _check_keys(path, where, entry, _HISTORY_KEYS)
+        for key in _HISTORY_KEYS:
+            _check_number(path, f"{where}.{key}", entry[key], *bounds[key])
+        for key in ("generation", "eval_games"):
+            if type(entry[key]) is not int:
+                raise RecordError(f"{path}: {where}.{key} must be an int, not {brief(entry[key])}")
+        if entry["generation"] != index:
+            raise RecordError(
+                f"{path}: {where}.generation must be {index} (the generations done, in "
+                f"order), not {entry['generation']}"
+            )
+    return config, history
+
+
+def _load_model(path: str, model: Any) -> Any:
+    """The state dict in the ``model-N.pt`` file at ``path``, once it is checked to be one
+    of ``model`` (the same tensors, of the same shapes): a
+    :class:`~skitgubbe.errors.RecordError` naming the file (and the tensor) otherwise."""
+    torch = import_torch()
+    try:
+        loaded = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise RecordError(f"{path} is missing") from None
+    except Exception as exc:  # whatever a damaged file makes torch.load raise
+        lines = str(exc).strip().splitlines()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else (
+            lines[0] if lines else type(exc).__name__
+        )  # fmt: skip
+        reason = reason if len(reason) <= 80 else reason[:77] + "..."
+        raise RecordError(f"{path} is not a PyTorch model file: {reason}") from None
+    if not isinstance(loaded, Mapping):
+        raise RecordError(f"{path} holds {type(loaded).__name__}, not a model's state dict")
+    expected = model.state_dict()
+    for key, tensor in expected.items():
+        if key not in loaded:
+            raise RecordError(f"{path} lacks the tensor {key!r}")
+        found = loaded[key]
+        shape = tuple(tensor.shape)
+        if not (
+            isinstance(found, torch.Tensor)
+            and found.layout == torch.strided
+            and found.dtype == tensor.dtype
+            and tuple(found.shape) == shape
+        ):
+            what = (
+                f"{found.dtype} of shape {tuple(found.shape)}"
+                if isinstance(found, torch.Tensor)
+                else type(found).__name__
+            )
+            raise RecordError(
+                f"{path}: the tensor {key!r} is {what}, not {tensor.dtype} of shape {shape} "
+                "(this run's settings)"
+            )
+    for key in loaded:
+        if key not in expected:
+            raise RecordError(f"{path} holds an unknown tensor {brief(key)}")
+    return loaded
+
+
+def _check_weights(path: str, config: TrainConfig) -> None:
+    """Refuse the ``net-N.sgnet`` file at ``path`` unless it loads, with this run's layer sizes."""
+    from ..bots.net import Network
+    from .weights import shapes
+
+    layers = (config.hidden1, config.hidden2, config.action, config.world1, config.world2)
+    size = 48 + 4 * sum(math.prod(shape) for shape in shapes(*layers).values())
+    try:
+        found = os.path.getsize(path)
+    except OSError as exc:
+        raise RecordError(f"{path} is missing" if isinstance(exc, FileNotFoundError) else
+                          f"{path} cannot be read: {exc.strerror or exc}") from None  # fmt: skip
+    if found != size:  # checked before reading it: the file may be anything
+        raise RecordError(f"{path} holds {found} bytes, not the {size} of this run's weights")
+    try:
+        network = Network.from_file(path)
+    except OSError as exc:
+        raise RecordError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if network.shape[1:] != layers:
+        raise RecordError(f"{path} has the layers {network.shape[1:]}, not this run's {layers}")
+
+
+def _check_run(folder: str, config: TrainConfig, done: int, model: Any) -> Any:
+    """Check every file of the run in ``folder`` that resuming it will read, before anything
+    is made or written: the models and weights of the ``done`` generations (and those of a
+    generation trained but not yet measured), and every sample part. Returns the state dict
+    to go on from (``None`` for a new run)."""
+    state_path = os.path.join(folder, "state.json")
+    resume = None
+    for generation in range(config.generations):
+        model_path = os.path.join(folder, f"model-{generation}.pt")
+        weights = os.path.join(folder, f"net-{generation}.sgnet")
+        if generation < done:
+            for path in (model_path, weights):
+                if not os.path.lexists(path):
+                    raise RecordError(
+                        f"{path} is missing, but {state_path} records generation "
+                        f"{generation} as done"
+                    )
+        if generation < done or os.path.lexists(model_path):
+            loaded = _load_model(model_path, model)
+            if generation < done:  # the last of them is where the run goes on from
+                resume = loaded
+            _check_weights(weights, config)
+        data_dir = os.path.join(folder, f"gen-{generation}")
+        if os.path.lexists(data_dir) and not os.path.isdir(data_dir):
+            raise RecordError(f"{data_dir} is not a folder")
+        for path in _part_paths(folder, generation):
+            Samples.check_file(path, max_size=GAMES_PER_PART * _max_moves(config))
+    if done < config.generations and not os.path.exists(
+        os.path.join(folder, f"model-{done}.pt")
+    ):  # the next generation trains on the window: the parts of the generations done
+        for generation in range(max(0, done - config.window + 1), done):
+            for number in range(config.parts):
+                path = os.path.join(folder, f"gen-{generation}", f"part-{number:04d}.npz")
+                if not os.path.exists(path):
+                    raise RecordError(
+                        f"{path} is missing, but {state_path} records generation "
+                        f"{generation} as done"
+                    )
+    return resume
+
+
+def _max_moves(config: TrainConfig) -> int:
+    """The move cap of the longest self-play game under ``config``'s rules."""
+    return max(_rules(name).max_moves for name in config.rules)
+
+
+def _write_state(path: str, state: Mapping[str, Any]) -> None:
+    with open(path + ".partial", "w") as file:
+        json.dump(state, file, indent=2)
+    os.replace(path + ".partial", path)
+
+
 def train(
-    folder: str,
+    folder: str | os.PathLike[str],
     config: TrainConfig | None = None,
     *,
     progress: bool = True,
@@ -406,37 +706,68 @@ def train(
 
     A folder that holds a run keeps the settings it started with (a different
     ``config`` raises :class:`~skitgubbe.errors.ArgumentError`, so that resuming
-    never mixes two runs).
+    never mixes two runs). Before anything is made or written, every file of the
+    run that resuming reads is checked — ``state.json`` (every key and value:
+    :data:`BOUNDS`), the ``model-N.pt`` and ``net-N.sgnet`` files, the sample
+    parts' arrays — and a file that is not what the run wrote raises
+    :class:`~skitgubbe.errors.RecordError` naming the file and the field, with
+    the folder left as it was.
 
     >>> history = train("runs/example", TrainConfig(generations=1))  # doctest: +SKIP
     >>> history[-1]["net_vs_greedy_loss_share"]  # doctest: +SKIP
     0.2633
+    >>> import json, os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "state.json"), "w") as file:
+    ...     json.dump({"config": {"games": -5}, "history": []}, file)
+    >>> train(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.RecordError: .../state.json: config lacks the key 'generations'
     """
-    torch = import_torch()
+    if not isinstance(folder, str | os.PathLike):
+        raise ArgumentTypeError(f"folder must be a path, not {brief(folder)}")
+    folder = os.fspath(folder)
+    if config is not None and not isinstance(config, TrainConfig):
+        raise ArgumentTypeError(f"config must be a TrainConfig or None, not {brief(config)}")
+    if type(progress) is not bool:
+        raise ArgumentTypeError(f"progress must be True or False, not {brief(progress)}")
+    if log is not None and not callable(log):
+        raise ArgumentTypeError(f"log must be a callable or None, not {brief(log)}")
     say = log or (lambda text: print(text, file=sys.stderr, flush=True))
-    os.makedirs(folder, exist_ok=True)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise ArgumentError(f"{folder} is not a folder")
     state_path = os.path.join(folder, "state.json")
-    if os.path.exists(state_path):
-        with open(state_path) as file:
-            state = json.load(file)
-        saved = TrainConfig(**{**state["config"], "rules": tuple(state["config"]["rules"])})
+    fresh = not os.path.lexists(state_path)
+    if not fresh:
+        saved, history = _read_state(state_path)
         if config is not None and config != saved:
+            differ = [
+                f"{field.name} {brief(getattr(saved, field.name))} there, "
+                f"{brief(getattr(config, field.name))} given"
+                for field in attrs.fields(TrainConfig)
+                if getattr(saved, field.name) != getattr(config, field.name)
+            ]
             raise ArgumentError(
-                f"{folder} holds a run with other settings ({saved}); resume it without "
-                "settings, or start a new run in another folder"
+                f"{folder} holds a run with other settings ({'; '.join(differ)}); resume it "
+                "without settings, or start a new run in another folder"
             )
         config = saved
     else:
         config = config or TrainConfig()
-        state = {"config": attrs.asdict(config), "history": []}
-    history: list[dict[str, Any]] = state["history"]
+        history = []
+    torch = import_torch()  # after the state's checks, which need no PyTorch
     model = _model(config)
-    for generation in range(config.generations):
+    resume = _check_run(folder, config, len(history), model)
+    if resume is not None:
+        model.load_state_dict(resume)
+    state = {"config": attrs.asdict(config), "history": history}
+    os.makedirs(folder, exist_ok=True)
+    if fresh:  # the settings are kept from the start: a run stopped early resumes with them
+        _write_state(state_path, state)
+    for generation in range(len(history), config.generations):
         model_path = os.path.join(folder, f"model-{generation}.pt")
         weights = os.path.join(folder, f"net-{generation}.sgnet")
-        if any(h["generation"] == generation for h in history):
-            model.load_state_dict(torch.load(model_path))
-            continue
         started = time.monotonic()
         _self_play(folder, generation, config, progress)
         played = time.monotonic() - started
@@ -449,8 +780,8 @@ def train(
             os.replace(weights + ".partial", weights)
             torch.save(model.state_dict(), model_path + ".partial")
             os.replace(model_path + ".partial", model_path)
-        else:
-            model.load_state_dict(torch.load(model_path))
+        else:  # trained before the run stopped (and checked by _check_run)
+            model.load_state_dict(_load_model(model_path, model))
             losses = {
                 "policy_loss": float("nan"),
                 "value_loss": float("nan"),
@@ -467,9 +798,7 @@ def train(
         }
         history.append(entry)
         say(f"generation {generation}: {entry}")
-        with open(state_path + ".partial", "w") as file:
-            json.dump(state, file, indent=2)
-        os.replace(state_path + ".partial", state_path)
+        _write_state(state_path, state)
         _write_log(folder, history)
         _plot(folder, history)
     return history

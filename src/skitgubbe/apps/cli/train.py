@@ -25,15 +25,17 @@ __all__ = ["add_train_command"]
 def add_train_command(commands: Commands) -> None:
     """Add ``skitgubbe train`` to the command line's ``commands``.
 
-    Every setting defaults to :class:`~skitgubbe.learn.train.TrainConfig`'s; a
-    folder that holds a run resumes it (give no settings then, or the same).
+    Every setting defaults to :class:`~skitgubbe.learn.train.TrainConfig`'s and is
+    checked against its :data:`~skitgubbe.learn.train.BOUNDS` before anything starts; a
+    folder that holds a run resumes it (give no settings then, or the same), once its
+    files are checked.
 
     >>> parser = argparse.ArgumentParser(prog="skitgubbe")
     >>> add_train_command(parser.add_subparsers(dest="command"))
     >>> parser.parse_args(["train", "runs/x", "--rules", "classic:3", "modern:4"]).rules
     ['classic:3', 'modern:4']
     """
-    from ...learn.train import TrainConfig
+    from ...learn.train import BOUNDS, TrainConfig
 
     defaults = TrainConfig()
     command = commands.add_parser(
@@ -48,20 +50,25 @@ def add_train_command(commands: Commands) -> None:
         if field.name == "rules":
             command.add_argument(
                 "--rules", nargs="+", metavar="PRESET:PLAYERS",
-                help=f"the self-play games' rules, in turn (default {' '.join(defaults.rules)})",
+                help=f"the self-play games' rules, in turn, {BOUNDS['rules'][0]} to "
+                f"{BOUNDS['rules'][1]} of them (default {' '.join(defaults.rules)})",
             )  # fmt: skip
             continue
         kind = type(getattr(defaults, field.name))
+        low, high = BOUNDS[field.name]
+        bounds = f"above {low}, at most {high}" if kind is float else f"{low} to {high}"
         command.add_argument(
             f"--{field.name.replace('_', '-')}", type=kind, metavar=kind.__name__.upper(),
-            help=f"default {getattr(defaults, field.name)}",
+            help=f"{bounds}; default {getattr(defaults, field.name)}",
         )  # fmt: skip
     command.add_argument("--quiet", action="store_true", help="no progress bars")
     command.set_defaults(handler=_run_train)
 
 
 def _run_train(args: argparse.Namespace) -> int:
-    from ...learn.train import TrainConfig, train
+    """Check the options (each within :data:`~skitgubbe.learn.train.BOUNDS`, named as an
+    option), then run or resume the training."""
+    from ...learn.train import TrainConfig, check_setting, train
 
     given = {
         field.name: getattr(args, field.name)
@@ -70,6 +77,8 @@ def _run_train(args: argparse.Namespace) -> int:
     }
     if "rules" in given:
         given["rules"] = tuple(given["rules"])
+    for name, value in given.items():
+        check_setting(name, value, f"--{name.replace('_', '-')}")
     config = TrainConfig(**given) if given else None
     history = train(args.folder, config, progress=not args.quiet)
     last = history[-1] if history else {}
