@@ -88,3 +88,55 @@ def test_the_command_line_runs_and_resumes(
     assert main(args) == 0
     assert "trained 1 generations" in capsys.readouterr().out
     assert main(["train", folder, "--quiet"]) == 0
+
+
+def _parts(folder: Path) -> list[dict[str, object]]:
+    found = []
+    for path in sorted(folder.glob("gen-*/part-*.npz")):
+        data = Samples.load(str(path))
+        found.append({name: getattr(data, name).tolist() for name in ("features", "policy")})
+    return found
+
+
+def test_self_play_on_an_executor_writes_the_same_parts(tmp_path: Path) -> None:
+    """Self-play spread over any executor gives the parts one process gives (each task
+    carries the weights, the caller writes the samples)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from skitgubbe.learn.train import _self_play
+
+    config = TrainConfig(games=25, iterations=2, rules=("classic:2",), jobs=1)
+    assert config.parts == 2
+    _self_play(str(tmp_path / "here"), 0, config, False, None)
+    with ThreadPoolExecutor(2) as pool:
+        _self_play(str(tmp_path / "there"), 0, config, False, pool)
+    assert _parts(tmp_path / "here") == _parts(tmp_path / "there") != []
+
+
+@pytest.mark.slow
+def test_the_command_line_plays_on_a_dask_cluster(tmp_path: Path) -> None:
+    """``skitgubbe train --scheduler ADDRESS``: the self-play on a Dask cluster's workers
+    (processes of their own) writes the parts a run without it writes."""
+    import subprocess
+    import sys
+
+    distributed = pytest.importorskip("distributed")
+    args = ["--generations", "1", "--games", "30", "--iterations", "10", "--epochs", "1",
+            "--hidden1", "16", "--hidden2", "8", "--action", "4", "--world1", "8",
+            "--world2", "4", "--rules", "classic:2", "--eval-deals", "2", "--jobs", "1",
+            "--quiet"]  # fmt: skip
+    command = [sys.executable, "-m", "skitgubbe", "train"]
+    subprocess.run([*command, str(tmp_path / "here"), *args], check=True, timeout=300)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        there = [*command, str(tmp_path / "there"), *args, "--scheduler", cluster.scheduler_address]
+        subprocess.run(there, check=True, timeout=300)
+    assert _parts(tmp_path / "here") == _parts(tmp_path / "there") != []
+    refused = subprocess.run(
+        [*command, str(tmp_path / "none"), *args, "--scheduler", "tcp://127.0.0.1:1"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "--scheduler" in refused.stderr, refused.stderr
+    assert not (tmp_path / "none" / "gen-0").exists()

@@ -33,7 +33,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -216,48 +216,62 @@ class TrainConfig:
         return max(1, -(-self.games // GAMES_PER_PART))
 
 
-def _play_part(task: tuple[str, int, TrainConfig, str | None]) -> int:
-    """Play one part of a generation (a worker's task); returns its sample count."""
-    path, number, config, weights = task
-    if os.path.exists(path):
-        return -1
+def _play_part(number: int, config: TrainConfig, weights: bytes | None) -> Samples:
+    """Play self-play part ``number`` (a worker's task: a local process or a cluster's
+    worker, which needs no file of the run: the weights come as bytes, the samples go
+    back to the caller, which writes them)."""
     from ..bots.net import Network
 
-    network = None if weights is None else Network.from_file(weights)
-    data = play_games(
+    network = None if weights is None else Network(weights, name=f"the weights of part {number}")
+    return play_games(
         [_rules(name) for name in config.rules],
         games=min(GAMES_PER_PART, config.games),
         seed=config.seed * 1_000_000 + number * GAMES_PER_PART,
         iterations=config.iterations if network is None else config.net_iterations,
         network=network,
     )
-    data.save(path + ".partial.npz")
-    os.replace(path + ".partial.npz", path)
-    return data.size
 
 
-def _self_play(folder: str, generation: int, config: TrainConfig, show: bool) -> None:
-    """Make every missing part of ``generation``'s samples."""
+def _self_play(
+    folder: str, generation: int, config: TrainConfig, show: bool, executor: Executor | None
+) -> None:
+    """Make every missing part of ``generation``'s samples: in this process (``jobs`` 1),
+    in ``jobs`` worker processes, or on ``executor``; each part is written as it comes."""
     data_dir = os.path.join(folder, f"gen-{generation}")
     os.makedirs(data_dir, exist_ok=True)
-    weights = None if generation == 0 else os.path.join(folder, f"net-{generation - 1}.sgnet")
+    weights = None
+    if generation > 0:
+        with open(os.path.join(folder, f"net-{generation - 1}.sgnet"), "rb") as file:
+            weights = file.read()  # checked when the run was resumed, or written by it
     first = generation * config.parts
-    tasks = [
-        (os.path.join(data_dir, f"part-{i:04d}.npz"), first + i, config, weights)
+    missing = [
+        (path, first + i)
         for i in range(config.parts)
+        if not os.path.exists(path := os.path.join(data_dir, f"part-{i:04d}.npz"))
     ]
     progress = ProgressBar(f"generation {generation}: self-play", enabled=show)
     samples = 0
-    if config.jobs <= 1:
-        results: Any = map(_play_part, tasks)
-        for done, size in enumerate(results, 1):
-            samples += max(size, 0)
-            progress(done, len(tasks), f"{samples} new samples")
+
+    def keep(done: int, path: str, data: Samples) -> None:
+        nonlocal samples
+        data.save(path + ".partial.npz")
+        os.replace(path + ".partial.npz", path)
+        samples += data.size
+        progress(done, len(missing), f"{samples} new samples")
+
+    numbers = [number for _, number in missing]
+    if executor is None and config.jobs <= 1:
+        for done, (path, number) in enumerate(missing, 1):
+            keep(done, path, _play_part(number, config, weights))
         return
-    with ProcessPoolExecutor(config.jobs) as pool:
-        for done, size in enumerate(pool.map(_play_part, tasks), 1):
-            samples += max(size, 0)
-            progress(done, len(tasks), f"{samples} new samples")
+    pool = executor if executor is not None else ProcessPoolExecutor(config.jobs)
+    try:
+        results = pool.map(_play_part, numbers, [config] * len(numbers), [weights] * len(numbers))
+        for done, ((path, _), data) in enumerate(zip(missing, results, strict=True), 1):
+            keep(done, path, data)
+    finally:
+        if pool is not executor:
+            pool.shutdown()
 
 
 def _part_paths(folder: str, generation: int) -> list[str]:
@@ -701,8 +715,16 @@ def train(
     *,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[dict[str, Any]]:
     """Run (or resume) the training run in ``folder``; returns each generation's measures.
+
+    The self-play runs in ``jobs`` worker processes of the run's own, or on ``executor``
+    (any :class:`concurrent.futures.Executor`: a Dask cluster's,
+    ``distributed.Client(address).get_executor()``, as :func:`~skitgubbe.run_match`
+    takes one): its workers need skitgubbe but no file of the run (each task carries the
+    weights; the samples come back and are written here), and the result is the same
+    however the parts are spread. The training and the evaluation run here.
 
     A folder that holds a run keeps the settings it started with (a different
     ``config`` raises :class:`~skitgubbe.errors.ArgumentError`, so that resuming
@@ -734,6 +756,8 @@ def train(
         raise ArgumentTypeError(f"progress must be True or False, not {brief(progress)}")
     if log is not None and not callable(log):
         raise ArgumentTypeError(f"log must be a callable or None, not {brief(log)}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise ArgumentTypeError(f"executor must be an Executor or None, not {brief(executor)}")
     say = log or (lambda text: print(text, file=sys.stderr, flush=True))
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise ArgumentError(f"{folder} is not a folder")
@@ -769,7 +793,7 @@ def train(
         model_path = os.path.join(folder, f"model-{generation}.pt")
         weights = os.path.join(folder, f"net-{generation}.sgnet")
         started = time.monotonic()
-        _self_play(folder, generation, config, progress)
+        _self_play(folder, generation, config, progress, executor)
         played = time.monotonic() - started
         if not os.path.exists(model_path):
             data = _load_window(folder, generation, config)

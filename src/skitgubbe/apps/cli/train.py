@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
+
+from ..._text import brief
+from ...errors import ArgumentError
 
 if TYPE_CHECKING:
     from .common import Commands
@@ -61,6 +64,13 @@ def add_train_command(commands: Commands) -> None:
             f"--{field.name.replace('_', '-')}", type=kind, metavar=kind.__name__.upper(),
             help=f"{bounds}; default {getattr(defaults, field.name)}",
         )  # fmt: skip
+    command.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the self-play on a Dask cluster: its scheduler's address, such as "
+        "tcp://10.0.0.5:8786 (its workers need skitgubbe, no file of the run; --jobs is then "
+        "unused for self-play). Needs the 'dask' extra",
+    )
     command.add_argument("--quiet", action="store_true", help="no progress bars")
     command.set_defaults(handler=_run_train)
 
@@ -80,7 +90,12 @@ def _run_train(args: argparse.Namespace) -> int:
     for name, value in given.items():
         check_setting(name, value, f"--{name.replace('_', '-')}")
     config = TrainConfig(**given) if given else None
-    history = train(args.folder, config, progress=not args.quiet)
+    if args.scheduler is None:
+        history = train(args.folder, config, progress=not args.quiet)
+    else:
+        with _cluster(args.scheduler) as client:
+            executor = client.get_executor()
+            history = train(args.folder, config, progress=not args.quiet, executor=executor)
     last = history[-1] if history else {}
     print(
         f"trained {len(history)} generations into {args.folder}; last loss share against "
@@ -88,3 +103,18 @@ def _run_train(args: argparse.Namespace) -> int:
         file=sys.stdout,
     )
     return 0
+
+
+def _cluster(address: str) -> Any:
+    """A Dask client of the scheduler at ``address`` (a one-line error if Dask is missing
+    or the scheduler does not answer)."""
+    try:
+        from distributed import Client
+    except ModuleNotFoundError:
+        raise ArgumentError("--scheduler needs Dask: pip install 'skitgubbe[dask]'") from None
+    try:
+        return Client(address, timeout=30)  # type: ignore[no-untyped-call]
+    except (OSError, ValueError, TypeError) as error:
+        raise ArgumentError(
+            f"--scheduler {brief(address)}: no Dask scheduler answers there ({error})"
+        ) from None
