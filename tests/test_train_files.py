@@ -407,7 +407,7 @@ def test_a_new_run_keeps_its_settings_from_the_start(
     """A run stopped in its first generation resumes with its own settings, not the defaults."""
     seen: list[TrainConfig] = []
 
-    def stop(folder: str, generation: int, config: TrainConfig, show: bool) -> None:
+    def stop(folder: str, generation: int, config: TrainConfig, *rest: object) -> None:
         seen.append(config)
         raise KeyboardInterrupt
 
