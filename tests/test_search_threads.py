@@ -8,7 +8,9 @@ on threads of their own, failures come back, and a server counts the threads.
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -155,6 +157,17 @@ def test_a_policy_failing_on_another_thread_is_raised() -> None:
     with pytest.raises(sg.PolicyError) as caught:
         bot.statistics(observation())
     assert isinstance(caught.value.__cause__, RuntimeError)
+    bot.close()
+
+
+def test_a_threaded_bot_copies_and_pickles_without_its_threads() -> None:
+    view = observation()
+    bot = sg.bots.ISMCTSBot(iterations=100, threads=2, seed=4)
+    bot.statistics(view)
+    for twin in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        assert twin._pool is None
+        assert twin.statistics(view) == copy.deepcopy(bot).statistics(view)
+        twin.close()
     bot.close()
 
 

@@ -433,6 +433,12 @@ class ISMCTSBot:
             self._pool_pid = os.getpid()
         return self._pool
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle of the bot has no threads yet (it starts its own)."""
+        state = dict(self.__dict__)
+        state["_pool"], state["_pool_pid"] = None, 0
+        return state
+
     def close(self) -> None:
         """End the bot's search threads (``threads`` > 1), if any; a later search starts
         them again. Dropping the bot ends them too.
