@@ -19,6 +19,42 @@ static inline uint64_t sg_above(uint8_t card)
     return SG_SUIT_MASK(SG_SUIT_OF(card)) & ~((SG_CARD_BIT(card) << 1) - 1);
 }
 
+/* ---- the generator ------------------------------------------------------------ */
+
+/* The bodies of sg_rng_next and sg_rng_below (rng.c, docs/rules.md §2), inline for
+ * the search's hot loops (a rollout draws at every move): the same numbers. */
+static inline uint64_t sg_rng_next_inline(sg_rng *rng)
+{
+    uint64_t *s = rng->s;
+    const uint64_t x = s[1] * 5;
+    const uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+static inline uint32_t sg_rng_below_inline(sg_rng *rng, uint32_t bound)
+{
+    uint32_t x = (uint32_t)(sg_rng_next_inline(rng) >> 32);
+    uint64_t m = (uint64_t)x * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        /* 2^32 mod bound: the number of low values that would bias the draw. */
+        const uint32_t threshold = (uint32_t)(0u - bound) % bound;
+        while (low < threshold) {
+            x = (uint32_t)(sg_rng_next_inline(rng) >> 32);
+            m = (uint64_t)x * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* ---- events ----------------------------------------------------------------- */
 
 /* Records an event when the caller asked for them.  len counts every event,

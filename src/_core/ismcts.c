@@ -186,7 +186,7 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
         for (int i = 0; i < n; i++)
             untried += !tried[i];
         if (untried) {
-            int pick = (int)sg_rng_below(rng, (uint32_t)untried);
+            int pick = (int)sg_rng_below_inline(rng, (uint32_t)untried);
             int i = 0;
             for (;; i++)
                 if (!tried[i] && pick-- == 0)

@@ -43,7 +43,7 @@ void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
     for (uint64_t rest = SG_ALL_CARDS & ~placed; rest; rest &= rest - 1)
         pool[n++] = (uint8_t)sg_lowest(rest);
     for (int i = n - 1; i > 0; i--) {
-        const uint32_t j = sg_rng_below(rng, (uint32_t)i + 1);
+        const uint32_t j = sg_rng_below_inline(rng, (uint32_t)i + 1);
         const uint8_t tmp = pool[i];
         pool[i] = pool[j];
         pool[j] = tmp;
@@ -252,7 +252,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
         /* No legal move in a game not over cannot happen in a state that
          * passes sg_view_check; should it, the rollout stops there. */
         if (policy == SG_POLICY_GREEDY ||
-            (policy == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
+            (policy == SG_POLICY_MIXED && sg_rng_below_inline(rng, 4) != 0)) {
             move = sg_greedy_move(st);
             if (!move)
                 break;
@@ -260,7 +260,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
             const int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
-            move = moves[sg_rng_below(rng, (uint32_t)n)];
+            move = moves[sg_rng_below_inline(rng, (uint32_t)n)];
         }
         sg_apply_unchecked(st, move, NULL);
     }
