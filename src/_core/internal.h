@@ -83,11 +83,23 @@ static inline uint8_t sg_left_of(const sg_state *st, uint8_t seat)
     return (uint8_t)((seat + 1) % st->rules.players);
 }
 
-/* Table cards as a mask. */
-uint64_t sg_table_mask(const sg_state *st);
+/* Table cards as a mask (inline: every trick's end reads it). */
+static inline uint64_t sg_table_mask(const sg_state *st)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < st->table_len; i++)
+        mask |= SG_CARD_BIT(st->table[i]);
+    return mask;
+}
 
-/* Number of seats still holding cards (hand or collection). */
-int sg_holding_count(const sg_state *st);
+/* Number of seats still holding cards (hand or collection; inline: every lead reads it). */
+static inline int sg_holding_count(const sg_state *st)
+{
+    int count = 0;
+    for (int p = 0; p < st->rules.players; p++)
+        count += (st->hand[p] | st->coll[p]) != 0;
+    return count;
+}
 
 /* Phase 1 (collecting.c).  The why_illegal functions of the phases take a
  * well-formed move (kind and cards checked by sg_why_illegal) of the player
