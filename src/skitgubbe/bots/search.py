@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import math
-import os
 import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 from .. import _core
@@ -295,8 +294,8 @@ class ISMCTSBot:
     soon it is done); ``time`` is wall time per decision, which each search
     takes whole (so N threads do about N times the work of one). With an
     iteration budget the result is reproducible from ``seed``; ``threads=1``
-    (the default) is the one search of before, on the calling thread. The bot
-    keeps its threads between decisions (:meth:`close` ends them).
+    (the default) is the one search of before, on the calling thread; the
+    other threads are started for each decision and end with it.
 
     >>> pair = sg.bots.ISMCTSBot(iterations=300, threads=2, seed=1)
     >>> sum(visits for visits, _ in pair.statistics(game.observation(game.to_move)).values())
@@ -358,8 +357,6 @@ class ISMCTSBot:
         self.threads = _count("threads", threads, _MAX_THREADS)
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_pid = 0
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
         """(iterations, tree nodes, seconds of wall time it took) of the last search; with
         ``threads``, the iterations and nodes of every search and the longest one's seconds."""
@@ -408,51 +405,37 @@ class ISMCTSBot:
     def _search_many(
         self, view: bytes, shares: Sequence[int], seeds: Sequence[int]
     ) -> list[_Found]:
-        """One search per share at once: the first on this thread, the others on the
-        bot's pool; every search is waited for, and the first failure (in thread
-        order) raised."""
-        pool = self._threads_pool()
-        futures: list[Future[_Found]] = [
-            pool.submit(self._search_one, view, share, seed)
-            for share, seed in zip(shares[1:], seeds[1:], strict=True)
+        """One search per share at once: the first on this thread, each other on a thread
+        started for it (the C search releases the GIL); every search is waited for, and
+        the first failure (in thread order) raised.
+
+        The threads live for one decision: a bot keeps none between decisions, so a
+        server with many bots seated holds no idle threads for them. Starting one costs
+        some 50 µs (benchmarks/test_search.py), 0.5 % of a 10 ms decision."""
+        found: list[_Found | None] = [None] * len(shares)
+        failures: list[BaseException | None] = [None] * len(shares)
+
+        def search(i: int) -> None:
+            try:
+                found[i] = self._search_one(view, shares[i], seeds[i])
+            except BaseException as failure:  # raised on the calling thread below
+                failures[i] = failure
+
+        others = [
+            threading.Thread(target=search, args=(i,), name=f"ismcts-{i}", daemon=True)
+            for i in range(1, len(shares))
         ]
+        for thread in others:
+            thread.start()
         try:
-            first = self._search_one(view, shares[0], seeds[0])
+            search(0)
         finally:
-            done = [future.exception() for future in futures]  # waits for each
-        for failure in done:
+            for thread in others:
+                thread.join()
+        for failure in failures:
             if failure is not None:
                 raise failure
-        return [first, *(future.result() for future in futures)]
-
-    def _threads_pool(self) -> ThreadPoolExecutor:
-        """The bot's pool of ``threads - 1`` threads, made at its first use (and again in
-        a forked child, where the parent's threads do not exist)."""
-        if self._pool is None or self._pool_pid != os.getpid():
-            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="ismcts")
-            self._pool_pid = os.getpid()
-        return self._pool
-
-    def __getstate__(self) -> dict[str, Any]:
-        """A copy or a pickle of the bot has no threads yet (it starts its own)."""
-        state = dict(self.__dict__)
-        state["_pool"], state["_pool_pid"] = None, 0
-        return state
-
-    def close(self) -> None:
-        """End the bot's search threads (``threads`` > 1), if any; a later search starts
-        them again. Dropping the bot ends them too.
-
-        >>> import skitgubbe as sg
-        >>> bot = sg.bots.ISMCTSBot(iterations=50, threads=2, seed=1)
-        >>> game = sg.Game.new(seed=4)
-        >>> bot.choose(game.observation(game.to_move)) in game.legal_moves
-        True
-        >>> bot.close()
-        """
-        pool, self._pool = self._pool, None
-        if pool is not None and self._pool_pid == os.getpid():
-            pool.shutdown(wait=True)
+        return [one for one in found if one is not None]
 
     def choose(self, observation: Observation) -> Move:
         """The most visited move after the search.
