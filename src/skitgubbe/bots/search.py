@@ -410,8 +410,8 @@ class ISMCTSBot:
         the first failure (in thread order) raised.
 
         The threads live for one decision: a bot keeps none between decisions, so a
-        server with many bots seated holds no idle threads for them. Starting one costs
-        some 50 µs (benchmarks/test_search.py), 0.5 % of a 10 ms decision."""
+        server with many bots seated holds no idle threads for them. Starting and joining
+        them costs about 0.1 ms a decision (docs/performance.md), 1 % of 10 ms."""
         found: list[_Found | None] = [None] * len(shares)
         failures: list[BaseException | None] = [None] * len(shares)
 
@@ -425,12 +425,14 @@ class ISMCTSBot:
             threading.Thread(target=search, args=(i,), name=f"ismcts-{i}", daemon=True)
             for i in range(1, len(shares))
         ]
-        for thread in others:
-            thread.start()
+        started: list[threading.Thread] = []
         try:
+            for thread in others:
+                thread.start()  # may raise (no thread to be had): those started are joined
+                started.append(thread)
             search(0)
         finally:
-            for thread in others:
+            for thread in started:
                 thread.join()
         for failure in failures:
             if failure is not None:
