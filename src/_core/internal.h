@@ -22,7 +22,8 @@ static inline uint64_t sg_above(uint8_t card)
 /* ---- the generator ------------------------------------------------------------ */
 
 /* The bodies of sg_rng_next and sg_rng_below (rng.c, docs/rules.md §2), inline for
- * the search's hot loops (a rollout draws at every move): the same numbers. */
+ * the search's hot loops (a rollout draws at every move): the same numbers.  Like
+ * rng.c, changing them changes every seeded deck: bump SG_RNG_VERSION if you must. */
 static inline uint64_t sg_rng_next_inline(sg_rng *rng)
 {
     uint64_t *s = rng->s;
