@@ -182,6 +182,12 @@ RATIOS: Final = (
         for name in ("one-engine", "isolated")
     ),
     Ratio(
+        key="ismcts_threads_2_over_1",
+        label="ISMCTS threads=2 / threads=1, the same total iterations (iterations/s)",
+        numerator=("ismcts-threads-2", "iterations_per_s"),
+        denominator=("ismcts-threads-1", "iterations_per_s"),
+    ),
+    Ratio(
         key="ismcts_c_policy_over_built_in",
         label="ISMCTS with a C policy / the built-in greedy (iterations/s)",
         numerator=("ismcts-policy-c", "iterations_per_s"),

@@ -113,6 +113,7 @@ INT = "an int from 1 to 2147483647"
 UINT32 = "an int from 1 to 4294967295"
 TIME = "None or a finite number of seconds > 0"
 EXPLORATION = "a finite number >= 0"
+THREADS = "an int from 1 to 64"
 POLICIES = (
     "one of random, greedy, mixed, a C policy, file.c[:function], module:function or a callable"
 )
@@ -143,6 +144,13 @@ BAD_ISMCTS = [
     ({"rollout": ["mixed"]}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not"),
     ({"seed": "one"}, sg.ArgumentTypeError, "seed must be an int or None, not 'one'"),
     ({"seed": 1.5}, sg.ArgumentTypeError, "seed must be an int or None, not 1.5"),
+    ({"threads": 0}, sg.ArgumentError, f"threads must be {THREADS}, not 0"),
+    ({"threads": 65}, sg.ArgumentError, f"threads must be {THREADS}, not 65"),
+    ({"threads": -2}, sg.ArgumentError, f"threads must be {THREADS}, not -2"),
+    ({"threads": 2.0}, sg.ArgumentTypeError, f"threads must be {THREADS}, not 2.0"),
+    ({"threads": True}, sg.ArgumentTypeError, f"threads must be {THREADS}, not True"),
+    ({"threads": "2"}, sg.ArgumentTypeError, f"threads must be {THREADS}, not '2'"),
+    ({"threads": None}, sg.ArgumentTypeError, f"threads must be {THREADS}, not None"),
 ]
 
 BAD_PIMC = [
@@ -186,6 +194,8 @@ def test_pimc_refuses_a_bad_option_when_made(
         ("ismcts:exploration=-inf", f"exploration must be {EXPLORATION}, not -inf"),
         ("ismcts:time=inf", f"time must be {TIME}, not inf"),
         ("ismcts:iterations=4294967296", f"iterations must be {UINT32}, not 4294967296"),
+        ("ismcts:threads=0", f"threads must be {THREADS}, not 0"),
+        ("ismcts:threads=100,time=0.01", f"threads must be {THREADS}, not 100"),
         ("pimc:worlds=2147483648", f"worlds must be {INT}, not 2147483648"),
         ("pimc:rollouts=0", f"rollouts must be {INT}, not 0"),
     ],
@@ -206,6 +216,8 @@ def test_the_widest_allowed_options_are_accepted() -> None:
     assert bot.choose(view) in game.legal_moves
     bot = sg.bots.ISMCTSBot(time=1e-9, seed=1)  # a tiny budget still answers
     assert bot.choose(view) in game.legal_moves
+    bot = sg.bots.ISMCTSBot(iterations=3, threads=64, seed=1)  # fewer iterations than threads
+    assert bot.choose(view) in game.legal_moves and bot.last_search[0] == 3
 
 
 def test_an_arena_refuses_a_bad_bot_option_before_the_match() -> None:

@@ -174,22 +174,6 @@ int sg_apply(sg_state *st, sg_move move, sg_events *ev)
     }
 }
 
-uint64_t sg_table_mask(const sg_state *st)
-{
-    uint64_t mask = 0;
-    for (int i = 0; i < st->table_len; i++)
-        mask |= SG_CARD_BIT(st->table[i]);
-    return mask;
-}
-
-int sg_holding_count(const sg_state *st)
-{
-    int count = 0;
-    for (int p = 0; p < st->rules.players; p++)
-        count += (st->hand[p] | st->coll[p]) != 0;
-    return count;
-}
-
 uint64_t sg_unknown(const sg_state *st, uint8_t seat, uint8_t slots[SG_MAX_PLAYERS + 2])
 {
     uint64_t placed = st->hand[seat] | st->coll[seat] | st->out | sg_table_mask(st);

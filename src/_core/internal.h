@@ -19,6 +19,43 @@ static inline uint64_t sg_above(uint8_t card)
     return SG_SUIT_MASK(SG_SUIT_OF(card)) & ~((SG_CARD_BIT(card) << 1) - 1);
 }
 
+/* ---- the generator ------------------------------------------------------------ */
+
+/* The bodies of sg_rng_next and sg_rng_below (rng.c, docs/rules.md §2), inline for
+ * the search's hot loops (a rollout draws at every move): the same numbers.  Like
+ * rng.c, changing them changes every seeded deck: bump SG_RNG_VERSION if you must. */
+static inline uint64_t sg_rng_next_inline(sg_rng *rng)
+{
+    uint64_t *s = rng->s;
+    const uint64_t x = s[1] * 5;
+    const uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+static inline uint32_t sg_rng_below_inline(sg_rng *rng, uint32_t bound)
+{
+    uint32_t x = (uint32_t)(sg_rng_next_inline(rng) >> 32);
+    uint64_t m = (uint64_t)x * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        /* 2^32 mod bound: the number of low values that would bias the draw. */
+        const uint32_t threshold = (uint32_t)(0u - bound) % bound;
+        while (low < threshold) {
+            x = (uint32_t)(sg_rng_next_inline(rng) >> 32);
+            m = (uint64_t)x * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* ---- events ----------------------------------------------------------------- */
 
 /* Records an event when the caller asked for them.  len counts every event,
@@ -47,11 +84,23 @@ static inline uint8_t sg_left_of(const sg_state *st, uint8_t seat)
     return (uint8_t)((seat + 1) % st->rules.players);
 }
 
-/* Table cards as a mask. */
-uint64_t sg_table_mask(const sg_state *st);
+/* Table cards as a mask (inline: every trick's end reads it). */
+static inline uint64_t sg_table_mask(const sg_state *st)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < st->table_len; i++)
+        mask |= SG_CARD_BIT(st->table[i]);
+    return mask;
+}
 
-/* Number of seats still holding cards (hand or collection). */
-int sg_holding_count(const sg_state *st);
+/* Number of seats still holding cards (hand or collection; inline: every lead reads it). */
+static inline int sg_holding_count(const sg_state *st)
+{
+    int count = 0;
+    for (int p = 0; p < st->rules.players; p++)
+        count += (st->hand[p] | st->coll[p]) != 0;
+    return count;
+}
 
 /* Phase 1 (collecting.c).  The why_illegal functions of the phases take a
  * well-formed move (kind and cards checked by sg_why_illegal) of the player

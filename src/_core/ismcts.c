@@ -78,7 +78,24 @@ typedef struct tree {
     prior_entry *priors;
     uint32_t n_priors;
     uint32_t cap_priors;
+    /* log(n) for n below n_logs, filled as UCB1 asks (0: not yet, or n = 1), or NULL:
+     * the same values as log() gives, without a call for every child at every step. */
+    double *logs;
+    uint32_t n_logs;
 } tree;
+
+/* The most logarithms a search keeps (512 KiB). */
+#define MAX_LOGS (UINT32_C(1) << 16)
+
+/* log(n), n >= 1, from the search's table when it holds n (the value log() returned). */
+static double log_of(tree *t, uint32_t n)
+{
+    if (n >= t->n_logs)
+        return log((double)n);
+    if (t->logs[n] == 0.0)
+        t->logs[n] = log((double)n);
+    return t->logs[n];
+}
 
 static uint32_t add_node(tree *t, uint32_t parent, sg_move move, uint8_t player)
 {
@@ -156,7 +173,7 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
             tried[i] = 1;
             child->avail++;
             const double score = child->reward / child->visits +
-                                 exploration * sqrt(log((double)child->avail) / child->visits);
+                                 exploration * sqrt(log_of(t, child->avail) / child->visits);
             /* The first available child unless a later one scores higher: a
              * NaN score (an infinite constant times a zero log) never wins
              * nor leaves the walk without a child. */
@@ -169,7 +186,7 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
         for (int i = 0; i < n; i++)
             untried += !tried[i];
         if (untried) {
-            int pick = (int)sg_rng_below(rng, (uint32_t)untried);
+            int pick = (int)sg_rng_below_inline(rng, (uint32_t)untried);
             int i = 0;
             for (;; i++)
                 if (!tried[i] && pick-- == 0)
@@ -373,7 +390,7 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     if (n == 0)
         return 0;
 
-    tree t = {NULL, 0, 0, NULL, 0, 0};
+    tree t = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
     if (add_node(&t, NO_NODE, 0, view->to_move) == NO_NODE)
         return legal[0];
     const sg_net *net = policy->net;
@@ -396,6 +413,15 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     uint32_t done = 0;
     double seconds = 0.0;
     if (n > 1 && (timed || params->iterations)) {
+        if (net == NULL) {
+            /* avail never exceeds the iterations: a table for them all (or MAX_LOGS);
+             * without the memory, UCB1 calls log() itself. */
+            const uint32_t want = params->iterations && params->iterations < MAX_LOGS - 1
+                                      ? params->iterations + 1
+                                      : MAX_LOGS;
+            t.logs = calloc(want, sizeof *t.logs);
+            t.n_logs = t.logs ? want : 0;
+        }
         for (;;) {
             if (params->iterations && done >= params->iterations)
                 break;
@@ -410,6 +436,7 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                     break; /* memory or the network ran out: the tree so far decides */
                 free(t.nodes);
                 free(t.priors);
+                free(t.logs);
                 return 0; /* the policy failed: policy->error says how */
             }
             done++;
@@ -448,5 +475,6 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     }
     free(t.nodes);
     free(t.priors);
+    free(t.logs);
     return best;
 }

@@ -43,7 +43,7 @@ void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
     for (uint64_t rest = SG_ALL_CARDS & ~placed; rest; rest &= rest - 1)
         pool[n++] = (uint8_t)sg_lowest(rest);
     for (int i = n - 1; i > 0; i--) {
-        const uint32_t j = sg_rng_below(rng, (uint32_t)i + 1);
+        const uint32_t j = sg_rng_below_inline(rng, (uint32_t)i + 1);
         const uint8_t tmp = pool[i];
         pool[i] = pool[j];
         pool[j] = tmp;
@@ -157,13 +157,30 @@ static sg_move greedy_collecting(const sg_state *st, const sg_move *moves, int n
 static int play_cost(const sg_state *st, uint64_t cards)
 {
     int dearest = 0;
+    int count = 0; /* counted here: sg_popcount is a library call on a baseline x86-64 */
     for (uint64_t c = cards; c; c &= c - 1) {
         const int card = sg_lowest(c);
         const int value = (int)SG_RANK_OF(card) + (SG_SUIT_OF(card) == st->trump ? 16 : 0);
         if (value > dearest)
             dearest = value;
+        count++;
     }
-    return dearest * 8 - sg_popcount(cards); /* the same top card: shed more cards */
+    return dearest * 8 - count; /* the same top card: shed more cards */
+}
+
+/* The cheapest play `best` (0: none) of cost `best_cost`, or a pick-up instead. */
+static sg_move greedy_shedding_end(const sg_state *st, sg_move best, int best_cost)
+{
+    if (!st->table_len)
+        return best;
+    const sg_move pick = SG_MAKE_MOVE(SG_MOVE_KIND_PICK_UP, 0);
+    if (!best)
+        return pick;
+    /* Keep a high trump rather than spend it on a low card. */
+    const int top = st->table[st->table_len - 1];
+    if (best_cost >= (16 + 9) * 8 - 4 && SG_RANK_OF(top) <= 5 && SG_SUIT_OF(top) != st->trump)
+        return pick;
+    return best;
 }
 
 static sg_move greedy_shedding(const sg_state *st, const sg_move *moves, int n)
@@ -179,20 +196,42 @@ static sg_move greedy_shedding(const sg_state *st, const sg_move *moves, int n)
             best = moves[i];
         }
     }
-    if (!st->table_len)
-        return best;
-    const sg_move pick = SG_MAKE_MOVE(SG_MOVE_KIND_PICK_UP, 0);
-    if (!best)
-        return pick;
-    /* Keep a high trump rather than spend it on a low card. */
-    const int top = st->table[st->table_len - 1];
-    if (best_cost >= (16 + 9) * 8 - 4 && SG_RANK_OF(top) <= 5 && SG_SUIT_OF(top) != st->trump)
-        return pick;
-    return best;
+    return greedy_shedding_end(st, best, best_cost);
+}
+
+/* greedy_shedding without runs, from the hand's bits instead of the move list:
+ * every play is one card, so the cheapest is the non-trump card of lowest rank
+ * (the lowest suit of that rank: the first such in move order), else the trump
+ * of lowest rank; the same move, found without generating the moves. */
+static sg_move greedy_shedding_singles(const sg_state *st)
+{
+    const uint64_t hand = st->hand[st->to_move];
+    const uint64_t trumps = st->trump != SG_NO_SUIT ? SG_SUIT_MASK(st->trump) : 0;
+    uint64_t singles = hand; /* the cards it may play, as sg_shedding_moves says */
+    if (st->table_len) {
+        const uint8_t top = st->table[st->table_len - 1];
+        singles = hand & sg_above(top);
+        if (SG_SUIT_OF(top) != st->trump)
+            singles |= hand & trumps;
+    }
+    sg_move best = 0;
+    int best_cost = 1 << 30;
+    const uint64_t plain = singles & ~trumps;
+    const uint64_t pool = plain ? plain : singles;
+    if (pool) {
+        const uint32_t ranks =
+            (uint32_t)((pool | pool >> 16 | pool >> 32 | pool >> 48) & UINT64_C(0x1FFF));
+        const int card = sg_lowest(pool & SG_RANK_CARDS(ranks & (~ranks + 1)));
+        best = SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, SG_CARD_BIT(card));
+        best_cost = ((int)SG_RANK_OF(card) + (SG_SUIT_OF(card) == st->trump ? 16 : 0)) * 8 - 1;
+    }
+    return greedy_shedding_end(st, best, best_cost);
 }
 
 sg_move sg_greedy_move(const sg_state *st)
 {
+    if (st->phase == SG_PHASE_SHEDDING && !st->rules.runs)
+        return greedy_shedding_singles(st);
     sg_move moves[SG_MAX_MOVES];
     const int n = sg_legal_moves(st, moves);
     if (n == 0)
@@ -213,7 +252,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
         /* No legal move in a game not over cannot happen in a state that
          * passes sg_view_check; should it, the rollout stops there. */
         if (policy == SG_POLICY_GREEDY ||
-            (policy == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
+            (policy == SG_POLICY_MIXED && sg_rng_below_inline(rng, 4) != 0)) {
             move = sg_greedy_move(st);
             if (!move)
                 break;
@@ -221,7 +260,7 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
             const int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
-            move = moves[sg_rng_below(rng, (uint32_t)n)];
+            move = moves[sg_rng_below_inline(rng, (uint32_t)n)];
         }
         sg_apply_unchecked(st, move, NULL);
     }

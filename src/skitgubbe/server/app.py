@@ -455,8 +455,9 @@ def create_app(
     (:func:`skitgubbe.bots.check_plain_spec`): a request never makes the server read
     a file, import a module or compile code.
     ``max_bot_iterations`` bounds a searching bot's work per move (an ISMCTS
-    seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget is
-    at most ``MAX_BOT_SECONDS``): a table that asks for more is refused (``400``).
+    seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget times
+    the seat's ``threads`` is at most ``MAX_BOT_SECONDS``): a table that asks for more
+    is refused (``400``).
     ``hint_engine`` is the search a hint runs (at a table created with ``"hints":
     true``), ``review_engine`` the one a finished game's review runs at each decision:
     bot specs of ``ismcts`` or ``pimc`` (:mod:`skitgubbe.server.advice`).

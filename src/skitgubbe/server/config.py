@@ -47,7 +47,8 @@ MAX_MOVES: Final = 10_000
 MAX_BOT_ITERATIONS: Final = 20_000
 """The default bound on a searching bot's work per move (see :class:`TableConfig`)."""
 MAX_BOT_SECONDS: Final = 10.0
-"""The longest time budget per move a searching bot may be given (``ismcts:time=S``)."""
+"""The longest time budget per move a searching bot may be given, in seconds of work
+(``ismcts:time=S``, times its ``threads``: each thread searches ``S`` seconds)."""
 MAX_SPEC: Final = 200
 """The longest bot spec, in characters."""
 CHEAP_BOTS: Final = frozenset({"random", "greedy"})
@@ -106,13 +107,19 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     """A searching bot's budget per move: ``(iterations, seconds)``, either ``None`` when
     it sets none (``(None, None)``: the bot does not search, or the server cannot tell).
 
-    ISMCTS counts its ``iterations``; PIMC plays ``worlds × rollouts`` games per legal
+    ISMCTS counts its ``iterations`` (the total over its ``threads``, which share them)
+    and its ``time`` times its ``threads`` (each thread searches that long: the seconds
+    are seconds of work, not of waiting); PIMC plays ``worlds × rollouts`` games per legal
     move, counted as that many iterations.
 
     >>> from skitgubbe import bots
     >>> from skitgubbe.server.config import bot_cost
     >>> bot_cost(bots.make("ismcts:iterations=400")), bot_cost(bots.make("greedy"))
     ((400, None), (None, None))
+    >>> bot_cost(bots.make("ismcts:iterations=400,threads=2"))
+    (400, None)
+    >>> bot_cost(bots.make("ismcts:time=0.5,threads=2"))
+    (None, 1.0)
     >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
     (32, None)
     >>> bot_cost(bots.make("expert"))  # a strength level costs what its bot does
@@ -121,7 +128,7 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     if isinstance(bot, LevelBot):  # a strength level: the bot it plays
         return bot_cost(bot.bot)
     if isinstance(bot, ISMCTSBot):
-        return bot.iterations, bot.time
+        return bot.iterations, None if bot.time is None else bot.time * bot.threads
     if isinstance(bot, PIMCBot):
         return bot.worlds * bot.rollouts, None
     return None, None
@@ -151,7 +158,7 @@ def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
     raise TableError(
         f"seat {seat}: {spec!r} searches too much for this server: at most "
         f"{max_iterations} iterations (pimc: worlds × rollouts) or {MAX_BOT_SECONDS:g} s "
-        "per move"
+        "per move (ismcts: time × threads)"
     )
 
 
