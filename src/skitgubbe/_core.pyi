@@ -133,6 +133,15 @@ def ismcts_rewards(
     net_use: int = 0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
 
+SOLVE_MAX_DEPTH: int
+SOLVE_VALUES: dict[int, str]
+SOLVE_STOPS: dict[int, str | None]
+
+def solver_size(entries: int) -> int: ...
+def solve(
+    state: bytes, budget: int, entries: int, per_move: bool
+) -> tuple[int, int, int, int, int, int, int, list[tuple[int, int, int]]]: ...
+
 NET_FORMAT: int
 WORLD_SIZE: int
 NET_ERRORS: dict[int, str]
