@@ -39,8 +39,8 @@ from ..game.state import Game
 __all__ = ["DEFAULT_SOLVE_BUDGET", "Outcome", "Solution", "SolvedMove", "solve"]
 
 DEFAULT_SOLVE_BUDGET: Final = 5_000_000
-"""The positions :func:`solve` searches unless told otherwise: a few seconds at
-most (the solver searches about three million a second, docs/performance.md)."""
+"""The positions :func:`solve` searches unless told otherwise: a second or two
+at most (the solver searches about four million a second, docs/performance.md)."""
 
 DEFAULT_TABLE_ENTRIES: Final = 2**18
 """The solver's transposition table unless told otherwise: 2**18 entries of 64
