@@ -307,3 +307,55 @@ def test_the_solver_agrees_with_the_c_brute_force_on_thousands_of_positions(
         assert done.returncode == 0, done.stdout + done.stderr
         found = re.search(r"ok, (\d+) positions agree.*?(\d+) with repetitions", done.stdout)
         assert found and int(found[1]) == least and int(found[2]) > 0, done.stdout
+
+
+# -- the solver in the search: ISMCTSBot(solver=N) --------------------------------------------
+
+
+def test_ismcts_with_the_solver_picks_winning_moves_where_some_moves_lose() -> None:
+    rng = random.Random(2)
+    deck = [f"{rank}{suit}" for suit in "CDHS" for rank in "23456789TJQKA"]
+    found = 0
+    while found < 15:
+        rng.shuffle(deck)
+        hands = [" ".join(deck[:6]), " ".join(deck[6:12])]
+        game = sg.Game.from_shedding(
+            sg.Rules.classic(players=2), hands, trump=deck[12][-1], leader=0
+        )
+        solution = solve(game)
+        if solution.outcome is not Outcome.WIN or all(
+            m.outcome is Outcome.WIN for m in solution.moves
+        ):
+            continue
+        bot = sg.bots.ISMCTSBot(iterations=300, solver=12, seed=found)
+        assert solution.move(bot.choose(game.observation(0))).outcome is Outcome.WIN
+        found += 1
+
+
+def test_the_solver_option_is_checked_where_the_bot_is_made() -> None:
+    assert sg.bots.ISMCTSBot(solver=0).solver == 0
+    assert "solver=12" in repr(sg.bots.ISMCTSBot(solver=12))
+    assert "solver" not in repr(sg.bots.ISMCTSBot())
+    for bad in (-1, 53, 2**32):
+        with pytest.raises(ArgumentError, match="solver must be an int from 0"):
+            sg.bots.ISMCTSBot(solver=bad)
+    for wrong in (1.5, True, "12", None):
+        with pytest.raises(ArgumentTypeError, match="solver must be an int from 0"):
+            sg.bots.ISMCTSBot(solver=wrong)  # type: ignore[arg-type]
+    assert sg.bots.check_plain_spec("ismcts:time=0.01,solver=12") == (
+        "ismcts",
+        {"time": 0.01, "solver": 12},
+    )
+    with pytest.raises(ArgumentError, match="option solver must be a whole number"):
+        sg.bots.check_plain_spec("ismcts:solver=all")
+    assert isinstance(sg.bots.make("ismcts:iterations=50,solver=10"), sg.bots.ISMCTSBot)
+
+
+def test_a_search_with_the_solver_answers_legal_moves_in_every_phase() -> None:
+    rng = random.Random(9)
+    for seed in range(6):
+        game = sg.Game.new(sg.Rules.classic(players=rng.choice((2, 3))), seed=seed)
+        bot = sg.bots.ISMCTSBot(iterations=100, solver=14, seed=seed)
+        while (seat := game.to_move) is not None:
+            game.play(bot.choose(game.observation(seat)))
+        assert game.result is not None

@@ -803,7 +803,7 @@ typedef struct sg_ismcts_params {
     uint32_t iterations;  /* stop after this many (0: no limit) */
     uint32_t rollout_cap; /* rollout length cap (0: none) */
     int32_t policy;       /* rollout policy, enum sg_policy */
-    uint32_t reserved;    /* zero */
+    uint32_t solver;      /* solve leaves of at most this many cards in hands (0: never) */
 } sg_ismcts_params;
 
 SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 40, sg_ismcts_params_has_no_hidden_padding);
@@ -835,9 +835,19 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * goes to the first child available); a `seconds` that is not both
  * positive and finite (0, negative, NaN, +infinity) sets no time limit, so
  * with `iterations` 0 too there is no budget; a `policy` that is not an enum
- * sg_policy value plays random rollouts; `reserved` is ignored.  The tree
- * stops growing when memory (or its 32-bit node ids) runs out and the search
- * goes on with rollouts from its leaves. */
+ * sg_policy value plays random rollouts.  The tree stops growing when
+ * memory (or its 32-bit node ids) runs out and the search goes on with
+ * rollouts from its leaves.
+ *
+ * With `solver` > 0, a leaf whose world is phase 2 with two players holding
+ * cards, at most `solver` cards between them, is solved (sg_solve, at most
+ * SG_ISMCTS_SOLVE_BUDGET positions, one table for the whole search) instead
+ * of rolled out: its rewards are exact, 0 for the seat that ends as the
+ * skitgubbe with best play and 1 for the others (1 for all in a draw, which
+ * the move cap ends with no loser); when the budget runs out first, or the
+ * solver's memory cannot be had, the leaf is rolled out.  A network's leaf
+ * values give way to the solver too. */
+#define SG_ISMCTS_SOLVE_BUDGET 10000
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 

@@ -265,7 +265,7 @@ cdef extern from "skitgubbe.h" nogil:
         uint32_t iterations
         uint32_t rollout_cap
         int32_t policy
-        uint32_t reserved
+        uint32_t solver
 
     ctypedef struct sg_ismcts_stats:
         uint32_t iterations

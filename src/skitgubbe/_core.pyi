@@ -118,6 +118,7 @@ def ismcts(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    solver: int = 0,
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
 def ismcts_rewards(
     view: bytes,
@@ -131,6 +132,7 @@ def ismcts_rewards(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    solver: int = 0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
 
 SOLVE_MAX_DEPTH: int

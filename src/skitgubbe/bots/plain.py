@@ -60,6 +60,7 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "net": "bool",
         "leaf": ("net", "rollout"),
         "prior": "bool",
+        "solver": "int",
     },
 }
 """The bots a plain spec may name, and each one's plain options with what they hold.

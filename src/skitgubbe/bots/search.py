@@ -45,14 +45,15 @@ def _search(
     after: tuple[Any, ...],
     network: Network | None,
     net_use: int,
+    **options: Any,
 ) -> T:
-    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks and the
-    network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
+    """``run(*before, policy, *after, **options)`` with ``rollout``'s policy and hooks and
+    the network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
     builtin, choose, evaluate = rollout.arguments()
     net = None if network is None else network.core
     try:
         return run(*before, builtin, *after, choose=choose, evaluate=evaluate, net=net,
-                   net_use=net_use)  # fmt: skip
+                   net_use=net_use, **options)  # fmt: skip
     except _core.SearchPolicyError as failure:
         raise rollout.failure(failure) from failure.__cause__
 
@@ -124,6 +125,22 @@ def _best(counts: Mapping[Move, float], observation: Observation) -> Move:
             "core_view, though its legal_moves has some: a view the engine did not make"
         )
     return max(counts, key=counts.__getitem__)
+
+
+_MAX_SOLVER: Final = 52  # cards in two hands
+
+
+def _solver(value: object) -> int:
+    """The most cards in hands at which a search solves its leaves: 0 (never) to 52."""
+    if type(value) is not int:
+        raise ArgumentTypeError(
+            f"solver must be an int from 0 (off) to {_MAX_SOLVER} cards, not {value!r}"
+        )
+    if not 0 <= value <= _MAX_SOLVER:
+        raise ArgumentError(
+            f"solver must be an int from 0 (off) to {_MAX_SOLVER} cards, not {value!r}"
+        )
+    return value
 
 
 def _seed(value: object) -> int | None:
@@ -249,10 +266,22 @@ class ISMCTSBot:
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
     True
 
+    With ``solver=N`` (0, the default, is off) a leaf whose sampled world has
+    two players holding cards in phase 2, at most ``N`` cards between them, is
+    solved exactly in C (:func:`skitgubbe.analysis.solve`'s solver, at most
+    10,000 positions a leaf, one transposition table for the whole search)
+    instead of rolled out or scored by the network: its rewards are who ends as
+    the skitgubbe with best play in that world.
+
+    >>> endgame = sg.Game.from_shedding(None, ["9D QD 5C", "JD AD 4C"], trump="S", leader=0)
+    >>> sg.bots.ISMCTSBot(iterations=200, solver=12, seed=1).choose(endgame.observation(0))
+    Move.parse('5♣')
+
     ``iterations`` is None or an int from 1 to 2**32 - 1, ``time`` None or a
     finite number of seconds > 0 (with both, the search stops at whichever it
     reaches first), ``exploration`` a finite number >= 0, ``rollout_cap`` an
-    int from 1 to 2**32 - 1, ``seed`` an int or None. A bad option raises
+    int from 1 to 2**32 - 1, ``solver`` an int from 0 to 52, ``seed`` an int or
+    None. A bad option raises
     :class:`~skitgubbe.errors.ArgumentError` (or
     :class:`~skitgubbe.errors.ArgumentTypeError`) here, not at the first move:
 
@@ -278,6 +307,7 @@ class ISMCTSBot:
         net: bool | str = False,
         leaf: str = "net",
         prior: bool = True,
+        solver: int = 0,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -296,6 +326,7 @@ class ISMCTSBot:
         self.rollout = rollout
         self.evaluation = evaluation
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
+        self.solver = _solver(solver)
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
@@ -332,6 +363,7 @@ class ISMCTSBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
+            solver=self.solver,
         )
         self.last_search = (iterations, nodes, seconds)
         return {Move.from_code(code): (count, reward) for code, count, reward in root}
@@ -358,4 +390,5 @@ class ISMCTSBot:
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
         net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
-        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}, seed={self.seed!r})"
+        solver = f", solver={self.solver}" if self.solver else ""
+        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{solver}, seed={self.seed!r})"
