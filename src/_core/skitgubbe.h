@@ -882,7 +882,9 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
  * table's best move, then a move that goes out, the greedy policy's move and
  * the cheapest plays; a transposition table keyed exactly by the position
  * (each hand, the table's cards with who laid each (ROTATION) or where each
- * play starts (COUNT), the player to move, the trick's target and turns).
+ * play starts (COUNT), the player to move, the trick's target and turns),
+ * its cards named by their rank among the cards still in play (the order of
+ * ranks is all that matters, and with runs whether two are consecutive).
  *
  * Cycles: pick-ups put cards back into hands, so positions can repeat.  A
  * position repeated on the search path counts as a draw.  A WIN or LOSS so

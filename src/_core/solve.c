@@ -52,7 +52,11 @@
  * matters only through who leads after a discard: that seat, or the next one
  * holding cards when he is out, one of the two players.  The rules, the
  * trump and the two seats are the table's context, the same for all its
- * entries.  Every entry stores its whole key, compared on every probe. */
+ * entries.  Every entry stores its whole key, compared on every probe.
+ * The key (and the move an entry keeps) names cards by their rank among the
+ * cards still in play of their suit (squeeze, below): positions that differ
+ * only in which cards went out of play are then one entry, which cuts the
+ * classic rules' searches about tenfold. */
 #include <string.h>
 
 #include "internal.h"
@@ -67,7 +71,9 @@
 
 typedef struct key {
     uint64_t ha, hb, table, aux; /* aux: ROTATION, the table cards whose play leads to b;
-                                    COUNT, the table cards that start a play (but the first) */
+                                    COUNT, the table cards that start a play (but the first);
+                                    all four squeezed (see squeeze) */
+    uint64_t play;               /* the cards in play (hands and table), not squeezed */
     uint32_t misc;               /* bit 0 b to move, 8-15 the trick's target, 16-23 its
                                     turns (ROTATION); VALID */
     uint32_t total;              /* cards in hands and on the table */
@@ -104,6 +110,7 @@ typedef struct run {
     uint32_t arena_top;
     int stop;                 /* enum sg_solve_stop */
     int rotation;
+    int gapped;               /* the rules read whether ranks are consecutive (see squeeze) */
     uint8_t a, b;
     uint8_t lead[SG_MAX_PLAYERS]; /* who leads after a discard of a card laid by seat p */
 } run;
@@ -200,6 +207,68 @@ int sg_solvable(const sg_state *st)
     return SG_ERROR_NONE;
 }
 
+/* Relative ranks.  The game reads a card's rank only to compare it with
+ * another card of its suit (does it beat it?) and, with runs or the run
+ * pick-up, to ask whether two ranks are consecutive.  Cards out of play never
+ * come back, so two positions whose cards in play (hands and table) lie in
+ * the same order in each suit, with the same owners, table and trick, are the
+ * same game when they also agree on which cards in play are consecutive.
+ * squeeze renumbers the cards in play of each suit from 0 up, in order, and
+ * where the rules read consecutive ranks (r->gapped) leaves one empty rank
+ * wherever cards out of play lie between two cards in play; keys and the
+ * table's moves are written so.  `cards` lies within `play`. */
+static uint64_t squeeze(const run *r, uint64_t play, uint64_t cards)
+{
+    uint64_t out = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int next = 16 * suit, last = -2;
+        for (uint64_t c = play & SG_SUIT_MASK(suit); c; c &= c - 1) {
+            const int card = sg_lowest(c);
+            if (r->gapped && last >= 0 && card > last + 1)
+                next++;
+            if (cards & SG_CARD_BIT(card))
+                out |= UINT64_C(1) << next;
+            next++;
+            last = card;
+        }
+    }
+    return out;
+}
+
+/* The inverse: the cards of `play` whose places `squeezed` names. */
+static uint64_t unsqueeze(const run *r, uint64_t play, uint64_t squeezed)
+{
+    uint64_t out = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int next = 16 * suit, last = -2;
+        for (uint64_t c = play & SG_SUIT_MASK(suit); c; c &= c - 1) {
+            const int card = sg_lowest(c);
+            if (r->gapped && last >= 0 && card > last + 1)
+                next++;
+            if (squeezed & (UINT64_C(1) << next))
+                out |= SG_CARD_BIT(card);
+            next++;
+            last = card;
+        }
+    }
+    return out;
+}
+
+/* A move as the table keeps it, and back. */
+static sg_move move_to_table(const run *r, const key *k, sg_move m)
+{
+    if (SG_MOVE_KIND_OF(m) != SG_MOVE_KIND_PLAY)
+        return m;
+    return SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, squeeze(r, k->play, SG_MOVE_CARDS(m)));
+}
+
+static sg_move move_from_table(const run *r, const key *k, sg_move m)
+{
+    if (SG_MOVE_KIND_OF(m) != SG_MOVE_KIND_PLAY)
+        return m;
+    return SG_MAKE_MOVE(SG_MOVE_KIND_PLAY, unsqueeze(r, k->play, SG_MOVE_CARDS(m)));
+}
+
 static void make_key(const run *r, const sg_state *st, key *k)
 {
     uint64_t table = 0, aux = 0;
@@ -210,10 +279,29 @@ static void make_key(const run *r, const sg_state *st, key *k)
                         : i && st->table_play[i] != st->table_play[i - 1])
             aux |= bit;
     }
-    k->ha = st->hand[r->a];
-    k->hb = st->hand[r->b];
-    k->table = table;
-    k->aux = aux;
+    const uint64_t ha = st->hand[r->a], hb = st->hand[r->b];
+    k->play = ha | hb | table;
+    /* squeeze, for the four sets at once */
+    uint64_t sa = 0, sb = 0, st_ = 0, sx = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int next = 16 * suit, last = -2;
+        for (uint64_t c = k->play & SG_SUIT_MASK(suit); c; c &= c - 1) {
+            const int card = sg_lowest(c);
+            if (r->gapped && last >= 0 && card > last + 1)
+                next++;
+            const uint64_t from = SG_CARD_BIT(card), to = UINT64_C(1) << next;
+            sa |= ha & from ? to : 0;
+            sb |= hb & from ? to : 0;
+            st_ |= table & from ? to : 0;
+            sx |= aux & from ? to : 0;
+            next++;
+            last = card;
+        }
+    }
+    k->ha = sa;
+    k->hb = sb;
+    k->table = st_;
+    k->aux = sx;
     uint32_t misc = VALID | (st->to_move == r->b);
     if (st->table_len) {
         misc |= (uint32_t)st->trick_target << 8;
@@ -221,7 +309,7 @@ static void make_key(const run *r, const sg_state *st, key *k)
             misc |= (uint32_t)st->trick_turns << 16;
     }
     k->misc = misc;
-    k->total = (uint32_t)sg_popcount(k->ha | k->hb | table);
+    k->total = (uint32_t)sg_popcount(k->play);
 }
 
 static int same_key(const key *x, const key *y)
@@ -290,7 +378,7 @@ static void store(const run *r, const key *k, int t, int holds, uint32_t length,
     if (worth > e->work)
         e->work = worth;
     if (best)
-        e->best = best;
+        e->best = move_to_table(r, k, best);
     if (t == WIN && holds) {
         if (e->lb < 1 || length < e->lb_len) {
             e->lb = 1;
@@ -370,23 +458,23 @@ static int search(run *r, int d, int t, uint32_t *length, int *dep, sg_move *bes
         if (t == WIN) {
             if (e->lb == 1 && e->lb_len <= left) {
                 *length = e->lb_len;
-                *best = e->best;
+                *best = move_from_table(r, k, e->best);
                 return 1;
             }
             if (e->ub <= 0)
                 return 0;
         } else {
             if (e->lb >= 0) {
-                *best = e->best;
+                *best = move_from_table(r, k, e->best);
                 return 1;
             }
             if (e->ub == -1 && e->ub_len <= left) {
                 *length = e->ub_len;
-                *best = e->best;
+                *best = move_from_table(r, k, e->best);
                 return 0;
             }
         }
-        hint = e->best;
+        hint = move_from_table(r, k, e->best);
     }
     /* Only positions since the last discard can repeat: it takes cards away for good. */
     for (int i = d - 1; i >= 0 && r->s->keys[i].total == k->total; i--) {
@@ -470,6 +558,7 @@ static void begin(run *r, sg_solver *s, const sg_state *st, uint64_t budget)
     r->s = s;
     r->budget = budget;
     r->rotation = st->rules.trick_end == SG_TRICK_END_ROTATION;
+    r->gapped = st->rules.runs || st->rules.pickup == SG_PICKUP_TOP_RUN;
     const int n = st->rules.players;
     uint8_t seats[2] = {0, 0};
     int k = 0;

@@ -258,6 +258,7 @@ int main(int argc, char **argv)
     void *fresh_buffer = make_solver(1 << 10, &fresh);
     static brute_ctx ctx;
     long checked = 0, attempts = 0, skipped = 0, moves_checked = 0, lengths_checked = 0;
+    long line_positions = 0;
     long counts[3] = {0, 0, 0}, with_repeats = 0, with_cap = 0, cycle_draws = 0, partial = 0;
     if (sg_solver_init(shared_buffer, 100) != NULL) {
         fprintf(stderr, "solve_check: a solver in 100 bytes\n");
@@ -398,6 +399,32 @@ int main(int argc, char **argv)
                 }
             }
         }
+        /* Down a random line of play, one solver for all its positions: its table
+         * holds the earlier positions' results (relative ranks make many of them
+         * the same game), and each answer must still be the brute force's. */
+        {
+            sg_state line = st;
+            sg_solver *const solver = checked % 2 ? shared : tiny;
+            while (line.phase == SG_PHASE_SHEDDING) {
+                sg_move moves[SG_MAX_MOVES];
+                const int n = sg_legal_moves(&line, moves);
+                sg_apply_unchecked(&line, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
+                if (line.phase != SG_PHASE_SHEDDING)
+                    break;
+                const int v = brute_value(&ctx, &line, 3000000);
+                if (v == NO_ANSWER)
+                    continue;
+                sg_state after = line;
+                if (sg_solve(solver, &line, UINT64_MAX, &res) != SG_ERROR_NONE ||
+                    res.value != v || sg_apply(&after, res.best, NULL) != SG_ERROR_NONE) {
+                    fprintf(stderr, "solve_check: position %ld, down the line: %s, not %s\n",
+                            checked, value_name(res.value), value_name(v));
+                    describe(&line);
+                    return 1;
+                }
+                line_positions++;
+            }
+        }
         counts[truth + 1]++;
         with_repeats += repeats > 0;
         with_cap += truncated > 0;
@@ -436,9 +463,10 @@ int main(int argc, char **argv)
     free(fresh_buffer);
     printf("solve_check: ok, %ld positions agree with the brute force (%ld wins, %ld draws, "
            "%ld losses; %ld with repetitions, %ld reaching the move cap, %ld draws by a cycle "
-           "alone), %ld moves' values, "
+           "alone), %ld moves' values, %ld positions down lines of play, "
            "%ld lengths forced, %ld budgets too small; %ld skipped as too large\n",
            checked, counts[2], counts[1], counts[0], with_repeats, with_cap, cycle_draws, moves_checked,
+           line_positions,
            lengths_checked, partial, skipped);
     return 0;
 }
