@@ -327,7 +327,7 @@ def test_ismcts_with_the_solver_picks_winning_moves_where_some_moves_lose() -> N
             m.outcome is Outcome.WIN for m in solution.moves
         ):
             continue
-        bot = sg.bots.ISMCTSBot(iterations=300, solver=12, seed=found)
+        bot = sg.bots.ISMCTSBot(iterations=3000, solver=12, seed=found)  # the root solved
         assert solution.move(bot.choose(game.observation(0))).outcome is Outcome.WIN
         found += 1
 
@@ -359,3 +359,22 @@ def test_a_search_with_the_solver_answers_legal_moves_in_every_phase() -> None:
         while (seat := game.to_move) is not None:
             game.play(bot.choose(game.observation(seat)))
         assert game.result is not None
+
+
+def test_choose_solves_the_root_when_it_can_and_searches_when_it_cannot() -> None:
+    game = sg.Game.from_shedding(None, ["QS JC KH JD", "4C AH 8D KC"], trump="S", leader=0)
+    solution = solve(game)
+    assert solution.outcome is Outcome.WIN
+    bot = sg.bots.ISMCTSBot(iterations=300, solver=12, seed=1)
+    assert solution.move(bot.choose(game.observation(0))).outcome is Outcome.WIN
+    assert bot.last_search[0] == 0 and bot.last_search[1] > 0  # solved, not searched
+    small = sg.bots.ISMCTSBot(iterations=300, solver=7, seed=1)  # 8 cards: too many
+    small.choose(game.observation(0))
+    assert small.last_search[0] == 300
+    starved = sg.bots.ISMCTSBot(iterations=1, solver=12, seed=1)  # a budget of 10 positions
+    starved.choose(game.observation(0))
+    assert starved.last_search[0] == 1
+    three = sg.Game.from_shedding(None, ["9D QD", "JD 3C", "AD 4S"], trump="S", leader=0)
+    searched = sg.bots.ISMCTSBot(iterations=200, solver=12, seed=1)
+    searched.choose(three.observation(0))
+    assert searched.last_search[0] == 200

@@ -130,7 +130,8 @@ static int index_of(const sg_move *moves, int n, sg_move move)
 typedef struct leaf_solver {
     sg_solver *solver;
     void *buffer;
-    uint32_t cards;    /* the most cards in hands a leaf may hold to be solved; 0: none */
+    uint32_t cards;    /* the most cards in hands a leaf may hold to be solved; 0: none.
+                          A leaf the budget does not solve lowers it below its own count. */
 } leaf_solver;
 
 #define LEAF_TABLE_ENTRIES (1u << 14)
@@ -173,9 +174,12 @@ static int solved_leaf(leaf_solver *ls, const sg_state *world, double reward[SG_
         }
     }
     sg_solve_result res;
-    if (sg_solve(ls->solver, world, SG_ISMCTS_SOLVE_BUDGET, &res) != SG_ERROR_NONE ||
-        res.value == SG_SOLVE_VALUE_UNKNOWN)
+    if (sg_solve(ls->solver, world, SG_ISMCTS_SOLVE_BUDGET, &res) != SG_ERROR_NONE)
         return 0;
+    if (res.value == SG_SOLVE_VALUE_UNKNOWN) {
+        ls->cards = cards - 1; /* too big for the budget: solve only smaller leaves from now */
+        return 0;
+    }
     for (int p = 0; p < SG_MAX_PLAYERS; p++)
         reward[p] = 1.0;
     if (res.loser != SG_NO_SEAT)

@@ -845,9 +845,11 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * of rolled out: its rewards are exact, 0 for the seat that ends as the
  * skitgubbe with best play and 1 for the others (1 for all in a draw, which
  * the move cap ends with no loser); when the budget runs out first, or the
- * solver's memory cannot be had, the leaf is rolled out.  A network's leaf
+ * solver's memory cannot be had, the leaf is rolled out, and for the rest of
+ * the search only leaves with fewer cards than that one are solved (so a
+ * bound set too high costs one budget, not one a leaf).  A network's leaf
  * values give way to the solver too. */
-#define SG_ISMCTS_SOLVE_BUDGET 10000
+#define SG_ISMCTS_SOLVE_BUDGET 2000
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 

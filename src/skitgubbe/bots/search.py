@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import random
+import time as _time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import _core
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game.moves import Move
-from ..game.observation import Observation
+from ..game.observation import Observation, Phase
 from .registry import check_turn
 
 if TYPE_CHECKING:
@@ -128,6 +129,24 @@ def _best(counts: Mapping[Move, float], observation: Observation) -> Move:
 
 
 _MAX_SOLVER: Final = 52  # cards in two hands
+# A root solve's node budget: what the search's own budget would buy (the solver
+# searches a few million positions a second; an ISMCTS iteration takes a few µs).
+_SOLVE_NODES_PER_SECOND: Final = 1_000_000
+_SOLVE_NODES_PER_ITERATION: Final = 10
+_SOLVE_TABLE: Final = 2**14  # entries: 1 MiB, cleared for each root solve
+
+
+def _solvable_root(observation: Observation, cards: int) -> bool:
+    """Whether ``observation`` is phase 2 with two players holding at most ``cards``
+    cards between them, every card of which its seat can place."""
+    if observation.phase is not Phase.SHEDDING:
+        return False
+    sizes = observation.hand_sizes
+    return (
+        sum(1 for size in sizes if size) == 2
+        and sum(sizes) <= cards
+        and sum(1 for slots in observation.unknown_slots if slots) <= 1
+    )
 
 
 def _solver(value: object) -> int:
@@ -266,12 +285,16 @@ class ISMCTSBot:
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
     True
 
-    With ``solver=N`` (0, the default, is off) a leaf whose sampled world has
-    two players holding cards in phase 2, at most ``N`` cards between them, is
-    solved exactly in C (:func:`skitgubbe.analysis.solve`'s solver, at most
-    10,000 positions a leaf, one transposition table for the whole search)
-    instead of rolled out or scored by the network: its rewards are who ends as
-    the skitgubbe with best play in that world.
+    With ``solver=N`` (0, the default, is off) the endgame solver of
+    :func:`skitgubbe.analysis.solve` joins the search. When the position itself
+    has two players holding cards in phase 2, at most ``N`` between them, every
+    card of which the bot can place (in phase 2 a holder can), :meth:`choose`
+    first solves it, within the positions its own budget would buy (10 an
+    iteration, or a million a second of ``time``), and plays a move that
+    achieves the best outcome; if the solve does not finish, the search runs
+    in the time left. In the search, a leaf whose sampled world is such an
+    endgame is solved instead of rolled out or scored by the network (at most
+    2,000 positions a leaf, one transposition table for the whole search).
 
     >>> endgame = sg.Game.from_shedding(None, ["9D QD 5C", "JD AD 4C"], trump="S", leader=0)
     >>> sg.bots.ISMCTSBot(iterations=200, solver=12, seed=1).choose(endgame.observation(0))
@@ -330,7 +353,8 @@ class ISMCTSBot:
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
-        """(iterations, tree nodes, seconds of wall time it took) of the last search."""
+        """(iterations, tree nodes, seconds of wall time it took) of the last search; after
+        a move the solver chose (``solver``), (0, positions solved, seconds)."""
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
@@ -351,22 +375,41 @@ class ISMCTSBot:
         ...     0 <= reward <= visits for visits, reward in stats.values())
         (300, True)
         """
-        _best, root, iterations, nodes, seconds = _search(
+        return self._statistics(observation, float(self.time or 0.0))
+
+    def _statistics(
+        self, observation: Observation, seconds: float
+    ) -> dict[Move, tuple[int, float]]:
+        _best, root, iterations, nodes, took = _search(
             self._rollout,
             _core.ismcts_rewards,
-            (
-                observation.core_view,
-                self.iterations or 0,
-                float(self.time or 0.0),
-                self.exploration,
-            ),
+            (observation.core_view, self.iterations or 0, seconds, self.exploration),
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
             solver=self.solver,
         )
-        self.last_search = (iterations, nodes, seconds)
+        self.last_search = (iterations, nodes, took)
         return {Move.from_code(code): (count, reward) for code, count, reward in root}
+
+    def _solve_root(self, observation: Observation) -> Move | None:
+        """The solver's best move when the position is an endgame it takes (see the
+        class) and it finishes within the search's budget; else None."""
+        if not self.solver or not _solvable_root(observation, self.solver):
+            return None
+        start = _time.perf_counter()
+        budgets = []
+        if self.iterations:
+            budgets.append(self.iterations * _SOLVE_NODES_PER_ITERATION)
+        if self.time:
+            budgets.append(int(self.time * _SOLVE_NODES_PER_SECOND))
+        value, _loser, best, _length, nodes, _stop, _to_move, _moves = _core.solve(
+            observation.core_view, min(budgets), _SOLVE_TABLE, False
+        )
+        if _core.SOLVE_VALUES[value] == "unknown" or not best:
+            return None
+        self.last_search = (0, nodes, _time.perf_counter() - start)
+        return Move.from_code(best)
 
     def choose(self, observation: Observation) -> Move:
         """The most visited move after the search.
@@ -385,7 +428,17 @@ class ISMCTSBot:
         _check_moves(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
-        return _best(self.visits(observation), observation)
+        if not self.solver:
+            return _best(self.visits(observation), observation)
+        start = _time.perf_counter()
+        solved = self._solve_root(observation)
+        if solved is not None:
+            return solved
+        seconds = float(self.time or 0.0)
+        if seconds:  # a root solve that did not finish took its share
+            seconds = max(seconds - (_time.perf_counter() - start), seconds / 10)
+        stats = self._statistics(observation, seconds)
+        return _best({move: visits for move, (visits, _) in stats.items()}, observation)
 
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
