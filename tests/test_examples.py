@@ -51,6 +51,12 @@ def test_custom_bot_example() -> None:
     assert re.search(r"LowCardBot was the skitgubbe in \d+ of 30 games", out)
 
 
+def test_solve_endgame_example_finds_the_mistakes() -> None:
+    out = run_example("examples/solve_endgame.py", "7")
+    assert "game 7: seat 1 was the skitgubbe" in out
+    assert re.search(r"seat 0 plays A♥: loss  <- a mistake: 8♣ kept a win", out)
+
+
 def test_embed_game_example_saves_a_record_that_replays(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     out = run_example("examples/embed_game.py", str(path))

@@ -3,8 +3,9 @@
 tests/c/core_check.c plays thousands of random games through the C API and
 checks its invariants, and tampers with every byte of real states: each must be
 refused by sg_state_check (naming a field) or be a state the whole API handles
-(issue 23: a tampered pickle wrote past the heap). Here it is compiled with the
-sanitizers (any report aborts the run) and the core is compiled as pedantic C99
+(issue 23: a tampered pickle wrote past the heap), the endgame solver included.
+tests/c/solve_check.c checks the solver against its brute force. Here both are
+compiled with the sanitizers (any report aborts the run) and the core is compiled as pedantic C99
 with every warning an error. A machine without a C compiler skips these tests, except in CI (the
 CI variable is set), where that is a failure.
 """
@@ -71,6 +72,37 @@ def test_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path
     # The tampering ran: states were refused, and states that passed were played.
     tampered = re.search(r"(\d+) tampered states refused, (\d+) passed", result.stdout)
     assert tampered and int(tampered[1]) > 0 and int(tampered[2]) > 0, result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="sanitizers need gcc or clang")
+def test_the_solver_and_its_brute_force_are_clean_under_the_sanitizers(tmp_path: Path) -> None:
+    exe = tmp_path / "solve_check"
+    build = run(
+        [
+            compiler(),
+            *STRICT,
+            "-O1",
+            "-g",
+            "-fno-omit-frame-pointer",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            f"-I{CORE}",
+            *SOURCES,
+            str(ROOT / "tests" / "c" / "solve_check.c"),
+            "-o",
+            str(exe),
+            "-lm",
+        ]
+    )
+    assert build.returncode == 0, build.stderr
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = "abort_on_error=0:halt_on_error=1:detect_leaks=1"
+    env["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+    result = run([str(exe), "150", "9"], env=env, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "runtime error" not in result.stderr and "Sanitizer" not in result.stderr
+    assert result.stdout.startswith("solve_check: ok, 150 positions agree")
 
 
 @pytest.mark.slow

@@ -137,6 +137,14 @@ int sg_tensor_fill(const sg_state *st, uint8_t seat, uint64_t pending,
                    const sg_public_move *recent, int n_recent, const float *rules, int n_rules,
                    float *out);
 
+/* The greedy policy's move among `moves`, the n legal moves of `st` (0 when
+ * n is 0): sg_greedy_move without making the moves again. */
+sg_move sg_greedy_choice(const sg_state *st, const sg_move *moves, int n);
+
+/* What the greedy policy thinks a phase-2 play of `cards` costs to give
+ * away: high cards and trumps are dear; the same top card, more cards cheaper. */
+int sg_play_cost(const sg_state *st, uint64_t cards);
+
 /* The rewards of a rollout that ended in `st` (as sg_rollout says). */
 void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
 

@@ -139,6 +139,71 @@ static int index_of(const sg_move *moves, int n, sg_move move)
     return -1;
 }
 
+/* ---- exact leaves ----------------------------------------------------------------- */
+
+/* The solver of a search's leaves (params->solver > 0), its buffer the search's
+ * own, made when the first leaf to solve comes (a search that never reaches an
+ * endgame pays nothing). */
+typedef struct leaf_solver {
+    sg_solver *solver;
+    void *buffer;
+    uint32_t cards;    /* the most cards in hands a leaf may hold to be solved; 0: none.
+                          A leaf the budget does not solve lowers it below its own count. */
+} leaf_solver;
+
+#define LEAF_TABLE_ENTRIES (1u << 14)
+
+static void leaf_solver_open(leaf_solver *ls, uint32_t cards)
+{
+    ls->solver = NULL;
+    ls->buffer = NULL;
+    ls->cards = cards;
+}
+
+static void leaf_solver_close(leaf_solver *ls)
+{
+    free(ls->buffer);
+    ls->buffer = NULL;
+    ls->solver = NULL;
+}
+
+/* The exact rewards of `world` when it is a leaf the solver takes and solves
+ * within its budget (1), else 0 and nothing written. */
+static int solved_leaf(leaf_solver *ls, const sg_state *world, double reward[SG_MAX_PLAYERS])
+{
+    if (ls->cards == 0 || world->phase != SG_PHASE_SHEDDING)
+        return 0;
+    int holding = 0;
+    uint32_t cards = 0;
+    for (int p = 0; p < world->rules.players; p++) {
+        holding += world->hand[p] != 0;
+        cards += (uint32_t)sg_popcount(world->hand[p]);
+    }
+    if (holding != 2 || cards > ls->cards)
+        return 0;
+    if (ls->solver == NULL) {
+        const size_t size = sg_solver_size(LEAF_TABLE_ENTRIES);
+        ls->buffer = malloc(size);
+        ls->solver = ls->buffer ? sg_solver_init(ls->buffer, size) : NULL;
+        if (ls->solver == NULL) {
+            ls->cards = 0; /* no memory: roll out */
+            return 0;
+        }
+    }
+    sg_solve_result res;
+    if (sg_solve(ls->solver, world, SG_ISMCTS_SOLVE_BUDGET, &res) != SG_ERROR_NONE)
+        return 0;
+    if (res.value == SG_SOLVE_VALUE_UNKNOWN) {
+        ls->cards = cards - 1; /* too big for the budget: solve only smaller leaves from now */
+        return 0;
+    }
+    for (int p = 0; p < SG_MAX_PLAYERS; p++)
+        reward[p] = 1.0;
+    if (res.loser != SG_NO_SEAT)
+        reward[res.loser] = 0.0;
+    return 1;
+}
+
 /* Credits every node from `id` up to the root with a visit and the reward of
  * the player who moved into it. */
 static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
@@ -154,7 +219,7 @@ static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
 /* One iteration: select and expand in `world`, roll out, back up.
  * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
 static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
-                   sg_search_policy *policy, sg_rng *rng)
+                   sg_search_policy *policy, sg_rng *rng, leaf_solver *ls)
 {
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
@@ -205,7 +270,8 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
         current = best;
     }
     double reward[SG_MAX_PLAYERS];
-    if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+    if (!solved_leaf(ls, world, reward) &&
+        sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
         return 0;
     backup(t, current, reward);
     return 1;
@@ -285,7 +351,7 @@ static int leaf_rewards(sg_state *world, const sg_ismcts_params *p, sg_search_po
  * new node, and its values (or a rollout's rewards) are backed up.
  * Returns 0 when the policy, the network or memory failed. */
 static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
-                        sg_search_policy *policy, sg_rng *rng)
+                        sg_search_policy *policy, sg_rng *rng, leaf_solver *ls)
 {
     sg_move moves[SG_MAX_MOVES];
     uint32_t child_of[SG_MAX_MOVES];
@@ -346,8 +412,10 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
     } else if (leaf) {
         if (!evaluate_node(t, current, world, policy->net, reward))
             return 0;
-        if (!leaf_rewards(world, p, policy, rng, reward))
+        if (!solved_leaf(ls, world, reward) && !leaf_rewards(world, p, policy, rng, reward))
             return 0;
+    } else if (solved_leaf(ls, world, reward)) {
+        /* a leaf the tree could not grow past (memory), solved */
     } else {
         if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
             return 0;
@@ -410,6 +478,8 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     const double exploration = params->exploration >= 0.0 ? params->exploration : 0.0; /* NaN too */
     const int timed = params->seconds > 0.0 && params->seconds <= DBL_MAX; /* finite, positive */
     const double start = now_seconds();
+    leaf_solver ls;
+    leaf_solver_open(&ls, params->solver);
     uint32_t done = 0;
     double seconds = 0.0;
     if (n > 1 && (timed || params->iterations)) {
@@ -429,14 +499,16 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                 break;
             sg_state world;
             sg_sample_world(view, &rng, &world);
-            const int went = net != NULL ? iterate_puct(&t, &world, exploration, params, policy, &rng)
-                                         : iterate(&t, &world, exploration, params, policy, &rng);
+            const int went = net != NULL
+                                 ? iterate_puct(&t, &world, exploration, params, policy, &rng, &ls)
+                                 : iterate(&t, &world, exploration, params, policy, &rng, &ls);
             if (!went) {
                 if (policy->error == SG_POLICY_ERROR_NONE)
                     break; /* memory or the network ran out: the tree so far decides */
                 free(t.nodes);
                 free(t.priors);
                 free(t.logs);
+                leaf_solver_close(&ls);
                 return 0; /* the policy failed: policy->error says how */
             }
             done++;
@@ -476,5 +548,6 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     free(t.nodes);
     free(t.priors);
     free(t.logs);
+    leaf_solver_close(&ls);
     return best;
 }

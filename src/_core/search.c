@@ -234,11 +234,21 @@ sg_move sg_greedy_move(const sg_state *st)
         return greedy_shedding_singles(st);
     sg_move moves[SG_MAX_MOVES];
     const int n = sg_legal_moves(st, moves);
+    return sg_greedy_choice(st, moves, n);
+}
+
+sg_move sg_greedy_choice(const sg_state *st, const sg_move *moves, int n)
+{
     if (n == 0)
         return 0;
     const sg_move move = st->phase == SG_PHASE_COLLECTING ? greedy_collecting(st, moves, n)
                                                     : greedy_shedding(st, moves, n);
     return has_move(moves, n, move) ? move : moves[0];
+}
+
+int sg_play_cost(const sg_state *st, uint64_t cards)
+{
+    return play_cost(st, cards);
 }
 
 /* ---- rollouts and PIMC ---------------------------------------------------- */

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 /* Bump when the API or the layout of a public struct changes. */
-#define SG_API_VERSION 3
+#define SG_API_VERSION 4
 /* Bump when the shuffle changes: the same seed must give the same deck for
  * every version that keeps this number (docs/rules.md §2). */
 #define SG_RNG_VERSION 1
@@ -803,7 +803,7 @@ typedef struct sg_ismcts_params {
     uint32_t iterations;  /* stop after this many (0: no limit) */
     uint32_t rollout_cap; /* rollout length cap (0: none) */
     int32_t policy;       /* rollout policy, enum sg_policy */
-    uint32_t reserved;    /* zero */
+    uint32_t solver;      /* solve leaves of at most this many cards in hands (0: never) */
 } sg_ismcts_params;
 
 SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 40, sg_ismcts_params_has_no_hidden_padding);
@@ -835,9 +835,21 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * goes to the first child available); a `seconds` that is not both
  * positive and finite (0, negative, NaN, +infinity) sets no time limit, so
  * with `iterations` 0 too there is no budget; a `policy` that is not an enum
- * sg_policy value plays random rollouts; `reserved` is ignored.  The tree
- * stops growing when memory (or its 32-bit node ids) runs out and the search
- * goes on with rollouts from its leaves. */
+ * sg_policy value plays random rollouts.  The tree stops growing when
+ * memory (or its 32-bit node ids) runs out and the search goes on with
+ * rollouts from its leaves.
+ *
+ * With `solver` > 0, a leaf whose world is phase 2 with two players holding
+ * cards, at most `solver` cards between them, is solved (sg_solve, at most
+ * SG_ISMCTS_SOLVE_BUDGET positions, one table for the whole search) instead
+ * of rolled out: its rewards are exact, 0 for the seat that ends as the
+ * skitgubbe with best play and 1 for the others (1 for all in a draw, which
+ * the move cap ends with no loser); when the budget runs out first, or the
+ * solver's memory cannot be had, the leaf is rolled out, and for the rest of
+ * the search only leaves with fewer cards than that one are solved (so a
+ * bound set too high costs one budget, not one a leaf).  A network's leaf
+ * values give way to the solver too. */
+#define SG_ISMCTS_SOLVE_BUDGET 2000
 sg_move sg_ismcts(const sg_state *view, const sg_ismcts_params *params, sg_ismcts_stats *stats,
                   sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES], int *n_moves);
 
@@ -856,6 +868,107 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                           sg_search_policy *policy, sg_ismcts_stats *stats,
                           sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
                           double rewards[SG_MAX_MOVES], int *n_moves);
+
+/* ---- the endgame solver (solve.c) ------------------------------------------------ */
+
+/* An exact solver for phase 2 with two players holding cards and every card
+ * known (a real state or a sampled world): who ends as the skitgubbe when
+ * both play their best.  With two players phase 2 is a game of complete
+ * information (docs/rules.md §8), so its value for the player to move is
+ * WIN (the other player can be made the skitgubbe), LOSS, or DRAW: neither
+ * can force the other to lose, and play goes on until the move cap ends the
+ * game with no loser (docs/rules.md §6.8).
+ *
+ * The search: null-window (boolean) alpha-beta proofs, "can the player to
+ * move win?" then "can he avoid losing?", with moves ordered by the
+ * table's best move, then a move that goes out, the greedy policy's move and
+ * the cheapest plays; a transposition table keyed exactly by the position
+ * (each hand, the table's cards with who laid each (ROTATION) or where each
+ * play starts (COUNT), the player to move, the trick's target and turns),
+ * its cards named by their rank among the cards still in play (the order of
+ * ranks is all that matters, and with runs whether two are consecutive).
+ *
+ * Cycles: pick-ups put cards back into hands, so positions can repeat.  A
+ * position repeated on the search path counts as a draw.  A WIN or LOSS so
+ * proved never rests on a repetition, and the root's value equals the game's
+ * (a winner's fastest strategy never repeats a position); a draw or a bound
+ * that rests on the repetition of a position above the node is path-dependent
+ * and never stored.  The move cap is exact: a WIN or LOSS is stored with the
+ * number of moves it needs and used only where that many moves remain.
+ *
+ * Memory: a solver lives in one buffer of the caller's (no allocation, no
+ * global state), its transposition table kept between calls while the rules,
+ * the trump and the two seats stay the same (cleared when they change).  One
+ * thread at a time per solver; do not move or copy the buffer. */
+#define SG_SOLVE_MAX_DEPTH 400
+
+enum sg_solve_value {
+    SG_SOLVE_VALUE_LOSS = -1,   /* the player to move ends as the skitgubbe */
+    SG_SOLVE_VALUE_DRAW = 0,    /* nobody can be made to lose: the move cap ends the game */
+    SG_SOLVE_VALUE_WIN = 1,     /* the other player ends as the skitgubbe */
+    SG_SOLVE_VALUE_UNKNOWN = 2  /* the search stopped first (`stop` says why) */
+};
+
+enum sg_solve_stop {
+    SG_SOLVE_STOP_NONE = 0,
+    SG_SOLVE_STOP_BUDGET = 1,  /* the node budget ran out */
+    SG_SOLVE_STOP_DEPTH = 2,   /* a line longer than SG_SOLVE_MAX_DEPTH moves */
+    SG_SOLVE_STOP_MEMORY = 3   /* the solver's room for moves on the search path ran out */
+};
+
+typedef struct sg_solve_result {
+    uint64_t nodes;  /* positions searched */
+    sg_move best;    /* a move that achieves `value` (LOSS: the one that loses last found);
+                        0 when the value is unknown */
+    uint32_t length; /* WIN or LOSS: the game ends within this many moves when the
+                        winner plays the solver's line (an upper bound, not always the
+                        fastest), else 0 */
+    int8_t value;    /* enum sg_solve_value, for the player to move */
+    uint8_t to_move;
+    uint8_t loser;   /* WIN or LOSS: the seat that ends as the skitgubbe, else SG_NO_SEAT */
+    uint8_t stop;    /* enum sg_solve_stop */
+} sg_solve_result;
+
+SG_STATIC_ASSERT(sizeof(sg_solve_result) == 24, sg_solve_result_has_no_hidden_padding);
+
+typedef struct sg_solver sg_solver;
+
+/* The bytes a solver with a table of `entries` entries (at least 2, rounded
+ * down to a power of two) needs: 64 bytes an entry and a workspace of about
+ * 250 kB (the search path), the whole of the memory it uses. */
+size_t sg_solver_size(uint32_t entries);
+
+/* Makes a solver in buffer[0 .. bytes) (any alignment), with a table of as
+ * many entries as fit (a power of two); NULL when they are fewer than 2. */
+sg_solver *sg_solver_init(void *buffer, size_t bytes);
+
+/* Entries in the solver's table. */
+uint32_t sg_solver_entries(const sg_solver *solver);
+
+/* Forgets every entry of the table. */
+void sg_solver_clear(sg_solver *solver);
+
+/* Whether the solver can take `st`: SG_ERROR_NONE for a phase-2 state with
+ * exactly two seats holding cards, no hidden card (sg_view_check passes and
+ * no hand holds unseen cards) and a table laid by the rules (each card beats
+ * the one below it, plays numbered from 0); SG_ERROR_OVER for a game over;
+ * SG_ERROR_POSITION otherwise. */
+int sg_solvable(const sg_state *st);
+
+/* Solves `st` for the player to move, searching at most `budget` positions
+ * (the value is UNKNOWN past it).  Returns sg_solvable's error (and leaves
+ * *result zeroed but `value` UNKNOWN) or SG_ERROR_NONE. */
+int sg_solve(sg_solver *solver, const sg_state *st, uint64_t budget, sg_solve_result *result);
+
+/* sg_solve and the value of every legal move: moves[i], values[i] (enum
+ * sg_solve_value for the player to move) and lengths[i] (as result->length,
+ * counting the move), in sg_legal_moves' order, *n_moves of them.  Each move
+ * is solved as a position of its own; the budget is shared, so once it runs
+ * out the remaining moves are UNKNOWN.  `result` is the best of them: WIN
+ * with the fewest moves, else DRAW, else LOSS with the most. */
+int sg_solve_moves(sg_solver *solver, const sg_state *st, uint64_t budget,
+                   sg_solve_result *result, sg_move moves[SG_MAX_MOVES],
+                   int8_t values[SG_MAX_MOVES], uint32_t lengths[SG_MAX_MOVES], int *n_moves);
 
 /* ---- integer actions ---------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 # Declarations of the C core's public header (src/_core/skitgubbe.h).
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
 cdef extern from "skitgubbe.h" nogil:
@@ -265,7 +265,7 @@ cdef extern from "skitgubbe.h" nogil:
         uint32_t iterations
         uint32_t rollout_cap
         int32_t policy
-        uint32_t reserved
+        uint32_t solver
 
     ctypedef struct sg_ismcts_stats:
         uint32_t iterations
@@ -358,6 +358,40 @@ cdef extern from "skitgubbe.h" nogil:
                               sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
                               uint32_t *visits, double *rewards, int *n_moves) nogil
     int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
+
+    # The endgame solver (solve.c).
+    enum:
+        SG_SOLVE_MAX_DEPTH
+        SG_SOLVE_VALUE_LOSS
+        SG_SOLVE_VALUE_DRAW
+        SG_SOLVE_VALUE_WIN
+        SG_SOLVE_VALUE_UNKNOWN
+        SG_SOLVE_STOP_NONE
+        SG_SOLVE_STOP_BUDGET
+        SG_SOLVE_STOP_DEPTH
+        SG_SOLVE_STOP_MEMORY
+
+    ctypedef struct sg_solve_result:
+        uint64_t nodes
+        sg_move best
+        uint32_t length
+        int8_t value
+        uint8_t to_move
+        uint8_t loser
+        uint8_t stop
+
+    ctypedef struct sg_solver:
+        pass
+
+    size_t sg_solver_size(uint32_t entries)
+    sg_solver *sg_solver_init(void *buffer, size_t bytes)
+    uint32_t sg_solver_entries(const sg_solver *solver)
+    int sg_solvable(const sg_state *st)
+    int sg_solve(sg_solver *solver, const sg_state *st, uint64_t budget,
+                 sg_solve_result *result) nogil
+    int sg_solve_moves(sg_solver *solver, const sg_state *st, uint64_t budget,
+                       sg_solve_result *result, sg_move *moves, int8_t *values,
+                       uint32_t *lengths, int *n_moves) nogil
 
 
 cdef enum:

@@ -125,6 +125,7 @@ def ismcts(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    solver: int = 0,
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
 def ismcts_rewards(
     view: bytes,
@@ -138,7 +139,17 @@ def ismcts_rewards(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    solver: int = 0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
+
+SOLVE_MAX_DEPTH: int
+SOLVE_VALUES: dict[int, str]
+SOLVE_STOPS: dict[int, str | None]
+
+def solver_size(entries: int) -> int: ...
+def solve(
+    state: bytes, budget: int, entries: int, per_move: bool
+) -> tuple[int, int, int, int, int, int, int, list[tuple[int, int, int]]]: ...
 
 NET_FORMAT: int
 NET_MAX_SIZE: int

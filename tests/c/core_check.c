@@ -661,6 +661,76 @@ static void check_vec(const sg_rules *rules, uint64_t seed, int self_play)
     EXPECT(!failed, "vector environment (self-play %d, seed %" PRIu64 ")", self_play, seed);
 }
 
+/* ---- the endgame solver ------------------------------------------------------- */
+
+/* One small solver for the whole run (freed at the end of main). */
+static void *solver_buffer = NULL;
+static sg_solver *solver = NULL;
+
+/* Solves `st` with a small budget when the solver takes it, and checks the
+ * answer's shape: the same refusal from sg_solve and sg_solve_moves as from
+ * sg_solvable, values in range, a legal best move when known, the budget
+ * kept.  Any state sg_state_check passes is safe to give it.  1 on failure. */
+static int check_solve(const sg_state *st, const char *what)
+{
+    if (!solver) {
+        const size_t size = sg_solver_size(256);
+        solver_buffer = malloc(size);
+        solver = solver_buffer ? sg_solver_init(solver_buffer, size) : NULL;
+        if (!solver) {
+            fprintf(stderr, "core_check: no solver\n");
+            return 1;
+        }
+    }
+    const uint64_t budget = 200;
+    const int code = sg_solvable(st);
+    sg_solve_result res;
+    sg_move moves[SG_MAX_MOVES];
+    int8_t values[SG_MAX_MOVES];
+    uint32_t lengths[SG_MAX_MOVES];
+    int n = -1;
+    for (int per_move = 0; per_move < 2; per_move++) {
+        const int got = per_move ? sg_solve_moves(solver, st, budget, &res, moves, values,
+                                                  lengths, &n)
+                                 : sg_solve(solver, st, budget, &res);
+        if (got != code || (code != SG_ERROR_NONE && res.value != SG_SOLVE_VALUE_UNKNOWN)) {
+            fprintf(stderr, "core_check: %s: the solver answers %d, sg_solvable %d\n", what, got,
+                    code);
+            return 1;
+        }
+        if (code != SG_ERROR_NONE)
+            continue;
+        if (res.value < SG_SOLVE_VALUE_LOSS || res.value > SG_SOLVE_VALUE_UNKNOWN ||
+            res.nodes > budget) {
+            fprintf(stderr, "core_check: %s: solver value %d after %" PRIu64 " nodes\n", what,
+                    res.value, res.nodes);
+            return 1;
+        }
+        if (res.value != SG_SOLVE_VALUE_UNKNOWN) {
+            sg_state after = *st;
+            if (sg_apply(&after, res.best, NULL) != SG_ERROR_NONE ||
+                (res.value != SG_SOLVE_VALUE_DRAW) != (res.loser != SG_NO_SEAT)) {
+                fprintf(stderr, "core_check: %s: the solver's best move or loser\n", what);
+                return 1;
+            }
+        }
+        if (per_move) {
+            sg_move legal[SG_MAX_MOVES];
+            if (n != sg_legal_moves(st, legal)) {
+                fprintf(stderr, "core_check: %s: the solver's moves\n", what);
+                return 1;
+            }
+            for (int i = 0; i < n; i++)
+                if (moves[i] != legal[i] || values[i] < SG_SOLVE_VALUE_LOSS ||
+                    values[i] > SG_SOLVE_VALUE_UNKNOWN) {
+                    fprintf(stderr, "core_check: %s: the solver's move %d\n", what, i);
+                    return 1;
+                }
+        }
+    }
+    return 0;
+}
+
 static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int check_moves)
 {
     sg_rng rng;
@@ -693,6 +763,8 @@ static void play_one(const sg_rules *rules, uint64_t seed, uint64_t game, int ch
         }
         const int n = sg_legal_moves(&st, moves);
         EXPECT(n > 0 && n <= SG_MAX_MOVES, "game %" PRIu64 ": %d legal moves", game, n);
+        if (check_moves && st.phase == SG_PHASE_SHEDDING)
+            EXPECT(!check_solve(&st, "a game"), "game %" PRIu64 ": the solver", game);
         check_sampling(&st, st.to_move, &rng, game);
         check_sampling(&st, (uint8_t)((st.to_move + 1) % rules->players), &rng, game);
         EXPECT(st.to_move < rules->players, "game %" PRIu64 ": bad seat to move", game);
@@ -952,6 +1024,11 @@ static int play_checked(const sg_state *start, sg_rng *rng, int steps, const cha
         if (failed || field) {
             fprintf(stderr, "core_check: %s: after %d moves sg_state_check fails (%d, %s)\n",
                     what, step, failed, field ? field : "no field");
+            bad = 1;
+            break;
+        }
+        /* The solver takes any state that passes (a tampered one as it is). */
+        if (step == 0 && check_solve(&st, what)) {
             bad = 1;
             break;
         }
@@ -1548,6 +1625,7 @@ int main(int argc, char **argv)
         params.policy = SG_POLICY_MIXED;
         params.rollout_cap = 200;
         params.seed = g;
+        params.solver = g % 2 ? 16 : 0; /* endgame leaves solved, in every other search */
         sg_ismcts_stats stats;
         sg_move root[SG_MAX_MOVES];
         uint32_t visits[SG_MAX_MOVES];
@@ -1682,6 +1760,7 @@ int main(int argc, char **argv)
         return 1;
     if (check_policies() || check_vec_policies())
         return 1;
+    free(solver_buffer);
     printf("core_check: ok, %" PRIu64 " simulated moves; %ld tampered states refused, %ld passed "
            "and played\n",
            total_moves, refused, passed);

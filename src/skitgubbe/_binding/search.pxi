@@ -263,18 +263,20 @@ def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_
 
 def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, int policy,
            uint32_t cap, uint64_t seed, choose=None, evaluate=None, Net net=None,
-           int net_use=0):
+           int net_use=0, uint32_t solver=0):
     """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL;
     `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails),
-    `net` used as `net_use` says (NET_* bits; see set_net)."""
+    `net` used as `net_use` says (NET_* bits; see set_net), leaves of at most `solver`
+    cards in two hands in phase 2 solved (sg_ismcts_params.solver; 0: never)."""
     best, root, done, nodes, took = ismcts_rewards(
-        view, iterations, seconds, exploration, policy, cap, seed, choose, evaluate, net, net_use)
+        view, iterations, seconds, exploration, policy, cap, seed, choose, evaluate, net, net_use,
+        solver)
     return (best, [(move, visits) for move, visits, _ in root], done, nodes, took)
 
 
 def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double exploration,
                    int policy, uint32_t cap, uint64_t seed, choose=None, evaluate=None,
-                   Net net=None, int net_use=0):
+                   Net net=None, int net_use=0, uint32_t solver=0):
     """ismcts, with each root move's total reward for the player to move:
     (best move, [(move, visits, reward)], iterations, nodes, seconds)."""
     cdef sg_state st
@@ -293,7 +295,7 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
     params.policy = policy
     params.rollout_cap = cap
     params.seed = seed
-    params.reserved = 0
+    params.solver = solver
     hooks = set_policy(&sp, policy, choose, evaluate)
     set_net(&sp, net, net_use)
     with nogil:

@@ -1,6 +1,7 @@
 """Analysis for people: how good was each move, and what was better?
 
-Two levels, both from one seat's own knowledge only:
+Two levels from one seat's own knowledge only, and an exact solver that sees
+every card:
 
 - :func:`analyse_position` weighs every legal move of an
   :class:`~skitgubbe.Observation`: its estimated chance of ending as the
@@ -8,6 +9,9 @@ Two levels, both from one seat's own knowledge only:
 - :func:`analyse` reviews a seat's moves over a whole recorded game, labels each
   by what it cost (:data:`THRESHOLDS`: inaccuracy, mistake, blunder) and sums up
   (:class:`GameAnalysis`: accuracy, costliest moves, an evaluation graph in SVG).
+- :func:`solve`, once two players hold cards in phase 2: with every card open,
+  who ends as the skitgubbe with best play, a best move and every legal move's
+  outcome (:class:`Solution`), exactly, like bridge's double-dummy solver.
 
 Any search bot is the engine (``"ismcts:iterations=…"``, ``"pimc:…"``, a strength
 level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured. The same
@@ -40,10 +44,12 @@ from .position import (
     engine_for,
 )
 from .review import LABELS, THRESHOLDS, GameAnalysis, MoveReview, analyse, label
+from .solver import DEFAULT_SOLVE_BUDGET, Outcome, Solution, SolvedMove, solve
 
 __all__ = [
     "COLOURS",
     "DEFAULT_ENGINE",
+    "DEFAULT_SOLVE_BUDGET",
     "LABELS",
     "NOT_REPRODUCIBLE",
     "THRESHOLDS",
@@ -51,10 +57,14 @@ __all__ = [
     "GameAnalysis",
     "MoveEstimate",
     "MoveReview",
+    "Outcome",
     "PositionAnalysis",
+    "Solution",
+    "SolvedMove",
     "analyse",
     "analyse_position",
     "engine_for",
     "evaluation_graph",
     "label",
+    "solve",
 ]

@@ -61,6 +61,7 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "leaf": ("net", "rollout"),
         "prior": "bool",
         "threads": "int",
+        "solver": "int",
     },
 }
 """The bots a plain spec may name, and each one's plain options with what they hold.

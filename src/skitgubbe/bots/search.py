@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 import random
 import threading
+import time as _time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 from .. import _core
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game.moves import Move
-from ..game.observation import Observation
+from ..game.observation import Observation, Phase
 from .registry import check_turn
 
 if TYPE_CHECKING:
@@ -47,14 +48,15 @@ def _search(
     after: tuple[Any, ...],
     network: Network | None,
     net_use: int,
+    **options: Any,
 ) -> T:
-    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks and the
-    network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
+    """``run(*before, policy, *after, **options)`` with ``rollout``'s policy and hooks and
+    the network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
     builtin, choose, evaluate = rollout.arguments()
     net = None if network is None else network.core
     try:
         return run(*before, builtin, *after, choose=choose, evaluate=evaluate, net=net,
-                   net_use=net_use)  # fmt: skip
+                   net_use=net_use, **options)  # fmt: skip
     except _core.SearchPolicyError as failure:
         raise rollout.failure(failure) from failure.__cause__
 
@@ -161,6 +163,40 @@ def _merge(found: Sequence[_Found]) -> tuple[_Root, int, int, float]:
         sum(one[3] for one in found),
         max(one[4] for one in found),
     )
+
+
+_MAX_SOLVER: Final = 52  # cards in two hands
+# A root solve's node budget: what the search's own budget would buy (the solver
+# searches a few million positions a second; an ISMCTS iteration takes a few µs).
+_SOLVE_NODES_PER_SECOND: Final = 1_000_000
+_SOLVE_NODES_PER_ITERATION: Final = 10
+_SOLVE_TABLE: Final = 2**14  # entries: 1 MiB, cleared for each root solve
+
+
+def _solvable_root(observation: Observation, cards: int) -> bool:
+    """Whether ``observation`` is phase 2 with two players holding at most ``cards``
+    cards between them, every card of which its seat can place."""
+    if observation.phase is not Phase.SHEDDING:
+        return False
+    sizes = observation.hand_sizes
+    return (
+        sum(1 for size in sizes if size) == 2
+        and sum(sizes) <= cards
+        and sum(1 for slots in observation.unknown_slots if slots) <= 1
+    )
+
+
+def _solver(value: object) -> int:
+    """The most cards in hands at which a search solves its leaves: 0 (never) to 52."""
+    if type(value) is not int:
+        raise ArgumentTypeError(
+            f"solver must be an int from 0 (off) to {_MAX_SOLVER} cards, not {value!r}"
+        )
+    if not 0 <= value <= _MAX_SOLVER:
+        raise ArgumentError(
+            f"solver must be an int from 0 (off) to {_MAX_SOLVER} cards, not {value!r}"
+        )
+    return value
 
 
 def _seed(value: object) -> int | None:
@@ -301,11 +337,26 @@ class ISMCTSBot:
     >>> sum(visits for visits, _ in pair.statistics(game.observation(game.to_move)).values())
     300
 
+    With ``solver=N`` (0, the default, is off) the endgame solver of
+    :func:`skitgubbe.analysis.solve` joins the search. When the position itself
+    has two players holding cards in phase 2, at most ``N`` between them, every
+    card of which the bot can place (in phase 2 a holder can), :meth:`choose`
+    first solves it, within the positions its own budget would buy (10 an
+    iteration, or a million a second of ``time``), and plays a move that
+    achieves the best outcome; if the solve does not finish, the search runs
+    in the time left. In the search, a leaf whose sampled world is such an
+    endgame is solved instead of rolled out or scored by the network (at most
+    2,000 positions a leaf, one transposition table for the whole search).
+
+    >>> endgame = sg.Game.from_shedding(None, ["9D QD 5C", "JD AD 4C"], trump="S", leader=0)
+    >>> sg.bots.ISMCTSBot(iterations=200, solver=12, seed=1).choose(endgame.observation(0))
+    Move.parse('5♣')
+
     ``iterations`` is None or an int from 1 to 2**32 - 1, ``time`` None or a
     finite number of seconds > 0 (with both, the search stops at whichever it
     reaches first), ``exploration`` a finite number >= 0, ``rollout_cap`` an
-    int from 1 to 2**32 - 1, ``threads`` an int from 1 to 64, ``seed`` an int
-    or None. A bad option raises
+    int from 1 to 2**32 - 1, ``threads`` an int from 1 to 64, ``solver`` an int from 0
+    to 52, ``seed`` an int or None. A bad option raises
     :class:`~skitgubbe.errors.ArgumentError` (or
     :class:`~skitgubbe.errors.ArgumentTypeError`) here, not at the first move:
 
@@ -336,6 +387,7 @@ class ISMCTSBot:
         leaf: str = "net",
         prior: bool = True,
         threads: int = 1,
+        solver: int = 0,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -355,11 +407,13 @@ class ISMCTSBot:
         self.evaluation = evaluation
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.threads = _count("threads", threads, _MAX_THREADS)
+        self.solver = _solver(solver)
         self.seed = _seed(seed)
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
         """(iterations, tree nodes, seconds of wall time it took) of the last search; with
-        ``threads``, the iterations and nodes of every search and the longest one's seconds."""
+        ``threads``, the iterations and nodes of every search and the longest one's seconds;
+        after a move the solver chose (``solver``), (0, positions solved, seconds)."""
 
     def visits(self, observation: Observation) -> dict[Move, int]:
         """Search and return the root's visit count of each legal move."""
@@ -380,30 +434,39 @@ class ISMCTSBot:
         ...     0 <= reward <= visits for visits, reward in stats.values())
         (300, True)
         """
+        return self._statistics(observation, float(self.time or 0.0))
+
+    def _statistics(
+        self, observation: Observation, seconds: float
+    ) -> dict[Move, tuple[int, float]]:
+        """The root's statistics of a search with ``seconds`` of wall time (0: none)."""
         shares = _shares(self.iterations, self.threads)
         seeds = [self._rng.getrandbits(64) for _ in shares]  # in thread order
         view = observation.core_view
         if len(shares) == 1:
-            _best, root, iterations, nodes, seconds = self._search_one(view, shares[0], seeds[0])
+            _best, root, iterations, nodes, took = self._search_one(
+                view, shares[0], seeds[0], seconds
+            )
         else:
-            root, iterations, nodes, seconds = _merge(self._search_many(view, shares, seeds))
-        self.last_search = (iterations, nodes, seconds)
+            root, iterations, nodes, took = _merge(self._search_many(view, shares, seeds, seconds))
+        self.last_search = (iterations, nodes, took)
         return {Move.from_code(code): (count, reward) for code, count, reward in root}
 
-    def _search_one(self, view: bytes, iterations: int, seed: int) -> _Found:
+    def _search_one(self, view: bytes, iterations: int, seed: int, seconds: float) -> _Found:
         """One C search of ``view`` (``iterations`` 0: the time budget alone)."""
         found: _Found = _search(
             self._rollout,
             _core.ismcts_rewards,
-            (view, iterations, float(self.time or 0.0), self.exploration),
+            (view, iterations, seconds, self.exploration),
             (self.rollout_cap, seed),
             self._network,
             self._net_use,
+            solver=self.solver,
         )
         return found
 
     def _search_many(
-        self, view: bytes, shares: Sequence[int], seeds: Sequence[int]
+        self, view: bytes, shares: Sequence[int], seeds: Sequence[int], seconds: float
     ) -> list[_Found]:
         """One search per share at once: the first on this thread, each other on a thread
         started for it (the C search releases the GIL); every search is waited for, and
@@ -417,7 +480,7 @@ class ISMCTSBot:
 
         def search(i: int) -> None:
             try:
-                found[i] = self._search_one(view, shares[i], seeds[i])
+                found[i] = self._search_one(view, shares[i], seeds[i], seconds)
             except BaseException as failure:  # raised on the calling thread below
                 failures[i] = failure
 
@@ -439,6 +502,25 @@ class ISMCTSBot:
                 raise failure
         return [one for one in found if one is not None]
 
+    def _solve_root(self, observation: Observation) -> Move | None:
+        """The solver's best move when the position is an endgame it takes (see the
+        class) and it finishes within the search's budget; else None."""
+        if not self.solver or not _solvable_root(observation, self.solver):
+            return None
+        start = _time.perf_counter()
+        budgets = []
+        if self.iterations:
+            budgets.append(self.iterations * _SOLVE_NODES_PER_ITERATION)
+        if self.time:
+            budgets.append(int(self.time * _SOLVE_NODES_PER_SECOND))
+        value, _loser, best, _length, nodes, _stop, _to_move, _moves = _core.solve(
+            observation.core_view, min(budgets), _SOLVE_TABLE, False
+        )
+        if _core.SOLVE_VALUES[value] == "unknown" or not best:
+            return None
+        self.last_search = (0, nodes, _time.perf_counter() - start)
+        return Move.from_code(best)
+
     def choose(self, observation: Observation) -> Move:
         """The most visited move after the search.
 
@@ -456,10 +538,24 @@ class ISMCTSBot:
         _check_moves(observation)
         if len(observation.legal_moves) == 1:
             return observation.legal_moves[0]
-        return _best(self.visits(observation), observation)
+        if not self.solver:
+            return _best(self.visits(observation), observation)
+        start = _time.perf_counter()
+        solved = self._solve_root(observation)
+        if solved is not None:
+            return solved
+        seconds = float(self.time or 0.0)
+        if seconds:  # a root solve that did not finish took its share
+            seconds = max(seconds - (_time.perf_counter() - start), seconds / 10)
+        stats = self._statistics(observation, seconds)
+        return _best({move: visits for move, (visits, _) in stats.items()}, observation)
 
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
         net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
         threads = f", threads={self.threads}" if self.threads != 1 else ""
-        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{threads}, seed={self.seed!r})"
+        solver = f", solver={self.solver}" if self.solver else ""
+        return (
+            f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{threads}{solver}, "
+            f"seed={self.seed!r})"
+        )
