@@ -138,7 +138,17 @@ def ismcts_rewards(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    playout: int = ...,
+    random_fraction: float = 0.25,
+    temperature: float = ...,
+    blend: float = 1.0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
+
+PLAYOUT_PLAIN: int
+PLAYOUT_MAST: int
+PLAYOUT_NAST: int
+PLAYOUT_TEMPERATURE: float
+NAST_MIN_VISITS: int
 
 NET_FORMAT: int
 NET_MAX_SIZE: int

@@ -60,6 +60,10 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "net": "bool",
         "leaf": ("net", "rollout"),
         "prior": "bool",
+        "playout": ("plain", "mast", "nast"),
+        "random_fraction": "number",
+        "playout_temperature": "number",
+        "blend": "number",
     },
 }
 """The bots a plain spec may name, and each one's plain options with what they hold.
