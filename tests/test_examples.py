@@ -115,6 +115,20 @@ def test_async_server_example_serves_a_game_over_local_http() -> None:
             server.wait()
 
 
+def test_inference_ceiling_example_plays_the_cheater_against_plain_searches(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ceiling.json"
+    out = run_example(
+        "examples/inference_ceiling.py",
+        "--deals", "1", "--players", "2", "--spec", "ismcts:iterations=30", "--out", str(path),
+    )  # fmt: skip
+    assert "1 deal set x 2 seat arrangements = 2 games" in out
+    result = sg.arena.MatchResult.load_json(str(path))
+    assert result.entrants == ("ismcts:iterations=30 (sees every card)", "ismcts:iterations=30")
+    assert [stats.games for stats in result.stats] == [2, 2]
+
+
 def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     out = run_example("examples/replay_game.py", str(path))

@@ -153,6 +153,60 @@ BAD_ISMCTS = [
     ({"threads": None}, sg.ArgumentTypeError, f"threads must be {THREADS}, not None"),
 ]
 
+PLAYOUTS = "one of plain, mast, nast"
+FRACTION = "a number from 0 to 1"
+BLEND = "None or a number from 0 to 1"
+BLEND_NEEDS = "blend mixes the network's leaf values with a rollout's: it needs net=true"
+BAD_PLAYOUTS = [
+    ({"playout": "fast"}, sg.ArgumentError, f"playout must be {PLAYOUTS}, not 'fast'"),
+    ({"playout": None}, sg.ArgumentError, f"playout must be {PLAYOUTS}, not None"),
+    ({"random_fraction": -0.1}, sg.ArgumentError, f"random_fraction must be {FRACTION}, not -0.1"),
+    ({"random_fraction": 1.5}, sg.ArgumentError, f"random_fraction must be {FRACTION}, not 1.5"),
+    ({"random_fraction": 2}, sg.ArgumentError, f"random_fraction must be {FRACTION}, not 2"),
+    ({"random_fraction": math.nan}, sg.ArgumentError, f"random_fraction must be {FRACTION}"),
+    ({"random_fraction": "0.3"}, sg.ArgumentTypeError, f"random_fraction must be {FRACTION}"),
+    ({"random_fraction": True}, sg.ArgumentTypeError, f"random_fraction must be {FRACTION}"),
+    (
+        {"random_fraction": 0.3, "rollout": "greedy"},
+        sg.ArgumentError,
+        "random_fraction is the mixed rollout's share of random moves: it needs rollout=mixed, "
+        "not 'greedy'",
+    ),
+    (
+        {"playout": "mast", "rollout": "greedy"},
+        sg.ArgumentError,
+        "playout=mast draws the rollouts' random moves: it needs rollout=mixed or "
+        "rollout=random, not 'greedy'",
+    ),
+    (
+        {"playout": "nast", "rollout": "net"},
+        sg.ArgumentError,
+        "playout=nast draws the rollouts' random moves",
+    ),
+    (
+        {"playout_temperature": 0},
+        sg.ArgumentError,
+        "playout_temperature must be a finite number > 0, not 0",
+    ),
+    (
+        {"playout": "mast", "playout_temperature": math.inf},
+        sg.ArgumentError,
+        "playout_temperature must be a finite number > 0, not inf",
+    ),
+    (
+        {"playout_temperature": 0.5},
+        sg.ArgumentError,
+        "playout_temperature is MAST's and NAST's: it needs playout=mast or playout=nast",
+    ),
+    ({"blend": 0.5}, sg.ArgumentError, BLEND_NEEDS),
+    ({"blend": 1.5, "net": True}, sg.ArgumentError, f"blend must be {BLEND}, not 1.5"),
+    ({"blend": -0.5, "net": True}, sg.ArgumentError, f"blend must be {BLEND}, not -0.5"),
+    ({"blend": True, "net": True}, sg.ArgumentTypeError, f"blend must be {BLEND}, not True"),
+    ({"blend": 0.5, "net": True, "leaf": "rollout"}, sg.ArgumentError, BLEND_NEEDS),
+    ({"blend": 0.5, "net": True, "prior": False}, sg.ArgumentError, BLEND_NEEDS),
+    ({"blend": 0.5, "net": True, "rollout": "net"}, sg.ArgumentError, BLEND_NEEDS),
+]
+
 BAD_PIMC = [
     ({"worlds": 2**31}, sg.ArgumentError, f"worlds must be {INT}, not 2147483648"),
     ({"worlds": 0}, sg.ArgumentError, f"worlds must be {INT}, not 0"),
@@ -172,6 +226,16 @@ def test_ismcts_refuses_a_bad_option_when_made(
 ) -> None:
     with pytest.raises(error) as caught:
         sg.bots.ISMCTSBot(**options)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(message)
+    assert type(caught.value) is error
+
+
+@pytest.mark.parametrize(("options", "error", "message"), BAD_PLAYOUTS)
+def test_ismcts_refuses_a_bad_playout_option_when_made(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as caught:
+        sg.bots.ISMCTSBot(iterations=10, **options)  # type: ignore[arg-type]
     assert str(caught.value).startswith(message)
     assert type(caught.value) is error
 
@@ -321,3 +385,112 @@ def test_a_search_that_finds_no_move_in_the_core_view_raises_a_package_error(
     bot = getattr(sg.bots, make)(seed=1)
     with pytest.raises(sg.ArgumentError, match="found no legal move"):
         bot.choose(game.observation(game.to_move))
+
+
+# ---------------------------------------------------------------------------
+# Playouts: the mixed fraction, MAST, NAST and the blend of the network with rollouts
+
+
+def search_positions() -> list[sg.Observation]:
+    """A few positions of different rules, players and phases (the greedy bot plays)."""
+    views = []
+    for rules, seed, plies in [
+        (sg.Rules.classic(3), 11, 5),
+        (sg.Rules.classic(3), 12, 60),
+        (sg.Rules.modern(4), 13, 30),
+        (sg.Rules.classic(2), 14, 40),
+    ]:
+        game = sg.Game.new(rules, seed=seed)
+        for _ in range(plies):
+            assert game.to_move is not None
+            game.play(sg.bots.GreedyBot().choose(game.observation(game.to_move)))
+        assert game.to_move is not None and len(game.legal_moves) > 1
+        views.append(game.observation(game.to_move))
+    return views
+
+
+def digest(specs: list[str]) -> str:
+    """A hash of what each spec's search (seed 5) says in each of search_positions()."""
+    import hashlib
+
+    said = []
+    for view in search_positions():
+        for spec in specs:
+            bot = sg.bots.make(spec, seed=5)
+            found = bot.statistics(view) if hasattr(bot, "statistics") else bot.scores(view)
+            said.append(repr(sorted((move.code, value) for move, value in found.items())))
+    return hashlib.sha256("\n".join(said).encode()).hexdigest()
+
+
+def test_the_default_searches_play_as_before_the_playout_options() -> None:
+    """Pinned on the searches as they were before issue 33's playouts: the default rollout
+    (mixed, one random move in four) draws what sg_rollout drew, so every search with
+    default playouts (plain ISMCTS, greedy rollouts, PUCT with rollouts or the network's
+    values, PIMC) gives the same visits and rewards for a seed. A change of the search
+    itself that alters them on purpose updates the digest (and says so in its commit)."""
+    specs = [
+        "ismcts:iterations=400",
+        "ismcts:iterations=300,rollout=greedy",
+        "ismcts:iterations=200,net=true,leaf=rollout",
+        "ismcts:iterations=200,net=true",
+        "pimc:worlds=8",
+    ]
+    assert digest(specs) == "55bbf29765a7f829382402d6042b53abc8d8bbff6f87047e9b789f70b9b7bdfe"
+
+
+@pytest.mark.parametrize(
+    ("spec", "same"),
+    [
+        ("ismcts:iterations=300", "ismcts:iterations=300,random_fraction=0.25,playout=plain"),
+        (
+            "ismcts:iterations=300,rollout=random",
+            "ismcts:iterations=300,rollout=random,playout=plain",
+        ),
+        ("ismcts:iterations=100,net=true", "ismcts:iterations=100,net=true,blend=1"),
+    ],
+)
+def test_the_default_playout_options_given_change_nothing(spec: str, same: str) -> None:
+    for view in search_positions():
+        first, second = sg.bots.make(spec, seed=3), sg.bots.make(same, seed=3)
+        assert first.statistics(view) == second.statistics(view)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=300,playout=mast",
+        "ismcts:iterations=300,playout=nast",
+        "ismcts:iterations=300,playout=mast,playout_temperature=0.02,rollout=random",
+        "ismcts:iterations=300,random_fraction=0.5",
+        "ismcts:iterations=300,random_fraction=0",
+        "ismcts:iterations=300,random_fraction=1",
+        "ismcts:iterations=100,net=true,blend=0.5",
+        "ismcts:iterations=100,net=true,blend=0,playout=mast",
+    ],
+)
+def test_each_playout_is_reproducible_for_a_seed_and_changes_the_search(spec: str) -> None:
+    budget = spec.split(",")[0]
+    plain = budget + (",net=true" if "net=true" in spec else "")
+    changed = False
+    for view in search_positions():
+        first = sg.bots.make(spec, seed=3).statistics(view)  # type: ignore[attr-defined]
+        again = sg.bots.make(spec, seed=3).statistics(view)  # type: ignore[attr-defined]
+        assert first == again
+        assert sum(visits for visits, _ in first.values()) == int(budget.split("=")[1])
+        assert all(0 <= reward <= visits for visits, reward in first.values())
+        changed |= first != sg.bots.make(plain, seed=3).statistics(view)  # type: ignore[attr-defined]
+    assert changed
+
+
+def test_the_playout_options_are_plain_options() -> None:
+    spec = "ismcts:playout=mast,random_fraction=0.5,playout_temperature=0.2,iterations=20"
+    assert sg.bots.check_plain_spec(spec)[1]["playout"] == "mast"
+    assert sg.bots.check_plain_spec("ismcts:net=true,blend=0.5")[1] == {"net": True, "blend": 0.5}
+    for bad in ["ismcts:playout=fast", "ismcts:random_fraction=high", "ismcts:blend=true"]:
+        with pytest.raises(sg.ArgumentError, match="must be"):
+            sg.bots.check_plain_spec(bad)
+    bot = sg.bots.make(spec, seed=1)
+    assert repr(bot) == (
+        "ISMCTSBot(iterations=20, rollout='mixed', playout='mast', random_fraction=0.5, "
+        "playout_temperature=0.2, seed=1)"
+    )

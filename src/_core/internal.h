@@ -148,6 +148,51 @@ int sg_play_cost(const sg_state *st, uint64_t cards);
 /* The rewards of a rollout that ended in `st` (as sg_rollout says). */
 void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
 
+/* ---- playouts (playout.c) ----------------------------------------------------- */
+
+/* The MAST keys: phase (2) x kind (6: a play of several cards apart) x the
+ * card of highest rank (64 codes, or none). */
+#define SG_MAST_KEYS (2u * 6u * 65u)
+/* NAST's pairs of keys, hashed into this many entries (a power of two). */
+#define SG_NAST_SLOTS (1u << 16)
+/* The Gibbs weights are looked up for means rounded to 1 / SG_MAST_BINS. */
+#define SG_MAST_BINS 1024u
+
+/* The playouts of one search: its settings made safe, its MAST (and NAST)
+ * tables, and the moves of the iteration going on (their keys and movers). */
+typedef struct sg_playout_run {
+    int32_t kind;        /* enum sg_playout_kind; PLAIN when the tables are missing */
+    int32_t builtin;     /* enum sg_policy (another value: random) */
+    uint64_t threshold;  /* MIXED: a draw (32 bits) below this is not the greedy move */
+    double temperature;  /* > 0, +infinity; 0: the best mean */
+    double blend;        /* in [0, 1] */
+    double neutral;      /* the mean of a key never seen: 1 - 1 / players */
+    double *weight;      /* exp((bin / SG_MAST_BINS - 1) / temperature), bins 0 .. SG_MAST_BINS */
+    double *sum;         /* SG_MAST_KEYS, then SG_NAST_SLOTS under NAST */
+    uint32_t *count;
+    uint32_t *keys;      /* the iteration's moves so far */
+    uint8_t *movers;
+    uint32_t len;
+    uint32_t cap;
+    uint32_t last;       /* the key of the iteration's last move (SG_MAST_KEYS: none) */
+    int32_t full;        /* the trail could not grow: the rest of the iteration is not kept */
+} sg_playout_run;
+
+/* Sets up `run` for a search with `policy` (enum sg_policy) in games of
+ * `players` players, from `settings` (NULL: sg_playout_defaults). */
+void sg_playout_start(sg_playout_run *run, const sg_playout *settings, int32_t policy,
+                      int players);
+void sg_playout_end(sg_playout_run *run);
+/* A new iteration: forgets the moves of the last one. */
+void sg_playout_begin(sg_playout_run *run);
+/* Keeps `move`, about to be played in `st`, for sg_playout_learn. */
+void sg_playout_note(sg_playout_run *run, const sg_state *st, sg_move move);
+/* sg_rollout with the run's policy and settings (notes every move). */
+void sg_playout_rollout(sg_playout_run *run, sg_state *st, uint32_t cap, sg_rng *rng,
+                        double reward[SG_MAX_PLAYERS]);
+/* Credits the iteration's moves with their mover's reward. */
+void sg_playout_learn(sg_playout_run *run, const double reward[SG_MAX_PLAYERS]);
+
 /* The move `policy->choose` picks in `world`: SG_POLICY_ERROR_NONE and *move,
  * or the error it also writes into `policy` (with no legal move: *move = 0). */
 int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *move);

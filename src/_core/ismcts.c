@@ -218,8 +218,18 @@ static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
 
 /* One iteration: select and expand in `world`, roll out, back up.
  * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
+/* A rollout with the caller's policy, or the built-in one as `run` plays it. */
+static int roll_out(sg_state *world, const sg_ismcts_params *p, sg_search_policy *policy,
+                    sg_playout_run *run, sg_rng *rng, double reward[SG_MAX_PLAYERS])
+{
+    if (policy->choose != NULL || policy->evaluate != NULL)
+        return sg_rollout_with(world, policy, p->rollout_cap, rng, reward) == SG_POLICY_ERROR_NONE;
+    sg_playout_rollout(run, world, p->rollout_cap, rng, reward);
+    return 1;
+}
+
 static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
-                   sg_search_policy *policy, sg_rng *rng, leaf_solver *ls)
+                   sg_search_policy *policy, sg_playout_run *run, sg_rng *rng, leaf_solver *ls)
 {
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
@@ -260,20 +270,22 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
             if (id == NO_NODE)
                 break; /* out of memory: roll out from here */
             t->nodes[id].avail = 1;
+            sg_playout_note(run, world, moves[i]);
             sg_apply_unchecked(world, moves[i], NULL);
             current = id;
             break;
         }
         if (best == NO_NODE)
             break; /* no legal move in a game not over (a malformed view): roll out from here */
+        sg_playout_note(run, world, t->nodes[best].move);
         sg_apply_unchecked(world, t->nodes[best].move, NULL);
         current = best;
     }
     double reward[SG_MAX_PLAYERS];
-    if (!solved_leaf(ls, world, reward) &&
-        sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+    if (!solved_leaf(ls, world, reward) && !roll_out(world, p, policy, run, rng, reward))
         return 0;
     backup(t, current, reward);
+    sg_playout_learn(run, reward);
     return 1;
 }
 
@@ -334,13 +346,23 @@ static float prior_of(const tree *t, uint32_t id, sg_move move, int n)
     return 1.0f / (float)n;
 }
 
-/* The leaf's rewards: the network's values (already in `value`) or a rollout. */
+/* The leaf's rewards: the network's values (already in `reward`), a rollout's,
+ * or the two blended as run->blend says. */
 static int leaf_rewards(sg_state *world, const sg_ismcts_params *p, sg_search_policy *policy,
-                        sg_rng *rng, double reward[SG_MAX_PLAYERS])
+                        sg_playout_run *run, sg_rng *rng, double reward[SG_MAX_PLAYERS])
 {
-    if (policy->net_leaf && policy->choose == NULL && policy->evaluate == NULL)
+    if (policy->net_leaf && policy->choose == NULL && policy->evaluate == NULL) {
+        if (run->blend >= 1.0)
+            return 1;
+        double value[SG_MAX_PLAYERS];
+        for (int s = 0; s < SG_MAX_PLAYERS; s++)
+            value[s] = reward[s];
+        sg_playout_rollout(run, world, p->rollout_cap, rng, reward);
+        for (int s = 0; s < SG_MAX_PLAYERS; s++)
+            reward[s] = run->blend * value[s] + (1.0 - run->blend) * reward[s];
         return 1;
-    return sg_rollout_with(world, policy, p->rollout_cap, rng, reward) == SG_POLICY_ERROR_NONE;
+    }
+    return roll_out(world, p, policy, run, rng, reward);
 }
 
 /* One PUCT iteration: at each node the move of highest
@@ -351,7 +373,7 @@ static int leaf_rewards(sg_state *world, const sg_ismcts_params *p, sg_search_po
  * new node, and its values (or a rollout's rewards) are backed up.
  * Returns 0 when the policy, the network or memory failed. */
 static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
-                        sg_search_policy *policy, sg_rng *rng, leaf_solver *ls)
+                        sg_search_policy *policy, sg_playout_run *run, sg_rng *rng, leaf_solver *ls)
 {
     sg_move moves[SG_MAX_MOVES];
     uint32_t child_of[SG_MAX_MOVES];
@@ -391,6 +413,7 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
                 best = i;
             }
         }
+        sg_playout_note(run, world, moves[best]);
         if (child_of[best] != NO_NODE) {
             sg_apply_unchecked(world, moves[best], NULL);
             current = child_of[best];
@@ -412,15 +435,16 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
     } else if (leaf) {
         if (!evaluate_node(t, current, world, policy->net, reward))
             return 0;
-        if (!solved_leaf(ls, world, reward) && !leaf_rewards(world, p, policy, rng, reward))
+        if (!solved_leaf(ls, world, reward) && !leaf_rewards(world, p, policy, run, rng, reward))
             return 0;
     } else if (solved_leaf(ls, world, reward)) {
         /* a leaf the tree could not grow past (memory), solved */
     } else {
-        if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+        if (!roll_out(world, p, policy, run, rng, reward))
             return 0;
     }
     backup(t, current, reward);
+    sg_playout_learn(run, reward);
     return 1;
 }
 
@@ -441,6 +465,15 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                           sg_search_policy *policy, sg_ismcts_stats *stats,
                           sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
                           double rewards[SG_MAX_MOVES], int *n_moves)
+{
+    return sg_ismcts_playout(view, params, policy, NULL, stats, moves, visits, rewards, n_moves);
+}
+
+sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
+                          sg_search_policy *policy, const sg_playout *playout,
+                          sg_ismcts_stats *stats, sg_move moves[SG_MAX_MOVES],
+                          uint32_t visits[SG_MAX_MOVES], double rewards[SG_MAX_MOVES],
+                          int *n_moves)
 {
     sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0,
                                 NULL, 0, 0};
@@ -492,6 +525,8 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
             t.logs = calloc(want, sizeof *t.logs);
             t.n_logs = t.logs ? want : 0;
         }
+        sg_playout_run run;
+        sg_playout_start(&run, playout, policy->builtin, view->rules.players);
         for (;;) {
             if (params->iterations && done >= params->iterations)
                 break;
@@ -499,12 +534,14 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                 break;
             sg_state world;
             sg_sample_world(view, &rng, &world);
-            const int went = net != NULL
-                                 ? iterate_puct(&t, &world, exploration, params, policy, &rng, &ls)
-                                 : iterate(&t, &world, exploration, params, policy, &rng, &ls);
+            sg_playout_begin(&run);
+            const int went =
+                net != NULL ? iterate_puct(&t, &world, exploration, params, policy, &run, &rng, &ls)
+                            : iterate(&t, &world, exploration, params, policy, &run, &rng, &ls);
             if (!went) {
                 if (policy->error == SG_POLICY_ERROR_NONE)
                     break; /* memory or the network ran out: the tree so far decides */
+                sg_playout_end(&run);
                 free(t.nodes);
                 free(t.priors);
                 free(t.logs);
@@ -513,6 +550,7 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
             }
             done++;
         }
+        sg_playout_end(&run);
         seconds = now_seconds() - start;
     }
 

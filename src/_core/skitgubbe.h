@@ -970,6 +970,72 @@ int sg_solve_moves(sg_solver *solver, const sg_state *st, uint64_t budget,
                    sg_solve_result *result, sg_move moves[SG_MAX_MOVES],
                    int8_t values[SG_MAX_MOVES], uint32_t lengths[SG_MAX_MOVES], int *n_moves);
 
+/* ---- playouts ------------------------------------------------------------------ */
+
+/* How ISMCTS plays its built-in rollouts (sg_ismcts_playout): */
+enum sg_playout_kind {
+    SG_PLAYOUT_PLAIN = 0, /* the policy's own moves */
+    SG_PLAYOUT_MAST = 1,  /* the moves not the greedy one drawn by MAST (below) */
+    SG_PLAYOUT_NAST = 2   /* ... by NAST: MAST over pairs of consecutive moves */
+};
+
+/* The default Gibbs temperature of MAST and NAST (tuned: docs/strength.md). */
+#define SG_PLAYOUT_TEMPERATURE 0.1
+
+/* The settings of a search's playouts, beyond its policy.
+ *
+ * random_fraction: under SG_POLICY_MIXED, the chance that a rollout move is
+ *   not the greedy one (0.25: one time in four, the default; 0 plays greedy
+ *   rollouts, 1 random ones).  The draw is the one sg_rollout makes, so 0.25
+ *   plays exactly sg_rollout's moves for a seed.  Other policies ignore it.
+ * kind (enum sg_playout_kind): with MAST (the move-average sampling technique,
+ *   Finnsson and Bjornsson 2008), the search keeps for each move key (the
+ *   phase, the kind of move, a play of several cards apart, and its card of
+ *   highest rank) the mean reward of the player who made it over every move
+ *   of every iteration so far, in the tree and in the rollouts; a rollout
+ *   move that is not the greedy one (a random one, under SG_POLICY_RANDOM
+ *   every move) is drawn with probability proportional to
+ *   exp(mean / temperature) instead of uniformly (a key never seen yet gets
+ *   the mean 1 - 1 / players).  NAST (Powley, Whitehouse and Cowling 2013)
+ *   keeps the means of pairs of consecutive moves too and uses a pair's once
+ *   it was seen SG_NAST_MIN_VISITS times, the move's own before.  The
+ *   tables live in the search and die with it.
+ * temperature: of the draw above, > 0; 0 (or NaN, or negative) always takes
+ *   the best mean (the first such), +infinity draws uniformly.
+ * blend: PUCT with the network's leaf values (sg_search_policy.net_leaf)
+ *   scores a new leaf blend * the network's values + (1 - blend) * a
+ *   rollout's rewards; 1 (the default) is the network alone, without a
+ *   rollout.  Outside [0, 1] it is clamped (NaN: 1).
+ * reserved: zero.
+ * Any value is safe: a random_fraction below 0 (or NaN) is 0 and above 1 is 1;
+ * a kind that is not an enum sg_playout_kind value is SG_PLAYOUT_PLAIN.  A
+ * search that cannot get the memory of its MAST or NAST tables plays plain
+ * rollouts.  A search with a policy of the caller's own (choose, evaluate)
+ * rolls out with it and reads only blend. */
+typedef struct sg_playout {
+    double random_fraction;
+    double temperature;
+    double blend;
+    int32_t kind;
+    uint32_t reserved;
+} sg_playout;
+
+SG_STATIC_ASSERT(sizeof(sg_playout) == 32, sg_playout_has_no_hidden_padding);
+
+/* The pair visits from which NAST uses a pair's mean rather than the move's. */
+#define SG_NAST_MIN_VISITS 4
+
+/* Writes the default settings (plain mixed rollouts as sg_rollout plays them). */
+void sg_playout_defaults(sg_playout *playout);
+
+/* sg_ismcts_rewards with the playout settings `playout` (NULL: the defaults,
+ * which sg_ismcts_rewards uses). */
+sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
+                          sg_search_policy *policy, const sg_playout *playout,
+                          sg_ismcts_stats *stats, sg_move moves[SG_MAX_MOVES],
+                          uint32_t visits[SG_MAX_MOVES], double rewards[SG_MAX_MOVES],
+                          int *n_moves);
+
 /* ---- integer actions ---------------------------------------------------------- */
 
 /* One fixed numbering of every move under every rule variant, for learners:

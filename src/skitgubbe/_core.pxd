@@ -357,6 +357,25 @@ cdef extern from "skitgubbe.h" nogil:
     sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                               sg_search_policy *policy, sg_ismcts_stats *stats, sg_move *moves,
                               uint32_t *visits, double *rewards, int *n_moves) nogil
+    ctypedef struct sg_playout:
+        double random_fraction
+        double temperature
+        double blend
+        int32_t kind
+        uint32_t reserved
+
+    enum:
+        SG_PLAYOUT_PLAIN
+        SG_PLAYOUT_MAST
+        SG_PLAYOUT_NAST
+        SG_NAST_MIN_VISITS
+    const double SG_PLAYOUT_TEMPERATURE
+
+    void sg_playout_defaults(sg_playout *playout)
+    sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
+                              sg_search_policy *policy, const sg_playout *playout,
+                              sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits,
+                              double *rewards, int *n_moves) nogil
     int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
 
     # The endgame solver (solve.c).

@@ -140,6 +140,10 @@ def ismcts_rewards(
     net: Net | None = None,
     net_use: int = 0,
     solver: int = 0,
+    playout: int = ...,
+    random_fraction: float = 0.25,
+    temperature: float = ...,
+    blend: float = 1.0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
 
 SOLVE_MAX_DEPTH: int
@@ -150,6 +154,12 @@ def solver_size(entries: int) -> int: ...
 def solve(
     state: bytes, budget: int, entries: int, per_move: bool
 ) -> tuple[int, int, int, int, int, int, int, list[tuple[int, int, int]]]: ...
+
+PLAYOUT_PLAIN: int
+PLAYOUT_MAST: int
+PLAYOUT_NAST: int
+PLAYOUT_TEMPERATURE: float
+NAST_MIN_VISITS: int
 
 NET_FORMAT: int
 NET_MAX_SIZE: int

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "skitgubbe.h"
+/* sg_playout_rollout against sg_rollout (check_playouts). */
+#include "internal.h"
 
 static int failures = 0;
 
@@ -1479,15 +1481,22 @@ static void check_net(uint64_t seed)
                    "a value out of [0, 1]");
         sg_state view;
         sg_view(&st, st.to_move, &view);
-        for (int32_t use = 0; use < 4; use++) {
+        for (int32_t use = 0; use < 6; use++) {
             sg_search_policy policy;
             memset(&policy, 0, sizeof policy);
             policy.builtin = SG_POLICY_MIXED;
             policy.net = use & 1 ? net : NULL;
-            policy.net_leaf = use & 1 ? (use >> 1) : 0;
+            policy.net_leaf = use & 1 ? ((use >> 1) & 1) || use == 5 : 0;
             if (use == 2) {
                 policy.evaluate = sg_net_evaluate;
                 policy.evaluate_ctx = net;
+            }
+            /* 4, 5: MAST rollouts; 5 blends them with the network's leaf values. */
+            sg_playout playout;
+            sg_playout_defaults(&playout);
+            if (use >= 4) {
+                playout.kind = SG_PLAYOUT_MAST;
+                playout.blend = use == 5 ? 0.5 : 1.0;
             }
             sg_ismcts_params params;
             memset(&params, 0, sizeof params);
@@ -1499,7 +1508,8 @@ static void check_net(uint64_t seed)
             sg_move root[SG_MAX_MOVES];
             uint32_t visits[SG_MAX_MOVES];
             int n_root = 0;
-            const sg_move best = sg_ismcts_with(&view, &params, &policy, NULL, root, visits, &n_root);
+            const sg_move best = sg_ismcts_playout(&view, &params, &policy, &playout, NULL, root,
+                                                   visits, NULL, &n_root);
             EXPECT(policy.error == SG_POLICY_ERROR_NONE && n_root == n, "a net search failed");
             int legal = 0;
             for (int i = 0; i < n; i++)
@@ -1532,6 +1542,106 @@ static void check_net(uint64_t seed)
     }
     free(features);
     sg_net_free(net);
+}
+
+/* ---- playouts: the mixed fraction, MAST and NAST ---------------------------- */
+
+/* The search's playouts: plain ones at the default fraction play sg_rollout's
+ * moves exactly; every setting, odd values too, answers a legal move with every
+ * iteration counted, and the same seed gives the same search. */
+static int check_playouts(uint64_t seed)
+{
+    const double nan = strtod("nan", NULL), inf = strtod("inf", NULL);
+    const double fractions[] = {0.25, 0.0, 1.0, 0.1, -1.0, nan, 2.0, 0.5};
+    const double temperatures[] = {SG_PLAYOUT_TEMPERATURE, 0.0, -1.0, nan, inf, 1e-300, 5.0};
+    const double blends[] = {1.0, 0.5, 0.0, nan, -1.0, 2.0};
+    const int32_t kinds[] = {SG_PLAYOUT_PLAIN, SG_PLAYOUT_MAST, SG_PLAYOUT_NAST, 7, -1};
+    const int32_t policies[] = {SG_POLICY_MIXED, SG_POLICY_RANDOM, SG_POLICY_GREEDY, 9};
+    sg_rng pick;
+    sg_rng_seed(&pick, seed ^ UINT64_C(0x5EED));
+    for (uint64_t g = 0; g < 60; g++) {
+        sg_rules rules;
+        random_rules(&pick, &rules);
+        sg_state st;
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(sg_game_seed(seed, g), deck);
+        sg_new(&st, &rules, deck, 0, NULL);
+        const uint32_t plies = sg_rng_below(&pick, 80);
+        for (uint32_t k = 0; k < plies && st.phase != SG_PHASE_OVER; k++)
+            sg_apply_unchecked(&st, sg_greedy_move(&st), NULL);
+        if (st.phase == SG_PHASE_OVER)
+            continue;
+        sg_state view;
+        sg_view(&st, st.to_move, &view);
+
+        /* The default playout is sg_rollout, move for move and draw for draw. */
+        sg_playout_run run;
+        sg_playout_start(&run, NULL, SG_POLICY_MIXED, rules.players);
+        for (uint64_t r = 0; r < 4; r++) {
+            sg_rng one, two;
+            sg_rng_seed(&one, g * 4 + r);
+            sg_rng_seed(&two, g * 4 + r);
+            sg_state a, b;
+            sg_sample_world(&view, &one, &a);
+            sg_sample_world(&view, &two, &b);
+            double ra[SG_MAX_PLAYERS], rb[SG_MAX_PLAYERS];
+            const uint32_t cap = r == 3 ? 0 : 200;
+            sg_rollout(&a, SG_POLICY_MIXED, cap, &one, ra);
+            sg_playout_begin(&run);
+            sg_playout_rollout(&run, &b, cap, &two, rb);
+            if (memcmp(&a, &b, sizeof a) != 0 || memcmp(ra, rb, sizeof ra) != 0 ||
+                sg_rng_next(&one) != sg_rng_next(&two)) {
+                fprintf(stderr, "core_check: the default playout is not sg_rollout\n");
+                sg_playout_end(&run);
+                return 1;
+            }
+        }
+        sg_playout_end(&run);
+
+        /* Every setting, odd values too. */
+        sg_playout playout;
+        sg_playout_defaults(&playout);
+        playout.random_fraction = fractions[g % (sizeof fractions / sizeof fractions[0])];
+        playout.temperature = temperatures[g % (sizeof temperatures / sizeof temperatures[0])];
+        playout.blend = blends[g % (sizeof blends / sizeof blends[0])];
+        playout.kind = kinds[g % (sizeof kinds / sizeof kinds[0])];
+        playout.reserved = (uint32_t)g; /* ignored */
+        sg_ismcts_params params;
+        memset(&params, 0, sizeof params);
+        params.iterations = 150;
+        params.exploration = 0.7;
+        params.policy = policies[(g / 5) % (sizeof policies / sizeof policies[0])];
+        params.rollout_cap = g % 3 ? 200 : 0;
+        params.seed = g;
+        sg_move moves[SG_MAX_MOVES], root[SG_MAX_MOVES], again[SG_MAX_MOVES];
+        uint32_t visits[SG_MAX_MOVES], visits2[SG_MAX_MOVES];
+        double rewards[SG_MAX_MOVES], rewards2[SG_MAX_MOVES];
+        int n_root = 0, n_again = 0;
+        sg_ismcts_stats stats;
+        const int n = sg_legal_moves(&view, moves);
+        const sg_move best = sg_ismcts_playout(&view, &params, NULL, &playout, &stats, root,
+                                               visits, rewards, &n_root);
+        const sg_move best2 = sg_ismcts_playout(&view, &params, NULL, &playout, NULL, again,
+                                                visits2, rewards2, &n_again);
+        uint32_t total = 0;
+        int ok = n_root == n && best == best2 && n_again == n_root;
+        for (int i = 0; i < n_root && ok; i++) {
+            total += visits[i];
+            ok = again[i] == root[i] && visits2[i] == visits[i] && rewards2[i] == rewards[i] &&
+                 rewards[i] >= 0.0 && rewards[i] <= (double)visits[i];
+        }
+        sg_state after = st;
+        if (!ok || (n > 1 && total != stats.iterations) || (n > 1 && stats.iterations != 150) ||
+            sg_apply(&after, best, NULL) != SG_ERROR_NONE) {
+            fprintf(stderr,
+                    "core_check: game %" PRIu64 ": a search with playout kind %d, fraction "
+                    "%g, temperature %g, blend %g answered badly\n",
+                    g, (int)playout.kind, playout.random_fraction, playout.temperature,
+                    playout.blend);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -1758,7 +1868,7 @@ int main(int argc, char **argv)
     long refused = 0, passed = 0;
     if (check_tampering(seed, 40, &refused, &passed))
         return 1;
-    if (check_policies() || check_vec_policies())
+    if (check_policies() || check_vec_policies() || check_playouts(seed))
         return 1;
     free(solver_buffer);
     printf("core_check: ok, %" PRIu64 " simulated moves; %ld tampered states refused, %ld passed "

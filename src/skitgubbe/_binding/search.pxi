@@ -274,14 +274,27 @@ def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, 
     return (best, [(move, visits) for move, visits, _ in root], done, nodes, took)
 
 
+PLAYOUT_PLAIN = SG_PLAYOUT_PLAIN
+PLAYOUT_MAST = SG_PLAYOUT_MAST
+PLAYOUT_NAST = SG_PLAYOUT_NAST
+PLAYOUT_TEMPERATURE = SG_PLAYOUT_TEMPERATURE
+"""The default Gibbs temperature of MAST and NAST playouts."""
+NAST_MIN_VISITS = SG_NAST_MIN_VISITS
+"""The visits from which NAST uses a pair of moves' mean rather than the move's."""
+
+
 def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double exploration,
                    int policy, uint32_t cap, uint64_t seed, choose=None, evaluate=None,
-                   Net net=None, int net_use=0, uint32_t solver=0):
+                   Net net=None, int net_use=0, uint32_t solver=0,
+                   int playout=SG_PLAYOUT_PLAIN, double random_fraction=0.25,
+                   double temperature=SG_PLAYOUT_TEMPERATURE, double blend=1.0):
     """ismcts, with each root move's total reward for the player to move:
-    (best move, [(move, visits, reward)], iterations, nodes, seconds)."""
+    (best move, [(move, visits, reward)], iterations, nodes, seconds); `playout`
+    (PLAYOUT_*), `random_fraction`, `temperature` and `blend` as sg_playout says."""
     cdef sg_state st
     cdef sg_ismcts_params params
     cdef sg_ismcts_stats stats
+    cdef sg_playout settings
     cdef sg_move moves[SG_MAX_MOVES]
     cdef uint32_t visits[SG_MAX_MOVES]
     cdef double rewards[SG_MAX_MOVES]
@@ -289,6 +302,11 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
     cdef sg_move best
     cdef sg_search_policy sp
     load_view(&st, view)
+    sg_playout_defaults(&settings)
+    settings.kind = playout
+    settings.random_fraction = random_fraction
+    settings.temperature = temperature
+    settings.blend = blend
     params.iterations = iterations
     params.seconds = seconds
     params.exploration = exploration
@@ -299,7 +317,8 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
     hooks = set_policy(&sp, policy, choose, evaluate)
     set_net(&sp, net, net_use)
     with nogil:
-        best = sg_ismcts_rewards(&st, &params, &sp, &stats, moves, visits, rewards, &n)
+        best = sg_ismcts_playout(&st, &params, &sp, &settings, &stats, moves, visits, rewards,
+                                 &n)
     if sp.error:
         raise_policy(&sp, hooks)
     return (best, [(moves[i], visits[i], rewards[i]) for i in range(n)], stats.iterations,

@@ -62,6 +62,10 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "prior": "bool",
         "threads": "int",
         "solver": "int",
+        "playout": ("plain", "mast", "nast"),
+        "random_fraction": "number",
+        "playout_temperature": "number",
+        "blend": "number",
     },
 }
 """The bots a plain spec may name, and each one's plain options with what they hold.

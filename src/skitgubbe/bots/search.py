@@ -88,6 +88,77 @@ def _network(
     return network, use
 
 
+_PLAYOUTS: Final = {
+    "plain": _core.PLAYOUT_PLAIN,
+    "mast": _core.PLAYOUT_MAST,
+    "nast": _core.PLAYOUT_NAST,
+}
+"""ISMCTS's playouts: the rollout policy's own moves, or its random moves drawn by MAST or
+NAST (see :class:`ISMCTSBot`)."""
+
+_BUILTIN_ROLLOUTS: Final = ("random", "greedy", "mixed")
+_RANDOM_FRACTION: Final = 0.25
+"""The mixed rollout's share of random moves by default: one time in four."""
+
+
+def _builtin(rollout: object) -> bool:
+    return isinstance(rollout, str) and rollout in _BUILTIN_ROLLOUTS
+
+
+def _playout(
+    playout: object,
+    random_fraction: object,
+    temperature: object,
+    blend: object,
+    rollout: object,
+    leaf: object,
+    evaluation: object,
+    prior: object,
+    net_use: int,
+) -> dict[str, Any]:
+    """The playout settings of an ISMCTS bot (``_core.ismcts_rewards``' keywords), checked now:
+    each needs the rollout (or the network) it acts on."""
+    if not isinstance(playout, str) or playout not in _PLAYOUTS:
+        raise ArgumentError(f"playout must be one of {', '.join(_PLAYOUTS)}, not {playout!r}")
+    between = "a number from 0 to 1"
+    fraction = _real("random_fraction", random_fraction, between, positive=False)
+    if fraction > 1:
+        raise ArgumentError(f"random_fraction must be {between}, not {random_fraction!r}")
+    tau = _real("playout_temperature", temperature, "a finite number > 0", positive=True)
+    if fraction != _RANDOM_FRACTION and rollout != "mixed":
+        raise ArgumentError(
+            f"random_fraction is the mixed rollout's share of random moves: it needs "
+            f"rollout=mixed, not {rollout!r}"
+        )
+    if playout != "plain" and rollout not in ("mixed", "random"):
+        raise ArgumentError(
+            f"playout={playout} draws the rollouts' random moves: it needs rollout=mixed or "
+            f"rollout=random, not {rollout!r}"
+        )
+    if tau != _core.PLAYOUT_TEMPERATURE and playout == "plain":
+        raise ArgumentError(
+            "playout_temperature is MAST's and NAST's: it needs playout=mast or playout=nast"
+        )
+    settings: dict[str, Any] = {
+        "playout": _PLAYOUTS[playout],
+        "random_fraction": fraction,
+        "temperature": tau,
+    }
+    if blend is not None:
+        weight = _real("blend", blend, "None or a number from 0 to 1", positive=False)
+        if weight > 1:
+            raise ArgumentError(f"blend must be None or a number from 0 to 1, not {blend!r}")
+        leaf_net = net_use & _core.NET_LEAF and net_use & _core.NET_PRIOR and _builtin(rollout)
+        if not leaf_net or leaf != "net" or evaluation is not None or prior is not True:
+            raise ArgumentError(
+                "blend mixes the network's leaf values with a rollout's: it needs net=true "
+                "(or a weight file), leaf=net, prior=true, no evaluation and a built-in "
+                "rollout (random, greedy or mixed)"
+            )
+        settings["blend"] = weight
+    return settings
+
+
 def _count(name: str, value: object, top: int) -> int:
     """An int from 1 to ``top`` (what the C type holds)."""
     if type(value) is not int:
@@ -352,11 +423,34 @@ class ISMCTSBot:
     >>> sg.bots.ISMCTSBot(iterations=200, solver=12, seed=1).choose(endgame.observation(0))
     Move.parse('5♣')
 
+    The playouts (docs/strength.md measured each): ``random_fraction`` is the
+    mixed rollout's share of random moves (0.25 by default: one time in four).
+    ``playout="mast"`` draws those random moves (every move of a ``random``
+    rollout) by MAST, the move-average sampling technique: the search keeps the
+    mean reward of each kind of move (its phase, kind and highest card) over
+    all its simulations so far, and draws a move with probability proportional
+    to ``exp(mean / playout_temperature)``; ``playout="nast"`` keeps the means
+    of pairs of consecutive moves too. With the network's leaf values,
+    ``blend`` scores each new leaf ``blend`` times the network's value plus
+    ``1 - blend`` times a rollout's result (None, the default: the network
+    alone, without a rollout).
+
+    >>> mast = sg.bots.ISMCTSBot(iterations=200, playout="mast", seed=1)
+    >>> mast.choose(game.observation(game.to_move)) in game.legal_moves
+    True
+    >>> sg.bots.ISMCTSBot(iterations=200, net=True, blend=0.5, seed=1)
+    ISMCTSBot(iterations=200, rollout='mixed', net=True, leaf='net', blend=0.5, seed=1)
+
     ``iterations`` is None or an int from 1 to 2**32 - 1, ``time`` None or a
     finite number of seconds > 0 (with both, the search stops at whichever it
     reaches first), ``exploration`` a finite number >= 0, ``rollout_cap`` an
     int from 1 to 2**32 - 1, ``threads`` an int from 1 to 64, ``solver`` an int from 0
-    to 52, ``seed`` an int or None. A bad option raises
+    to 52, ``seed`` an int or None, ``playout`` one of
+    ``plain``, ``mast`` or ``nast`` (these two with a ``mixed`` or ``random``
+    rollout), ``random_fraction`` a number from 0 to 1 (with a ``mixed``
+    rollout), ``playout_temperature`` a finite number > 0 (with ``mast`` or
+    ``nast``), ``blend`` None or a number from 0 to 1 (with the network's leaf
+    values: ``net``, ``leaf="net"``, ``prior=True``). A bad option raises
     :class:`~skitgubbe.errors.ArgumentError` (or
     :class:`~skitgubbe.errors.ArgumentTypeError`) here, not at the first move:
 
@@ -372,6 +466,11 @@ class ISMCTSBot:
     Traceback (most recent call last):
         ...
     skitgubbe.errors.ArgumentError: threads must be an int from 1 to 64, not 0
+    >>> sg.bots.ISMCTSBot(rollout="greedy", playout="mast")
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.ArgumentError: playout=mast draws the rollouts' random moves: it needs \
+rollout=mixed or rollout=random, not 'greedy'
     """
 
     def __init__(
@@ -388,6 +487,10 @@ class ISMCTSBot:
         prior: bool = True,
         threads: int = 1,
         solver: int = 0,
+        playout: str = "plain",
+        random_fraction: float = _RANDOM_FRACTION,
+        playout_temperature: float = _core.PLAYOUT_TEMPERATURE,
+        blend: float | None = None,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -405,6 +508,14 @@ class ISMCTSBot:
         self._rollout = _policy(rollout, evaluation)
         self.rollout = rollout
         self.evaluation = evaluation
+        self._playout = _playout(
+            playout, random_fraction, playout_temperature, blend, rollout, leaf, evaluation,
+            prior, self._net_use,
+        )  # fmt: skip
+        self.playout = playout
+        self.random_fraction = random_fraction
+        self.playout_temperature = playout_temperature
+        self.blend = blend
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.threads = _count("threads", threads, _MAX_THREADS)
         self.solver = _solver(solver)
@@ -462,6 +573,7 @@ class ISMCTSBot:
             self._network,
             self._net_use,
             solver=self.solver,
+            **self._playout,
         )
         return found
 
@@ -555,7 +667,17 @@ class ISMCTSBot:
         net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
         threads = f", threads={self.threads}" if self.threads != 1 else ""
         solver = f", solver={self.solver}" if self.solver else ""
+        playout = "".join(
+            f", {name}={value!r}"
+            for name, value, default in (
+                ("playout", self.playout, "plain"),
+                ("random_fraction", self.random_fraction, _RANDOM_FRACTION),
+                ("playout_temperature", self.playout_temperature, _core.PLAYOUT_TEMPERATURE),
+                ("blend", self.blend, None),
+            )
+            if value != default
+        )
         return (
-            f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{threads}{solver}, "
+            f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{threads}{solver}{playout}, "
             f"seed={self.seed!r})"
         )
