@@ -16,6 +16,7 @@ import inspect
 import json
 import os
 import shutil
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -212,6 +213,12 @@ def test_generated_specs_never_reach_code_or_files(tmp_path: Path, bait: Path, c
     assert "Traceback" not in log, log
 
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux)."""
+    found = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in found.read_text().split()] if found.exists() else []
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
 def test_generated_specs_open_no_file_under_strace(tmp_path: Path, bait: Path, cache: Path) -> None:
@@ -232,6 +239,9 @@ def test_generated_specs_open_no_file_under_strace(tmp_path: Path, bait: Path, c
         _fuzz(client, bait, 1500)
     finally:
         client.connection.close()
+        # strace detaches when it is stopped: the server it started is stopped first.
+        for child in _children(server.pid):
+            os.kill(child, signal.SIGTERM)
         stop_server(server)
     print(f"\n{client.tried} generated specs under strace, answers by status: {client.statuses}")
     assert 500 not in client.statuses
