@@ -13,7 +13,7 @@ void sg_playout_defaults(sg_playout *playout)
     playout->random_fraction = 0.25;
     playout->temperature = SG_PLAYOUT_TEMPERATURE;
     playout->blend = 1.0;
-    playout->kind = SG_PLAYOUT_PLAIN;
+    playout->kind = SG_PLAYOUT_KIND_PLAIN;
     playout->reserved = 0;
 }
 
@@ -37,9 +37,9 @@ void sg_playout_start(sg_playout_run *run, const sg_playout *settings, int32_t p
     run->blend = blend >= 0.0 ? (blend <= 1.0 ? blend : 1.0) : (blend < 0.0 ? 0.0 : 1.0);
     run->builtin = policy;
     run->neutral = players > 0 ? 1.0 - 1.0 / players : 0.5;
-    run->kind = settings->kind == SG_PLAYOUT_MAST || settings->kind == SG_PLAYOUT_NAST
+    run->kind = settings->kind == SG_PLAYOUT_KIND_MAST || settings->kind == SG_PLAYOUT_KIND_NAST
                     ? settings->kind
-                    : SG_PLAYOUT_PLAIN;
+                    : SG_PLAYOUT_KIND_PLAIN;
     run->weight = NULL;
     run->sum = NULL;
     run->count = NULL;
@@ -49,15 +49,15 @@ void sg_playout_start(sg_playout_run *run, const sg_playout *settings, int32_t p
     run->cap = 0;
     run->last = SG_MAST_KEYS;
     run->full = 0;
-    if (run->kind == SG_PLAYOUT_PLAIN)
+    if (run->kind == SG_PLAYOUT_KIND_PLAIN)
         return;
-    const size_t size = SG_MAST_KEYS + (run->kind == SG_PLAYOUT_NAST ? SG_NAST_SLOTS : 0);
+    const size_t size = SG_MAST_KEYS + (run->kind == SG_PLAYOUT_KIND_NAST ? SG_NAST_SLOTS : 0);
     run->sum = calloc(size, sizeof *run->sum);
     run->count = calloc(size, sizeof *run->count);
     run->weight = malloc((SG_MAST_BINS + 1) * sizeof *run->weight);
     if (run->sum == NULL || run->count == NULL || run->weight == NULL) {
         sg_playout_end(run); /* no memory: plain rollouts */
-        run->kind = SG_PLAYOUT_PLAIN;
+        run->kind = SG_PLAYOUT_KIND_PLAIN;
         return;
     }
     /* exp() once per bin rather than once per move and draw: a rollout move costs
@@ -124,7 +124,7 @@ static uint32_t pair_slot(uint32_t last, uint32_t key)
 
 void sg_playout_note(sg_playout_run *run, const sg_state *st, sg_move move)
 {
-    if (run->kind == SG_PLAYOUT_PLAIN || run->full)
+    if (run->kind == SG_PLAYOUT_KIND_PLAIN || run->full)
         return;
     if (run->len == run->cap) {
         if (run->cap > UINT32_MAX / 2) {
@@ -153,7 +153,7 @@ void sg_playout_note(sg_playout_run *run, const sg_state *st, sg_move move)
 
 void sg_playout_learn(sg_playout_run *run, const double reward[SG_MAX_PLAYERS])
 {
-    if (run->kind == SG_PLAYOUT_PLAIN)
+    if (run->kind == SG_PLAYOUT_KIND_PLAIN)
         return;
     uint32_t last = SG_MAST_KEYS;
     for (uint32_t i = 0; i < run->len; i++) {
@@ -161,7 +161,7 @@ void sg_playout_learn(sg_playout_run *run, const double reward[SG_MAX_PLAYERS])
         const double r = reward[run->movers[i]];
         run->sum[key] += r;
         run->count[key]++;
-        if (run->kind == SG_PLAYOUT_NAST) {
+        if (run->kind == SG_PLAYOUT_KIND_NAST) {
             const uint32_t slot = pair_slot(last, key);
             run->sum[slot] += r;
             run->count[slot]++;
@@ -174,7 +174,7 @@ void sg_playout_learn(sg_playout_run *run, const double reward[SG_MAX_PLAYERS])
 static double mean_of(const sg_playout_run *run, const sg_state *st, sg_move move)
 {
     const uint32_t key = move_key(st, move);
-    if (run->kind == SG_PLAYOUT_NAST) {
+    if (run->kind == SG_PLAYOUT_KIND_NAST) {
         const uint32_t slot = pair_slot(run->last, key);
         if (run->count[slot] >= SG_NAST_MIN_VISITS)
             return run->sum[slot] / run->count[slot];
@@ -246,7 +246,7 @@ void sg_playout_rollout(sg_playout_run *run, sg_state *st, uint32_t cap, sg_rng 
             const int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
-            move = run->kind == SG_PLAYOUT_PLAIN ? moves[sg_rng_below(rng, (uint32_t)n)]
+            move = run->kind == SG_PLAYOUT_KIND_PLAIN ? moves[sg_rng_below(rng, (uint32_t)n)]
                                                  : gibbs(run, st, moves, n, rng);
         }
         sg_playout_note(run, st, move);

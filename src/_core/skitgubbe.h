@@ -974,9 +974,9 @@ int sg_solve_moves(sg_solver *solver, const sg_state *st, uint64_t budget,
 
 /* How ISMCTS plays its built-in rollouts (sg_ismcts_playout): */
 enum sg_playout_kind {
-    SG_PLAYOUT_PLAIN = 0, /* the policy's own moves */
-    SG_PLAYOUT_MAST = 1,  /* the moves not the greedy one drawn by MAST (below) */
-    SG_PLAYOUT_NAST = 2   /* ... by NAST: MAST over pairs of consecutive moves */
+    SG_PLAYOUT_KIND_PLAIN = 0, /* the policy's own moves */
+    SG_PLAYOUT_KIND_MAST = 1,  /* the moves not the greedy one drawn by MAST (below) */
+    SG_PLAYOUT_KIND_NAST = 2   /* ... by NAST: MAST over pairs of consecutive moves */
 };
 
 /* The default Gibbs temperature of MAST and NAST (tuned: docs/strength.md). */
@@ -1008,7 +1008,7 @@ enum sg_playout_kind {
  *   rollout.  Outside [0, 1] it is clamped (NaN: 1).
  * reserved: zero.
  * Any value is safe: a random_fraction below 0 (or NaN) is 0 and above 1 is 1;
- * a kind that is not an enum sg_playout_kind value is SG_PLAYOUT_PLAIN.  A
+ * a kind that is not an enum sg_playout_kind value is SG_PLAYOUT_KIND_PLAIN.  A
  * search that cannot get the memory of its MAST or NAST tables plays plain
  * rollouts.  A search with a policy of the caller's own (choose, evaluate)
  * rolls out with it and reads only blend. */

@@ -365,9 +365,9 @@ cdef extern from "skitgubbe.h" nogil:
         uint32_t reserved
 
     enum:
-        SG_PLAYOUT_PLAIN
-        SG_PLAYOUT_MAST
-        SG_PLAYOUT_NAST
+        SG_PLAYOUT_KIND_PLAIN
+        SG_PLAYOUT_KIND_MAST
+        SG_PLAYOUT_KIND_NAST
         SG_NAST_MIN_VISITS
     const double SG_PLAYOUT_TEMPERATURE
 

@@ -1495,7 +1495,7 @@ static void check_net(uint64_t seed)
             sg_playout playout;
             sg_playout_defaults(&playout);
             if (use >= 4) {
-                playout.kind = SG_PLAYOUT_MAST;
+                playout.kind = SG_PLAYOUT_KIND_MAST;
                 playout.blend = use == 5 ? 0.5 : 1.0;
             }
             sg_ismcts_params params;
@@ -1555,7 +1555,7 @@ static int check_playouts(uint64_t seed)
     const double fractions[] = {0.25, 0.0, 1.0, 0.1, -1.0, nan, 2.0, 0.5};
     const double temperatures[] = {SG_PLAYOUT_TEMPERATURE, 0.0, -1.0, nan, inf, 1e-300, 5.0};
     const double blends[] = {1.0, 0.5, 0.0, nan, -1.0, 2.0};
-    const int32_t kinds[] = {SG_PLAYOUT_PLAIN, SG_PLAYOUT_MAST, SG_PLAYOUT_NAST, 7, -1};
+    const int32_t kinds[] = {SG_PLAYOUT_KIND_PLAIN, SG_PLAYOUT_KIND_MAST, SG_PLAYOUT_KIND_NAST, 7, -1};
     const int32_t policies[] = {SG_POLICY_MIXED, SG_POLICY_RANDOM, SG_POLICY_GREEDY, 9};
     sg_rng pick;
     sg_rng_seed(&pick, seed ^ UINT64_C(0x5EED));

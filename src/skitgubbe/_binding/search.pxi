@@ -274,9 +274,9 @@ def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, 
     return (best, [(move, visits) for move, visits, _ in root], done, nodes, took)
 
 
-PLAYOUT_PLAIN = SG_PLAYOUT_PLAIN
-PLAYOUT_MAST = SG_PLAYOUT_MAST
-PLAYOUT_NAST = SG_PLAYOUT_NAST
+PLAYOUT_PLAIN = SG_PLAYOUT_KIND_PLAIN
+PLAYOUT_MAST = SG_PLAYOUT_KIND_MAST
+PLAYOUT_NAST = SG_PLAYOUT_KIND_NAST
 PLAYOUT_TEMPERATURE = SG_PLAYOUT_TEMPERATURE
 """The default Gibbs temperature of MAST and NAST playouts."""
 NAST_MIN_VISITS = SG_NAST_MIN_VISITS
@@ -286,7 +286,7 @@ NAST_MIN_VISITS = SG_NAST_MIN_VISITS
 def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double exploration,
                    int policy, uint32_t cap, uint64_t seed, choose=None, evaluate=None,
                    Net net=None, int net_use=0, uint32_t solver=0,
-                   int playout=SG_PLAYOUT_PLAIN, double random_fraction=0.25,
+                   int playout=SG_PLAYOUT_KIND_PLAIN, double random_fraction=0.25,
                    double temperature=SG_PLAYOUT_TEMPERATURE, double blend=1.0):
     """ismcts, with each root move's total reward for the player to move:
     (best move, [(move, visits, reward)], iterations, nodes, seconds); `playout`
