@@ -139,11 +139,14 @@ static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
 static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
                    sg_search_policy *policy, sg_rng *rng)
 {
+    const int merge = (p->flags & SG_ISMCTS_MERGE) != 0;
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
     uint32_t current = 0;
     while (world->phase != SG_PHASE_OVER) {
-        const int n = sg_legal_moves(world, moves);
+        int n = sg_legal_moves(world, moves);
+        if (merge)
+            n = sg_merge_moves(world, moves, n);
         for (int i = 0; i < n; i++)
             tried[i] = 0;
         uint32_t best = NO_NODE;
@@ -188,7 +191,8 @@ static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts
         current = best;
     }
     double reward[SG_MAX_PLAYERS];
-    if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+    if (sg_rollout_merged(world, policy, p->rollout_cap, rng, reward, merge) !=
+        SG_POLICY_ERROR_NONE)
         return 0;
     backup(t, current, reward);
     return 1;
@@ -257,7 +261,8 @@ static int leaf_rewards(sg_state *world, const sg_ismcts_params *p, sg_search_po
 {
     if (policy->net_leaf && policy->choose == NULL && policy->evaluate == NULL)
         return 1;
-    return sg_rollout_with(world, policy, p->rollout_cap, rng, reward) == SG_POLICY_ERROR_NONE;
+    return sg_rollout_merged(world, policy, p->rollout_cap, rng, reward,
+                             (p->flags & SG_ISMCTS_MERGE) != 0) == SG_POLICY_ERROR_NONE;
 }
 
 /* One PUCT iteration: at each node the move of highest
@@ -275,8 +280,11 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
     double reward[SG_MAX_PLAYERS];
     uint32_t current = 0;
     int leaf = 0;
+    const int merge = (p->flags & SG_ISMCTS_MERGE) != 0;
     while (world->phase != SG_PHASE_OVER) {
-        const int n = sg_legal_moves(world, moves);
+        int n = sg_legal_moves(world, moves);
+        if (merge)
+            n = sg_merge_moves(world, moves, n);
         if (n == 0)
             break;
         for (int i = 0; i < n; i++)
@@ -332,7 +340,8 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
         if (!leaf_rewards(world, p, policy, rng, reward))
             return 0;
     } else {
-        if (sg_rollout_with(world, policy, p->rollout_cap, rng, reward) != SG_POLICY_ERROR_NONE)
+        if (sg_rollout_merged(world, policy, p->rollout_cap, rng, reward, merge) !=
+            SG_POLICY_ERROR_NONE)
             return 0;
     }
     backup(t, current, reward);
@@ -356,6 +365,15 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                           sg_search_policy *policy, sg_ismcts_stats *stats,
                           sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
                           double rewards[SG_MAX_MOVES], int *n_moves)
+{
+    return sg_ismcts_search(view, NULL, params, policy, stats, moves, visits, rewards, n_moves);
+}
+
+sg_move sg_ismcts_search(const sg_state *view, const sg_belief *belief,
+                         const sg_ismcts_params *params, sg_search_policy *policy,
+                         sg_ismcts_stats *stats, sg_move moves[SG_MAX_MOVES],
+                         uint32_t visits[SG_MAX_MOVES], double rewards[SG_MAX_MOVES],
+                         int *n_moves)
 {
     sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0,
                                 NULL, 0, 0};
@@ -389,6 +407,15 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
     }
     sg_rng rng;
     sg_rng_seed(&rng, params->seed);
+    /* A belief that does not fit the view is ignored (uniform worlds). */
+    sg_world_plan *plan = NULL;
+    if (belief != NULL && sg_belief_fields(view, belief) == 0) {
+        plan = malloc(sizeof *plan);
+        if (plan != NULL && !sg_world_plan_make(view, belief, plan)) {
+            free(plan);
+            plan = NULL;
+        }
+    }
     /* Parameters outside their domain are made safe, as the header says. */
     const double exploration = params->exploration >= 0.0 ? params->exploration : 0.0; /* NaN too */
     const int timed = params->seconds > 0.0 && params->seconds <= DBL_MAX; /* finite, positive */
@@ -402,7 +429,10 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
             if (timed && now_seconds() - start >= params->seconds)
                 break;
             sg_state world;
-            sg_sample_world(view, &rng, &world);
+            if (plan != NULL)
+                sg_world_plan_sample(view, plan, &rng, &world);
+            else
+                sg_sample_world(view, &rng, &world);
             const int went = net != NULL ? iterate_puct(&t, &world, exploration, params, policy, &rng)
                                          : iterate(&t, &world, exploration, params, policy, &rng);
             if (!went) {
@@ -410,12 +440,14 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                     break; /* memory or the network ran out: the tree so far decides */
                 free(t.nodes);
                 free(t.priors);
+                free(plan);
                 return 0; /* the policy failed: policy->error says how */
             }
             done++;
         }
         seconds = now_seconds() - start;
     }
+    free(plan);
 
     /* The most visited root child; moves never expanded count as no visits. */
     sg_move best = legal[0];

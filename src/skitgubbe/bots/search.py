@@ -45,14 +45,16 @@ def _search(
     after: tuple[Any, ...],
     network: Network | None,
     net_use: int,
+    **options: Any,
 ) -> T:
-    """``run(*before, policy, *after)`` with ``rollout``'s policy and hooks and the
-    network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming it."""
+    """``run(*before, policy, *after, **options)`` with ``rollout``'s policy and hooks and
+    the network's uses; a policy that failed is a :class:`~skitgubbe.PolicyError` naming
+    it."""
     builtin, choose, evaluate = rollout.arguments()
     net = None if network is None else network.core
     try:
         return run(*before, builtin, *after, choose=choose, evaluate=evaluate, net=net,
-                   net_use=net_use)  # fmt: skip
+                   net_use=net_use, **options)  # fmt: skip
     except _core.SearchPolicyError as failure:
         raise rollout.failure(failure) from failure.__cause__
 
@@ -126,6 +128,29 @@ def _best(counts: Mapping[Move, float], observation: Observation) -> Move:
     return max(counts, key=counts.__getitem__)
 
 
+_SAMPLINGS: Final = ("exact", "uniform")
+
+
+def _sampling(value: object) -> str:
+    """How a search samples its worlds: ``exact`` or ``uniform`` (see :func:`_belief`)."""
+    if value not in _SAMPLINGS:
+        raise ArgumentError(f"sampling must be one of {', '.join(_SAMPLINGS)}, not {value!r}")
+    return str(value)
+
+
+def _belief(sampling: str, observation: Observation) -> _core.Belief | None:
+    """The belief a search samples its worlds from: with ``exact`` sampling, what the
+    observation's history proves (:mod:`skitgubbe.game.worlds`; None when it proves
+    nothing beyond the counts), with ``uniform`` none (every arrangement of the unknown
+    cards equally likely, as before the exact worlds)."""
+    if sampling == "uniform":
+        return None
+    from ..game.worlds import belief
+
+    facts = belief(observation)
+    return None if facts is None else facts.core()
+
+
 def _seed(value: object) -> int | None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise ArgumentTypeError(f"seed must be an int or None, not {value!r}")
@@ -136,7 +161,10 @@ class PIMCBot:
     """Perfect-information Monte Carlo: sample worlds, roll every move out, keep the best.
 
     For each of ``worlds`` worlds consistent with its observation (the unknown
-    cards dealt uniformly into the unknown slots), it plays every legal move
+    cards dealt into the unknown slots as the history allows: ``sampling="exact"``,
+    the default, deals only what the slough windows and the low-card rule have not
+    ruled out, each deal as likely as it is, :mod:`skitgubbe.game.worlds`;
+    ``sampling="uniform"`` deals them uniformly), it plays every legal move
     followed by ``rollouts`` rollouts with the ``rollout`` policy (``greedy``,
     ``random`` or ``mixed``), capped at ``rollout_cap`` moves, and picks the
     move with the best mean chance of not being the skitgubbe. It all runs in C.
@@ -170,8 +198,10 @@ class PIMCBot:
         seed: int | None = None,
         evaluation: Any = None,
         net: bool | str = False,
+        sampling: str = "exact",
     ) -> None:
         self.worlds = _count("worlds", worlds, _INT_MAX)
+        self.sampling = _sampling(sampling)
         # With a network, each move's worlds are scored by its values after the move.
         self._network, use = _network(net, "net", rollout, evaluation)
         self._net_use = use & ~_core.NET_PRIOR
@@ -193,6 +223,7 @@ class PIMCBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
+            belief=_belief(self.sampling, observation),
         )
         return {Move.from_code(code): score for code, score in pairs}
 
@@ -208,17 +239,22 @@ class PIMCBot:
         return _best(self.scores(observation), observation)
 
     def __repr__(self) -> str:
+        net = f", net={self.net!r}" if self.net is not False else ""
+        sampling = f", sampling={self.sampling!r}" if self.sampling != "exact" else ""
         return (
             f"PIMCBot(worlds={self.worlds}, rollouts={self.rollouts}, "
-            f"rollout={self.rollout!r}{f', net={self.net!r}' if self.net is not False else ''}, "
-            f"seed={self.seed!r})"
+            f"rollout={self.rollout!r}{net}{sampling}, seed={self.seed!r})"
         )
 
 
 class ISMCTSBot:
     """Single-observer information-set MCTS with per-player rewards, run in C.
 
-    Each iteration samples a world consistent with the observation, descends
+    Each iteration samples a world consistent with the observation (``sampling``:
+    ``"exact"``, the default, deals the unknown cards as the history allows, so that a
+    player skipped in a slough window holds none of the trick's ranks and the players
+    who gave low cards hold no 2–5, each deal as likely as it is:
+    :mod:`skitgubbe.game.worlds`; ``"uniform"`` deals them uniformly), descends
     the one shared tree by UCB1 (``exploration``) among the moves legal in that
     world, adds a node, plays a rollout (``mixed``: greedy with a random move
     one time in four; capped at ``rollout_cap`` moves) and credits each node with
@@ -244,6 +280,11 @@ class ISMCTSBot:
     ``rollout`` policy: a C policy of your own combines with the network's
     prior so). ``prior=False`` keeps plain UCT and takes the network's values
     only. ``rollout="net"`` rolls out with the network's best move.
+
+    With ``merge=True`` the search treats equivalent moves as one, in its tree and in
+    the rollouts' random moves: in phase 2, cards of one suit with no card still in
+    play between them (``sg_merge_moves``; docs/bots.md says when it is exact). Only
+    the lowest card of such a class is searched; the others keep 0 visits.
 
     >>> expert = sg.bots.ISMCTSBot(iterations=200, net=True, seed=1)
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
@@ -278,6 +319,8 @@ class ISMCTSBot:
         net: bool | str = False,
         leaf: str = "net",
         prior: bool = True,
+        sampling: str = "exact",
+        merge: bool = False,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -297,6 +340,10 @@ class ISMCTSBot:
         self.evaluation = evaluation
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.seed = _seed(seed)
+        self.sampling = _sampling(sampling)
+        if not isinstance(merge, bool):
+            raise ArgumentTypeError(f"merge must be true or false, not {merge!r}")
+        self.merge = merge
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
         """(iterations, tree nodes, seconds of wall time it took) of the last search."""
@@ -332,6 +379,8 @@ class ISMCTSBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
+            belief=_belief(self.sampling, observation),
+            flags=_core.ISMCTS_MERGE if self.merge else 0,
         )
         self.last_search = (iterations, nodes, seconds)
         return {Move.from_code(code): (count, reward) for code, count, reward in root}
@@ -358,4 +407,9 @@ class ISMCTSBot:
     def __repr__(self) -> str:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
         net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
-        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}, seed={self.seed!r})"
+        sampling = f", sampling={self.sampling!r}" if self.sampling != "exact" else ""
+        merge = ", merge=True" if self.merge else ""
+        return (
+            f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{sampling}{merge}, "
+            f"seed={self.seed!r})"
+        )
