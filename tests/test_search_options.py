@@ -117,6 +117,8 @@ POLICIES = (
     "one of random, greedy, mixed, a C policy, file.c[:function], module:function or a callable"
 )
 
+SAMPLINGS = "one of exact, uniform"
+
 BAD_ISMCTS = [
     ({"exploration": -1}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -1"),
     ({"exploration": -0.5}, sg.ArgumentError, f"exploration must be {EXPLORATION}, not -0.5"),
@@ -143,6 +145,10 @@ BAD_ISMCTS = [
     ({"rollout": ["mixed"]}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not"),
     ({"seed": "one"}, sg.ArgumentTypeError, "seed must be an int or None, not 'one'"),
     ({"seed": 1.5}, sg.ArgumentTypeError, "seed must be an int or None, not 1.5"),
+    ({"sampling": "smart"}, sg.ArgumentError, f"sampling must be {SAMPLINGS}, not 'smart'"),
+    ({"sampling": None}, sg.ArgumentError, f"sampling must be {SAMPLINGS}, not None"),
+    ({"merge": 1}, sg.ArgumentTypeError, "merge must be true or false, not 1"),
+    ({"merge": "true"}, sg.ArgumentTypeError, "merge must be true or false, not 'true'"),
 ]
 
 BAD_PIMC = [
@@ -155,6 +161,7 @@ BAD_PIMC = [
     ({"rollout_cap": 0}, sg.ArgumentError, f"rollout_cap must be {UINT32}, not 0"),
     ({"rollout": None}, sg.ArgumentTypeError, f"rollout must be {POLICIES}, not None"),
     ({"seed": b"x"}, sg.ArgumentTypeError, "seed must be an int or None, not b'x'"),
+    ({"sampling": "EXACT"}, sg.ArgumentError, f"sampling must be {SAMPLINGS}, not 'EXACT'"),
 ]
 
 

@@ -29,6 +29,12 @@ from skitgubbe.game.events import EventKind
 from skitgubbe.game.worlds import Belief, Case, _cases, _Reader, _Seat, belief
 
 LOW = 0b1111
+SLOW = pytest.mark.slow
+
+
+def tiers(fast: object, slow: object) -> list[object]:
+    """A small run for the fast tier and a large one for the slow tier."""
+    return [pytest.param(fast, id="fast"), pytest.param(slow, id="slow", marks=SLOW)]
 
 
 def _codes(mask: int) -> list[int]:
@@ -136,12 +142,13 @@ def _random_history(rng: random.Random, universe: list[int]) -> list[tuple[str, 
     return ops
 
 
-def test_the_cases_of_a_history_count_every_way_its_slots_could_be_filled() -> None:
+@pytest.mark.parametrize("histories", tiers(60, 1000))
+def test_the_cases_of_a_history_count_every_way_its_slots_could_be_filled(histories: int) -> None:
     # Cards of ranks 0..3 in two suits: a tiny deck where every fact bites.
     universe = [s * 16 + r for s in range(2) for r in range(4)]
     rng = random.Random(33)
     checked = 0
-    for _ in range(160):
+    for _ in range(histories):
         ops = _random_history(rng, universe)
         seat = _Seat()
         needs: dict[int, int] = {}
@@ -180,7 +187,7 @@ def test_the_cases_of_a_history_count_every_way_its_slots_could_be_filled() -> N
                 total = sum(w for w in seat.cases.values())
                 assert _weight(cases, list(held)) * total == pytest.approx(exact), (ops, held)
             checked += 1
-    assert checked > 500
+    assert checked > 3 * histories
 
 
 # -- real histories ---------------------------------------------------------------
@@ -196,10 +203,18 @@ def _real_hidden(game: sg.Game, view: sg.Observation, p: int) -> list[int]:
     return _codes(game.hands[p].mask & ~view.known[p].mask)
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.describe()[:60])
+def _variants(fast: int) -> list[object]:
+    """The first ``fast`` variants in the fast tier, every variant in the slow tier."""
+    return [
+        pytest.param(rules, id=rules.describe()[:60], marks=() if i < fast else SLOW)
+        for i, rules in enumerate(VARIANTS)
+    ]
+
+
+@pytest.mark.parametrize("rules", _variants(2))
 def test_the_real_deal_is_always_one_the_belief_allows(rules: sg.Rules) -> None:
     constrained = 0
-    for game, view in _views(rules, 3, 17, every=3):
+    for game, view in _views(rules, 1 if rules in VARIANTS[:2] else 3, 17, every=3):
         facts = belief(view)
         if facts is None:
             continue
@@ -239,14 +254,14 @@ def _holdings(game: sg.Game) -> list[tuple[int, ...]]:
     return out
 
 
-@pytest.mark.parametrize("rules", VARIANTS[:4], ids=lambda r: r.describe()[:60])
+@pytest.mark.parametrize("rules", _variants(1)[:4])
 def test_every_fact_read_from_a_history_holds_of_the_real_hands(rules: sg.Rules) -> None:
     # A window's facts concern the hands it opened on (unchanged until the trick is won
     # for the seats it skipped or that passed); the low-card fact the hands once the low
     # cards are given (phase 2: collections are held too).
     rng = random.Random(5)
     facts = 0
-    for _ in range(4):
+    for _ in range(2 if rules is VARIANTS[0] else 4):
         game = sg.Game.new(rules, seed=rng.getrandbits(32))
         while game.result is None:
             game.play(rng.choice(game.legal_moves))
@@ -310,33 +325,37 @@ def _check_world(game: sg.Game, view: sg.Observation, facts: Belief | None, worl
 
 @pytest.mark.parametrize(
     "rules",
-    [*VARIANTS, sg.Rules.classic(players=2), sg.Rules.modern(players=2, low_card_threshold=13)],
-    ids=lambda r: r.describe()[:60],
+    [
+        *_variants(1),
+        pytest.param(sg.Rules.classic(players=2), id="classic, 2 players"),
+        pytest.param(sg.Rules.modern(players=2, low_card_threshold=13), id="modern, 2", marks=SLOW),
+    ],
 )
 def test_sampled_worlds_agree_with_the_view_and_every_fact(rules: sg.Rules) -> None:
     checked = 0
-    for game, view in _views(rules, 2, 29, every=5):
+    for game, view in _views(rules, 1, 29, every=6 if rules.players > 2 else 9):
         if view.to_move is None:
             continue
         facts = belief(view)
         for k in range(3):
             _check_world(game, view, facts, view.sample_world(k))
             checked += 1
-    assert checked > 100
+    assert checked > 30
 
 
-def test_the_sampler_respects_the_facts_at_once_in_real_positions() -> None:
+@pytest.mark.parametrize("games", tiers(1, 8))
+def test_the_sampler_respects_the_facts_at_once_in_real_positions(games: int) -> None:
     # The rejection sampler gives up after SAMPLE_TRIES proposals; in real positions it
     # practically never has to.
     totals = [0, 0, 0]
     for rules in VARIANTS[:2]:
-        for _game, view in _views(rules, 2, 41, every=2):
+        for _game, view in _views(rules, games, 41, every=2):
             facts = belief(view)
             if facts is None or view.to_move is None:
                 continue
             _, outcomes = _core.sample_hands(view.core_view, facts.core(), 1, 40)
             totals = [a + b for a, b in zip(totals, outcomes, strict=True)]
-    assert totals[0] > 5000
+    assert totals[0] > 2000 * games
     assert totals[1] + totals[2] <= totals[0] // 1000
 
 
@@ -355,17 +374,15 @@ def _deals(pool: list[int], sizes: list[int]) -> Iterator[tuple[tuple[int, ...],
 
 
 def _small_positions(rules: sg.Rules, seed: int, wanted: int) -> Iterator[sg.Observation]:
-    """Views with a belief and a pool of at most 9 cards, all in other hands."""
+    """Views with a belief and a pool of 3 to 9 cards, all in other hands."""
     found = 0
     for _game, view in _views(rules, 30, seed):
-        facts = belief(view)
         if (
-            facts is None
-            or view.to_move is None
+            view.to_move is None
             or view.stock_slots
             or view.hidden_slots
-            or len(view.unknown) > 9
-            or len(view.unknown) < 3
+            or not 3 <= len(view.unknown) <= 9
+            or belief(view) is None
         ):
             continue
         yield view
@@ -374,11 +391,14 @@ def _small_positions(rules: sg.Rules, seed: int, wanted: int) -> Iterator[sg.Obs
             return
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_the_sampler_draws_each_deal_with_its_exact_probability(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "wanted"),
+    [(3, 2), pytest.param(3, 8, marks=SLOW), pytest.param(4, 8, marks=SLOW)],
+)
+def test_the_sampler_draws_each_deal_with_its_exact_probability(players: int, wanted: int) -> None:
     rules = sg.Rules.modern(players=players, low_card_threshold=5)
     positions = 0
-    for view in _small_positions(rules, 60 + players, 3):
+    for view in _small_positions(rules, 60 + players, wanted):
         facts = belief(view)
         assert facts is not None
         seats = [p for p in range(players) if view.unknown_slots[p]]
@@ -401,15 +421,16 @@ def test_the_sampler_draws_each_deal_with_its_exact_probability(players: int) ->
         expected = [n * exact[k] / total for k in keys]
         assert stats.chisquare(observed, expected).pvalue > 1e-4
         positions += 1
-    assert positions == 3
+    assert positions == wanted
 
 
-def test_classic_worlds_deal_every_unknown_card_uniformly_over_the_slots() -> None:
+@pytest.mark.parametrize("games", tiers(1, 12))
+def test_classic_worlds_deal_every_unknown_card_uniformly_over_the_slots(games: int) -> None:
     # (c): under the classic rules each unknown card lies in a slot owner's hand (a seat,
     # the stock, the hidden card) in proportion to its slots.
     pvalues = []
     for players in (2, 3, 4):
-        for _game, view in _views(sg.Rules.classic(players=players), 1, 70 + players, every=9):
+        for _game, view in _views(sg.Rules.classic(players=players), games, 70 + players, every=9):
             if view.to_move is None or len(view.unknown) < 2:
                 continue
             worlds, _ = _core.sample_hands(view.core_view, None, 3, 3000)
@@ -438,3 +459,30 @@ def test_classic_worlds_deal_every_unknown_card_uniformly_over_the_slots() -> No
     assert min(pvalues) > 1e-3 / len(pvalues)  # Bonferroni at 0.1 %
     # and the p-values themselves are uniform
     assert stats.kstest(pvalues, "uniform").pvalue > 1e-3
+
+
+def test_cases_beyond_the_limit_merge_into_one_that_allows_all_they_allow() -> None:
+    from skitgubbe.game.worlds import MAX_CASES
+
+    rng = random.Random(2)
+    keys = {}
+    while len(keys) < MAX_CASES + 40:
+        key = tuple(sorted((rng.getrandbits(13) & rng.getrandbits(13), ()) for _ in range(3)))
+        keys[key] = rng.randint(1, 9)
+    cases = _cases(keys, {}, 3)
+    assert len(cases) == MAX_CASES
+    kept = {case.forbid for case in cases[:-1]}
+    wide = cases[-1]
+    universe = [s * 16 + r for s in range(4) for r in range(13)]
+    for key in keys:
+        forbid = tuple(f for f, _ in key)
+        if forbid in kept:
+            continue
+        case = Case(1.0, forbid, ())
+        for _ in range(20):
+            cards = rng.sample(universe, 3)
+            if _ways(case, cards):
+                assert _ways(wide, cards)
+    assert wide.weight == pytest.approx(
+        sum(w for k, w in keys.items() if tuple(f for f, _ in k) not in kept) / sum(keys.values())
+    )

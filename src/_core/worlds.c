@@ -4,12 +4,13 @@
  * The target: every deal of the unknown cards into the unknown slots that
  * respects the chosen cases' slots and needs is equally likely, each case
  * weighted by its weight.  The sampler is a rejection sampler.  The seats with
- * cases are dealt first, in seat order, each from its case's slots, tightest
- * first: slot t of the case draws uniformly among the k_t cards it may hold
- * that are left.  Every k_t is at most a bound b_t that depends on the case
+ * cases are dealt first, the tightest seat first, each from its case's slots,
+ * tightest first: slot t of the case draws uniformly among the k_t cards it may
+ * hold that are left.  Every k_t is at most a bound b_t that depends on the case
  * alone (the slot's allowed cards, less those that earlier slots of the case
  * allowed a subset of must have taken, less those that the earlier seats must
- * have taken in whichever of their cases: see plan_seat), so drawing each
+ * have taken in whichever of their cases, and never more than the cards not yet
+ * dealt: see plan_seat), so drawing each
  * seat's case in proportion to weight * prod(b_t) and keeping the proposal
  * with probability prod(k_t / b_t) (and only if its needs hold) gives each
  * deal its exact probability; the rest of the cards then go uniformly to the
@@ -50,6 +51,9 @@ static int must_take(const sg_world_plan *plan, const seat_plan *sp, uint64_t se
 static void plan_seat(sg_world_plan *plan, seat_plan *sp)
 {
     const sg_belief_case *cases = plan->belief->cases[sp->seat];
+    int left = sg_popcount(plan->pool); /* the cards not dealt before this seat */
+    for (const seat_plan *q = plan->seats; q < sp; q++)
+        left -= q->slots;
     sp->total = 0.0;
     for (int c = 0; c < sp->n_cases; c++) {
         uint64_t set[SG_BELIEF_SLOTS];
@@ -70,6 +74,9 @@ static void plan_seat(sg_world_plan *plan, seat_plan *sp)
                 bound -= (set[order[u]] & ~a) == 0;
             for (const seat_plan *q = plan->seats; q < sp; q++)
                 bound -= must_take(plan, q, a);
+            /* Nor more than the cards left at all. */
+            if (bound > left - t)
+                bound = left - t;
             sp->bound[c][t] = (uint8_t)(bound > 0 ? bound : 0);
             mass *= bound > 0 ? (double)bound : 0.0;
         }

@@ -42,11 +42,14 @@ cdef class Belief:
 
     cdef sg_belief *b
 
-    def __cinit__(self, cases):
-        cdef int p, c, j
+    def __cinit__(self):
         self.b = <sg_belief *>PyMem_Malloc(sizeof(sg_belief))
         if self.b == NULL:
             raise MemoryError()
+        memset(self.b, 0, sizeof(sg_belief))
+
+    def __init__(self, cases):
+        cdef int p, c, j
         memset(self.b, 0, sizeof(sg_belief))
         seats = tuple(cases)
         if len(seats) > 4:

@@ -323,14 +323,16 @@ class _Reader:
                     self.fact(p, False, _LOW_RANKS)
 
     def finish(self, observation: Observation) -> None:
-        """The facts of a slough window still open: the seats before the one to move."""
+        """The facts of a slough window still open: the seats before the one to move were
+        skipped or answered, and the seat to move holds a card of the trick's ranks."""
         winner, to_move = observation.slough_winner, observation.to_move
         if winner is None or to_move is None or not self.windows:
             return
-        if to_move == (winner + 1) % self.players:
-            return  # the window's first seat is to move: no seat has been passed yet
         ranks = _ranks(sum(play.cards.mask for play in observation.table))
-        self.window_facts(winner, ranks, (to_move - 1) % self.players)
+        if to_move != (winner + 1) % self.players:
+            self.window_facts(winner, ranks, (to_move - 1) % self.players)
+        if to_move != self.me and not self.known[to_move] & _rank_cards(ranks):
+            self.fact(to_move, True, ranks)
 
 
 def _rank_cards(ranks: int) -> int:
@@ -407,8 +409,8 @@ def _cases(keys: dict[_Key, int], needs: dict[int, int], slots: int) -> tuple[Ca
         # The rest as one case that allows all they allow: each slot barred only from the
         # ranks every one of them bars at that place (a wider world, never a narrower).
         rest = ranked[MAX_CASES - 1 :]
-        forbid = [_RANK_BITS] * slots
-        for key, _ in rest:
-            forbid = [f & g for f, g in zip(forbid, key, strict=True)]
-        ranked = [*ranked[: MAX_CASES - 1], (tuple(forbid), sum(w for _, w in rest))]
-    return tuple(Case(weight=w / total, forbid=forbid, needs=()) for forbid, w in ranked)
+        wide = [_RANK_BITS] * slots
+        for barred, _ in rest:
+            wide = [f & g for f, g in zip(wide, barred, strict=True)]
+        ranked = [*ranked[: MAX_CASES - 1], (tuple(wide), sum(w for _, w in rest))]
+    return tuple(Case(weight=w / total, forbid=barred, needs=()) for barred, w in ranked)
