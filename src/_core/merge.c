@@ -18,10 +18,22 @@
  * where its suit counts. */
 #include "internal.h"
 
-/* Bits of ranks lo+1 .. hi-1 in a suit's 13-bit lane. */
-static uint32_t between(int lo, int hi)
+/* The highest card of a non-empty set. */
+static int highest(uint64_t cards)
 {
-    return ((1u << hi) - 1u) & ~((2u << lo) - 1u);
+    int top = 0;
+    for (; cards; cards &= cards - 1)
+        top = sg_lowest(cards);
+    return top;
+}
+
+/* The lowest rank of the block of consecutive ranks of `hand` (one suit's lane)
+ * that holds rank r. */
+static int block_bottom(uint32_t hand, int r)
+{
+    while (r > 0 && (hand >> (r - 1) & 1))
+        r--;
+    return r;
 }
 
 int sg_merge_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n)
@@ -31,38 +43,6 @@ int sg_merge_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n)
     const uint64_t hand = st->hand[st->to_move];
     const uint64_t live = SG_ALL_CARDS & ~st->out;
     const int adjacent = st->rules.runs || st->rules.pickup == SG_PICKUP_TOP_RUN;
-    /* For each card in hand: the lowest and highest rank of its class, and
-     * whether the class's outer neighbours are out of play. */
-    int8_t lo_of[SG_NCARDS], hi_of[SG_NCARDS];
-    uint8_t apart[SG_NCARDS];
-    for (int s = 0; s < 4; s++) {
-        const uint32_t h = (uint32_t)(hand >> (16 * s)) & 0x1FFFu;
-        const uint32_t l = (uint32_t)(live >> (16 * s)) & 0x1FFFu;
-        int r = 0;
-        while (r < 13) {
-            if (!(h >> r & 1)) {
-                r++;
-                continue;
-            }
-            int hi = r;
-            for (int next = r + 1; next < 13; next++) {
-                if (!(h >> next & 1))
-                    continue;
-                if (adjacent ? next != hi + 1 : (l & between(hi, next)) != 0)
-                    break;
-                hi = next;
-            }
-            const int below = r > 0 && (l >> (r - 1) & 1);
-            const int above = hi < 12 && (l >> (hi + 1) & 1);
-            for (int k = r; k <= hi; k++) {
-                const int card = SG_CARD(s, k);
-                lo_of[card] = (int8_t)r;
-                hi_of[card] = (int8_t)hi;
-                apart[card] = (uint8_t)(!below && !above);
-            }
-            r = hi + 1;
-        }
-    }
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const sg_move m = moves[i];
@@ -70,15 +50,23 @@ int sg_merge_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n)
         int drop = 0;
         if (SG_MOVE_KIND_OF(m) == SG_MOVE_KIND_PLAY && cards && !(cards & ~hand)) {
             const int bottom = sg_lowest(cards);
-            int top = bottom;
-            for (uint64_t c = cards; c; c &= c - 1)
-                top = sg_lowest(c);
-            const int lo = lo_of[bottom], hi = hi_of[bottom];
-            if (!adjacent)
-                drop = cards == SG_CARD_BIT(bottom) && SG_RANK_OF(bottom) != lo;
-            else
-                drop = apart[bottom] && lo != hi && SG_RANK_OF(top) == hi &&
-                       SG_RANK_OF(bottom) != lo;
+            const int suit = SG_SUIT_OF(bottom);
+            if (!adjacent) {
+                /* A single card goes behind the next lower card in play of its suit
+                 * when that card is the mover's too. */
+                const uint64_t below = live & SG_SUIT_MASK(suit) & (SG_CARD_BIT(bottom) - 1);
+                drop = cards == SG_CARD_BIT(bottom) && below && (hand >> highest(below) & 1);
+            } else {
+                /* The top end of a block of the mover's consecutive ranks whose outer
+                 * neighbours are out of play, and the runs up to it (not from its
+                 * bottom), go behind the bottom end and the runs from it. */
+                const uint32_t h = (uint32_t)(hand >> (16 * suit)) & 0x1FFFu;
+                const uint32_t l = (uint32_t)(live >> (16 * suit)) & 0x1FFFu;
+                const int top = SG_RANK_OF(highest(cards));
+                const int lo = block_bottom(h, SG_RANK_OF(bottom));
+                drop = !(h >> (top + 1) & 1) && !(l >> (top + 1) & 1) &&
+                       !(lo > 0 && (l >> (lo - 1) & 1)) && SG_RANK_OF(bottom) != lo;
+            }
         }
         if (!drop)
             moves[kept++] = m;
