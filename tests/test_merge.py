@@ -109,7 +109,8 @@ def test_a_merging_search_visits_only_the_class_s_lowest_card(rollout: str) -> N
     assert stats[sg.Move.parse("9H")] == (0, 0.0)
     assert sum(visits for visits, _ in stats.values()) == 400
     assert bot.choose(game.observation(0)) in game.legal_moves
-    assert "merge=True" in repr(bot)
+    assert "merge" not in repr(bot)  # the default
+    assert "merge=False" in repr(sg.bots.ISMCTSBot(merge=False))
 
 
 def test_merge_is_a_plain_option() -> None:

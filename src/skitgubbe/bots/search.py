@@ -281,10 +281,11 @@ class ISMCTSBot:
     prior so). ``prior=False`` keeps plain UCT and takes the network's values
     only. ``rollout="net"`` rolls out with the network's best move.
 
-    With ``merge=True`` the search treats equivalent moves as one, in its tree and in
-    the rollouts' random moves: in phase 2, cards of one suit with no card still in
-    play between them (``sg_merge_moves``; docs/bots.md says when it is exact). Only
-    the lowest card of such a class is searched; the others keep 0 visits.
+    With ``merge=True`` (the default) the search treats equivalent moves as one, in its
+    tree and in the rollouts' random moves: in phase 2, cards of one suit with no card
+    still in play between them (``sg_merge_moves``; docs/bots.md says when it is exact).
+    Only the lowest card of such a class is searched; the others keep 0 visits.
+    ``merge=False`` searches every legal move.
 
     >>> expert = sg.bots.ISMCTSBot(iterations=200, net=True, seed=1)
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
@@ -320,7 +321,7 @@ class ISMCTSBot:
         leaf: str = "net",
         prior: bool = True,
         sampling: str = "exact",
-        merge: bool = False,
+        merge: bool = True,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -408,7 +409,7 @@ class ISMCTSBot:
         budget = f"time={self.time}" if self.time else f"iterations={self.iterations}"
         net = f", net={self.net!r}, leaf={self.leaf!r}" if self.net is not False else ""
         sampling = f", sampling={self.sampling!r}" if self.sampling != "exact" else ""
-        merge = ", merge=True" if self.merge else ""
+        merge = "" if self.merge else ", merge=False"
         return (
             f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{sampling}{merge}, "
             f"seed={self.seed!r})"
