@@ -433,7 +433,7 @@ def test_classic_worlds_deal_every_unknown_card_uniformly_over_the_slots(games: 
         for _game, view in _views(sg.Rules.classic(players=players), games, 70 + players, every=9):
             if view.to_move is None or len(view.unknown) < 2:
                 continue
-            worlds, _ = _core.sample_hands(view.core_view, None, 3, 3000)
+            worlds, _ = _core.sample_hands(view.core_view, None, len(pvalues), 3000)
             owners = [p for p in range(players) if view.unknown_slots[p]]
             slots = [view.unknown_slots[p] for p in owners]
             if view.stock_slots:
