@@ -486,3 +486,18 @@ def test_cases_beyond_the_limit_merge_into_one_that_allows_all_they_allow() -> N
     assert wide.weight == pytest.approx(
         sum(w for k, w in keys.items() if tuple(f for f, _ in k) not in kept) / sum(keys.values())
     )
+
+
+def test_a_history_that_does_not_fit_the_view_proves_nothing() -> None:
+    import attrs
+
+    from skitgubbe.game.observation import history_of
+
+    game = sg.Game.new(sg.Rules.modern(players=3), seed=1)
+    for move in ("JC", "9D", "2D"):
+        game.play(move)
+    view = game.observation(0)
+    assert belief(view) is not None
+    cut = attrs.evolve(view, history=history_of(tuple(view.history)[3:]))
+    assert belief(cut) is None
+    assert cut.sample_world(1).hands[0] == view.hand

@@ -14,7 +14,9 @@ cards may lie, exactly: each unseen card sits in a *slot* (a card that player wa
 or drew), each slot carries the ranks it cannot hold (every window it was in hand for
 and skipped), and a *need* says that one of some slots holds a card of some ranks (a
 pass). Which slot a played card left is hidden, so a history branches into *cases*,
-each weighted by the number of ways it came about. Dealing the unknown cards uniformly
+each weighted by the number of ways it came about; a need is then made slot by slot
+(the first of its slots that holds one of the ranks is slot j, for each j: disjoint
+cases). Dealing the unknown cards uniformly
 over the slots of a case drawn with its weight, among the deals that respect the case,
 gives each arrangement its exact probability: every deal consistent with the public
 facts is equally likely (the players' choices are taken to say nothing more than that
@@ -45,7 +47,8 @@ __all__ = ["MAX_CASES", "MAX_NEEDS", "MAX_SLOTS", "Belief", "Case", "belief"]
 MAX_SLOTS: Final = 5
 """The most unseen cards a seat holds (a phase-1 hand: ``hand_size`` at most)."""
 MAX_NEEDS: Final = 8
-"""The most needs of one case the core reads (older ones are dropped: a wider world)."""
+"""The most needs of one case the core reads (:func:`belief` makes its needs slot by
+slot, so its cases have none)."""
 MAX_CASES: Final = 128
 """The most cases of one seat the core reads (the least likely are merged into one that
 allows every deal any of them allows: a wider world, never a narrower one)."""
@@ -343,17 +346,29 @@ def belief(observation: Observation) -> Belief | None:
     """What ``observation``'s history proves about the other seats' unseen cards, or
     ``None`` when it proves nothing beyond their counts (uniform worlds are then exact).
 
+    Under the modern rules seat 0 wins a trick of J♣ 9♦ 2♦, and the slough window skips
+    seats 1 and 2 on the way to him: neither holds a two, a nine or a jack (ranks 0, 7 and
+    9, ``641``) in either of the two cards left in his hand.
+
     >>> import skitgubbe as sg
-    >>> rules = sg.Rules.classic(players=3, low_card_threshold=5)
-    >>> game = sg.Game.new(rules, seed=11)
-    >>> while game.phase == sg.Phase.COLLECTING:
-    ...     _ = game.play(game.legal_moves[0])
-    >>> view = game.observation(game.to_move)
-    >>> [len(cases) for cases in belief(view).cases] if belief(view) else None
+    >>> game = sg.Game.new(sg.Rules.modern(players=3), seed=1)
+    >>> for move in ("JC", "9D", "2D"):
+    ...     _ = game.play(move)
+    >>> facts = belief(game.observation(0))
+    >>> game.observation(0).slough_winner, facts.constrained
+    (0, (1, 2))
+    >>> facts.cases[1]
+    (Case(weight=1.0, forbid=(641, 641), needs=()),)
+
+    A history that does not account for the view's unseen cards (one cut short, say)
+    proves nothing the view can use: ``None``, and the worlds are dealt uniformly.
     """
     reader = _Reader(observation)
-    reader.read(observation.history)
-    reader.finish(observation)
+    try:
+        reader.read(observation.history)
+        reader.finish(observation)
+    except (AssertionError, IndexError, KeyError, TypeError):
+        return None  # not a whole game's history (an event the view's game never had)
     if not reader.constrained:
         return None
     cases: list[tuple[Case, ...]] = []
@@ -361,6 +376,8 @@ def belief(observation: Observation) -> Belief | None:
         if p == observation.seat or not seat.cases:
             cases.append(())
             continue
+        if any(len(key) != observation.unknown_slots[p] for key in seat.cases):
+            return None  # the history and the view disagree: nothing to rely on
         cases.append(_cases(seat.cases, reader.needs, observation.unknown_slots[p]))
     if not any(cases):
         return None
@@ -397,8 +414,6 @@ def _cases(keys: dict[_Key, int], needs: dict[int, int], slots: int) -> tuple[Ca
     total = sum(keys.values())
     weights: dict[tuple[int, ...], int] = {}
     for key, w in keys.items():
-        if len(key) != slots:
-            raise AssertionError(f"{len(key)} slots read from the history, {slots} in the view")
         for split in _split(key, needs):
             if _RANK_BITS in split:
                 continue  # a slot that can hold nothing: the case is impossible
