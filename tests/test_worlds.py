@@ -501,3 +501,18 @@ def test_a_history_that_does_not_fit_the_view_proves_nothing() -> None:
     cut = attrs.evolve(view, history=history_of(tuple(view.history)[3:]))
     assert belief(cut) is None
     assert cut.sample_world(1).hands[0] == view.hand
+
+
+def test_beliefs_read_on_from_the_last_observation_as_belief_reads_it_all() -> None:
+    from skitgubbe.game.worlds import Beliefs
+
+    shared = Beliefs()  # one reader for every seat and game: it starts over when it must
+    checked = 0
+    for rules in VARIANTS[:1]:
+        each = [Beliefs() for _ in range(rules.players)]  # one a seat: it reads on
+        for _game, view in _views(rules, 1, 90, every=3):
+            expected = belief(view)
+            assert each[view.seat](view) == expected
+            assert shared(view) == expected
+            checked += 1
+    assert checked > 50

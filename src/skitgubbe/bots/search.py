@@ -11,6 +11,7 @@ from .. import _core
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game.moves import Move
 from ..game.observation import Observation
+from ..game.worlds import Beliefs
 from .registry import check_turn
 
 if TYPE_CHECKING:
@@ -138,16 +139,14 @@ def _sampling(value: object) -> str:
     return str(value)
 
 
-def _belief(sampling: str, observation: Observation) -> _core.Belief | None:
+def _belief(sampling: str, beliefs: Beliefs, observation: Observation) -> _core.Belief | None:
     """The belief a search samples its worlds from: with ``exact`` sampling, what the
-    observation's history proves (:mod:`skitgubbe.game.worlds`; None when it proves
-    nothing beyond the counts), with ``uniform`` none (every arrangement of the unknown
-    cards equally likely, as before the exact worlds)."""
+    observation's history proves (:mod:`skitgubbe.game.worlds`, read on by the bot's
+    ``beliefs``; None when it proves nothing beyond the counts), with ``uniform`` none
+    (every arrangement of the unknown cards equally likely, as before the exact worlds)."""
     if sampling == "uniform":
         return None
-    from ..game.worlds import belief
-
-    facts = belief(observation)
+    facts = beliefs(observation)
     return None if facts is None else facts.core()
 
 
@@ -202,6 +201,7 @@ class PIMCBot:
     ) -> None:
         self.worlds = _count("worlds", worlds, _INT_MAX)
         self.sampling = _sampling(sampling)
+        self._beliefs = Beliefs()
         # With a network, each move's worlds are scored by its values after the move.
         self._network, use = _network(net, "net", rollout, evaluation)
         self._net_use = use & ~_core.NET_PRIOR
@@ -223,7 +223,7 @@ class PIMCBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
-            belief=_belief(self.sampling, observation),
+            belief=_belief(self.sampling, self._beliefs, observation),
         )
         return {Move.from_code(code): score for code, score in pairs}
 
@@ -342,6 +342,7 @@ class ISMCTSBot:
         self.rollout_cap = _count("rollout_cap", rollout_cap, _UINT32_MAX)
         self.seed = _seed(seed)
         self.sampling = _sampling(sampling)
+        self._beliefs = Beliefs()
         if not isinstance(merge, bool):
             raise ArgumentTypeError(f"merge must be true or false, not {merge!r}")
         self.merge = merge
@@ -380,7 +381,7 @@ class ISMCTSBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
-            belief=_belief(self.sampling, observation),
+            belief=_belief(self.sampling, self._beliefs, observation),
             flags=_core.ISMCTS_MERGE if self.merge else 0,
         )
         self.last_search = (iterations, nodes, seconds)

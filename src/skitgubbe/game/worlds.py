@@ -30,6 +30,8 @@ True
 
 from __future__ import annotations
 
+import copy
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, TypeAlias
 
@@ -37,12 +39,12 @@ import attrs
 
 from .. import _core
 from .events import Event, EventKind
-from .rules import LastCard, TrickMode
+from .rules import LastCard, Rules, TrickMode
 
 if TYPE_CHECKING:
-    from .observation import Observation
+    from .observation import HistoryNode, Observation
 
-__all__ = ["MAX_CASES", "MAX_NEEDS", "MAX_SLOTS", "Belief", "Case", "belief"]
+__all__ = ["MAX_CASES", "MAX_NEEDS", "MAX_SLOTS", "Belief", "Beliefs", "Case", "belief"]
 
 MAX_SLOTS: Final = 5
 """The most unseen cards a seat holds (a phase-1 hand: ``hand_size`` at most)."""
@@ -175,6 +177,7 @@ class _Reader:
 
     def __init__(self, observation: Observation) -> None:
         rules = observation.rules
+        self.rules = rules
         self.me = observation.seat
         self.players = rules.players
         self.windows = rules.trick_mode is TrickMode.ALL and rules.slough
@@ -195,6 +198,16 @@ class _Reader:
         self.open_pending = False
         self.read_so_far = 0  # events read
         self.facts: list[tuple[int, int, bool, int]] = []  # (events read, seat, holds, ranks)
+
+    def fork(self) -> _Reader:
+        """A copy that reads on without changing this one."""
+        other = copy.copy(self)
+        other.seats = [copy.copy(seat) for seat in self.seats]  # each replaces its cases
+        other.needs = dict(self.needs)
+        other.facts = list(self.facts)
+        other.known, other.won, other.held = list(self.known), list(self.won), list(self.held)
+        other.table, other.acts = list(self.table), list(self.acts)
+        return other
 
     # -- the facts -------------------------------------------------------------------
 
@@ -342,6 +355,11 @@ def _rank_cards(ranks: int) -> int:
     return ranks * 0x0001000100010001
 
 
+def _proves_anything(rules: Rules) -> bool:
+    """Whether a history under ``rules`` can prove a fact: a slough window or low cards."""
+    return (rules.trick_mode is TrickMode.ALL and rules.slough) or bool(rules.low_card_threshold)
+
+
 def belief(observation: Observation) -> Belief | None:
     """What ``observation``'s history proves about the other seats' unseen cards, or
     ``None`` when it proves nothing beyond their counts (uniform worlds are then exact).
@@ -362,13 +380,26 @@ def belief(observation: Observation) -> Belief | None:
 
     A history that does not account for the view's unseen cards (one cut short, say)
     proves nothing the view can use: ``None``, and the worlds are dealt uniformly.
+    :class:`Beliefs` reads a seat's successive observations on from one another.
     """
+    if not _proves_anything(observation.rules):
+        return None
     reader = _Reader(observation)
     try:
         reader.read(observation.history)
-        reader.finish(observation)
     except (AssertionError, IndexError, KeyError, TypeError):
         return None  # not a whole game's history (an event the view's game never had)
+    return _conclude(reader, observation)
+
+
+def _conclude(reader: _Reader, observation: Observation) -> Belief | None:
+    """The belief of a reader that has read ``observation``'s history."""
+    if observation.slough_winner is not None:
+        reader = reader.fork()  # the open window's facts are this moment's only
+        try:
+            reader.finish(observation)
+        except (AssertionError, IndexError, KeyError, TypeError):
+            return None
     if not reader.constrained:
         return None
     cases: list[tuple[Case, ...]] = []
@@ -382,6 +413,60 @@ def belief(observation: Observation) -> Belief | None:
     if not any(cases):
         return None
     return Belief(observation.seat, tuple(cases))
+
+
+def _extends(node: HistoryNode | None, before: HistoryNode | None) -> bool:
+    """Whether the history ending at ``node`` continues the one ending at ``before``."""
+    if before is None:
+        return True
+    while node is not None and node.length > before.length:
+        node = node.parent
+    return node is before
+
+
+class Beliefs:
+    """:func:`belief` for one seat's successive observations of a game, each history read
+    on from where the last one ended (the search bots keep one): a move costs its own
+    events, not the whole history's. Another seat, other rules or a history that does not
+    continue the last one is read from its start. Safe to call from several threads.
+
+    >>> import skitgubbe as sg
+    >>> game = sg.Game.new(sg.Rules.modern(players=3), seed=1)
+    >>> beliefs = Beliefs()
+    >>> for move in ("JC", "9D", "2D"):
+    ...     _ = game.play(move)
+    ...     assert beliefs(game.observation(0)) == belief(game.observation(0))
+    """
+
+    __slots__ = ("_lock", "_state")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: tuple[_Reader, HistoryNode | None, int] | None = None
+
+    def __call__(self, observation: Observation) -> Belief | None:
+        if not _proves_anything(observation.rules):
+            return None
+        history = observation.history
+        node = history._node
+        with self._lock:
+            state = self._state
+            if (
+                state is None
+                or state[0].me != observation.seat
+                or state[0].rules != observation.rules
+                or not _extends(node, state[1])
+            ):
+                reader, events = _Reader(observation), history.since(0)
+            else:
+                reader, events = state[0], history.since(state[2])
+            self._state = None  # the reader changes below: no stale state if it fails
+            try:
+                reader.read(events)
+            except (AssertionError, IndexError, KeyError, TypeError):
+                return None
+            self._state = (reader, node, len(history))
+            return _conclude(reader, observation)
 
 
 def _split(key: _Key, needs: dict[int, int]) -> list[tuple[int, ...]]:
