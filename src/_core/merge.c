@@ -6,9 +6,11 @@
  * b (no card in play lies between), so the swap of a and b maps the position
  * after playing a onto the position after playing b, every later move onto a
  * move, until a and b themselves meet: the mover, still holding b, must beat
- * his own a (or a picked-up a comes back against him).  There the position
- * after a is the better one for the mover (he keeps the higher card), so the
- * lowest card of each such class stands for the class.  Under runs=True and
+ * his own a (or a picked-up a comes back against him).  There the mover who
+ * played a keeps every option the one who played b has, and more (the higher
+ * card beats all the lower one beats), so the lowest card of each such class
+ * stands for the class: the merge is exact but for that case, where it keeps
+ * the play that is the better one as a rule, not provably in every game.  Under runs=True and
  * pickup=TOP_RUN the rank next to a card matters too (a run, a run picked
  * up): a class is then a block of consecutive ranks whose neighbours on both
  * sides are out of play, and only its two ends are equivalent (playing the

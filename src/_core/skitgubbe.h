@@ -956,8 +956,9 @@ int sg_pimc_search(const sg_state *view, const sg_belief *belief, int worlds, in
  * mover whose outer neighbours are out of play, and only its top end (and the
  * runs up to its top end) give way to its bottom end (and the runs from it).
  * Phase 1, pick-ups and other moves are kept.  The classes are equivalent
- * but for one case: when the played card later meets the one kept, where the
- * lowest card is the better play (docs/bots.md "Equivalent moves"). */
+ * but for one case: when the played card later meets the one kept, where
+ * playing the lowest card leaves the mover every option and more (docs/bots.md
+ * "Equivalent moves"). */
 int sg_merge_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n);
 
 /* ---- integer actions ---------------------------------------------------------- */
