@@ -20,6 +20,8 @@ from skitgubbe import _core
 from skitgubbe.server.config import TableConfig, bot_cost
 from skitgubbe.server.errors import TableError
 
+MERGE = _core.ISMCTS_MERGE  # the default: equivalent moves searched as one
+
 
 def observation(seed: int = 4, moves: int = 6) -> sg.Observation:
     game = sg.Game.new(seed=seed)
@@ -39,7 +41,7 @@ def test_the_merge_is_the_sum_of_searches_seeded_in_thread_order() -> None:
     rng = random.Random(11)
     seeds = [rng.getrandbits(64) for _ in range(3)]
     found = [
-        _core.ismcts_rewards(view.core_view, share, 0.0, 0.7, 2, 200, seed)
+        _core.ismcts_rewards(view.core_view, share, 0.0, 0.7, 2, 200, seed, flags=MERGE)
         for share, seed in zip((101, 100, 100), seeds, strict=True)
     ]
     expected: dict[sg.Move, tuple[int, float]] = {}
@@ -59,7 +61,7 @@ def test_threads_1_is_the_search_of_before() -> None:
     view = observation()
     rng = random.Random(5)
     _best, root, *_ = _core.ismcts_rewards(
-        view.core_view, 400, 0.0, 0.7, 2, 200, rng.getrandbits(64)
+        view.core_view, 400, 0.0, 0.7, 2, 200, rng.getrandbits(64), flags=MERGE
     )
     one = sg.bots.ISMCTSBot(iterations=400, threads=1, seed=5)
     assert one.statistics(view) == {sg.Move.from_code(c): (v, r) for c, v, r in root}

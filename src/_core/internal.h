@@ -123,6 +123,42 @@ void sg_shedding_apply(sg_state *st, sg_move move, sg_events *ev);
 void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_cards,
                        sg_events *ev);
 
+/* ---- sampled worlds (search.c, worlds.c) ----------------------------------- */
+
+/* The cards a view places nowhere: what its unknown slots hold. */
+uint64_t sg_unplaced(const sg_state *view);
+
+/* One seat's cases, ready to draw from (worlds.c explains the bounds). */
+typedef struct sg_world_seat {
+    uint8_t seat;
+    uint8_t slots;
+    uint16_t n_cases;
+    double total;                                    /* sum of mass */
+    double mass[SG_BELIEF_CASES];                    /* weight * prod(bound) */
+    uint8_t order[SG_BELIEF_CASES][SG_BELIEF_SLOTS]; /* the slots, tightest first */
+    uint8_t bound[SG_BELIEF_CASES][SG_BELIEF_SLOTS]; /* the bound of order[t] */
+} sg_world_seat;
+
+/* A belief made ready for one view: what sg_sample_belief computes once, and
+ * a search keeps for all its samples. */
+typedef struct sg_world_plan {
+    const sg_belief *belief;
+    uint64_t pool; /* sg_unplaced(view) */
+    int n_seats;
+    sg_world_seat seats[SG_MAX_PLAYERS]; /* the seats with cases, the tightest first */
+} sg_world_plan;
+
+/* Checks 1 and 2 of sg_belief_check (those about the belief's fields). */
+int sg_belief_fields(const sg_state *view, const sg_belief *belief);
+
+/* Plans `belief` (which passes checks 1 and 2 of sg_belief_check) for `view`;
+ * 0 when some seat's cases cannot be dealt (check 3). */
+int sg_world_plan_make(const sg_state *view, const sg_belief *belief, sg_world_plan *plan);
+
+/* sg_sample_belief with a plan made for `view`. */
+int sg_world_plan_sample(const sg_state *view, const sg_world_plan *plan, sg_rng *rng,
+                         sg_state *world);
+
 /* ---- tensors ------------------------------------------------------------------ */
 
 /* Room for the floats that encode the rule fields. */
@@ -144,6 +180,16 @@ sg_move sg_greedy_choice(const sg_state *st, const sg_move *moves, int n);
 /* What the greedy policy thinks a phase-2 play of `cards` costs to give
  * away: high cards and trumps are dear; the same top card, more cards cheaper. */
 int sg_play_cost(const sg_state *st, uint64_t cards);
+
+/* sg_rollout, drawing its random moves among the merged moves (sg_merge_moves)
+ * when `merge` is set. */
+void sg_rollout_builtin(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
+                        double reward[SG_MAX_PLAYERS], int merge);
+
+/* sg_rollout_with, drawing the built-in policy's random moves as
+ * sg_rollout_builtin does. */
+int sg_rollout_merged(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
+                      double reward[SG_MAX_PLAYERS], int merge);
 
 /* The rewards of a rollout that ended in `st` (as sg_rollout says). */
 void sg_rollout_rewards(const sg_state *st, double reward[SG_MAX_PLAYERS]);
@@ -176,6 +222,7 @@ typedef struct sg_playout_run {
     uint32_t cap;
     uint32_t last;       /* the key of the iteration's last move (SG_MAST_KEYS: none) */
     int32_t full;        /* the trail could not grow: the rest of the iteration is not kept */
+    int32_t merge;       /* random rollout moves drawn among the merged moves (sg_merge_moves) */
 } sg_playout_run;
 
 /* Sets up `run` for a search with `policy` (enum sg_policy) in games of

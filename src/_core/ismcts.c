@@ -216,26 +216,31 @@ static void backup(tree *t, uint32_t id, const double reward[SG_MAX_PLAYERS])
     }
 }
 
-/* One iteration: select and expand in `world`, roll out, back up.
- * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
-/* A rollout with the caller's policy, or the built-in one as `run` plays it. */
+/* A rollout with the caller's policy, or the built-in one as `run` plays it
+ * (equivalent random moves merged when run->merge says so). */
 static int roll_out(sg_state *world, const sg_ismcts_params *p, sg_search_policy *policy,
                     sg_playout_run *run, sg_rng *rng, double reward[SG_MAX_PLAYERS])
 {
     if (policy->choose != NULL || policy->evaluate != NULL)
-        return sg_rollout_with(world, policy, p->rollout_cap, rng, reward) == SG_POLICY_ERROR_NONE;
+        return sg_rollout_merged(world, policy, p->rollout_cap, rng, reward, run->merge) ==
+               SG_POLICY_ERROR_NONE;
     sg_playout_rollout(run, world, p->rollout_cap, rng, reward);
     return 1;
 }
 
+/* One iteration: select and expand in `world`, roll out, back up.
+ * `exploration` is finite or +infinity and never negative (see sg_ismcts). */
 static int iterate(tree *t, sg_state *world, double exploration, const sg_ismcts_params *p,
                    sg_search_policy *policy, sg_playout_run *run, sg_rng *rng, leaf_solver *ls)
 {
+    const int merge = (p->flags & SG_ISMCTS_MERGE) != 0;
     sg_move moves[SG_MAX_MOVES];
     uint8_t tried[SG_MAX_MOVES];
     uint32_t current = 0;
     while (world->phase != SG_PHASE_OVER) {
-        const int n = sg_legal_moves(world, moves);
+        int n = sg_legal_moves(world, moves);
+        if (merge)
+            n = sg_merge_moves(world, moves, n);
         for (int i = 0; i < n; i++)
             tried[i] = 0;
         uint32_t best = NO_NODE;
@@ -380,8 +385,11 @@ static int iterate_puct(tree *t, sg_state *world, double exploration, const sg_i
     double reward[SG_MAX_PLAYERS];
     uint32_t current = 0;
     int leaf = 0;
+    const int merge = (p->flags & SG_ISMCTS_MERGE) != 0;
     while (world->phase != SG_PHASE_OVER) {
-        const int n = sg_legal_moves(world, moves);
+        int n = sg_legal_moves(world, moves);
+        if (merge)
+            n = sg_merge_moves(world, moves, n);
         if (n == 0)
             break;
         for (int i = 0; i < n; i++)
@@ -466,14 +474,15 @@ sg_move sg_ismcts_rewards(const sg_state *view, const sg_ismcts_params *params,
                           sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
                           double rewards[SG_MAX_MOVES], int *n_moves)
 {
-    return sg_ismcts_playout(view, params, policy, NULL, stats, moves, visits, rewards, n_moves);
+    return sg_ismcts_search(view, NULL, params, policy, NULL, stats, moves, visits, rewards,
+                            n_moves);
 }
 
-sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
-                          sg_search_policy *policy, const sg_playout *playout,
-                          sg_ismcts_stats *stats, sg_move moves[SG_MAX_MOVES],
-                          uint32_t visits[SG_MAX_MOVES], double rewards[SG_MAX_MOVES],
-                          int *n_moves)
+sg_move sg_ismcts_search(const sg_state *view, const sg_belief *belief,
+                         const sg_ismcts_params *params, sg_search_policy *policy,
+                         const sg_playout *playout, sg_ismcts_stats *stats,
+                         sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
+                         double rewards[SG_MAX_MOVES], int *n_moves)
 {
     sg_search_policy builtin = {params->policy, SG_POLICY_ERROR_NONE, NULL, NULL, NULL, NULL, 0,
                                 NULL, 0, 0};
@@ -507,6 +516,15 @@ sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
     }
     sg_rng rng;
     sg_rng_seed(&rng, params->seed);
+    /* A belief that does not fit the view is ignored (uniform worlds). */
+    sg_world_plan *plan = NULL;
+    if (belief != NULL && sg_belief_fields(view, belief) == 0) {
+        plan = malloc(sizeof *plan);
+        if (plan != NULL && !sg_world_plan_make(view, belief, plan)) {
+            free(plan);
+            plan = NULL;
+        }
+    }
     /* Parameters outside their domain are made safe, as the header says. */
     const double exploration = params->exploration >= 0.0 ? params->exploration : 0.0; /* NaN too */
     const int timed = params->seconds > 0.0 && params->seconds <= DBL_MAX; /* finite, positive */
@@ -527,13 +545,17 @@ sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
         }
         sg_playout_run run;
         sg_playout_start(&run, playout, policy->builtin, view->rules.players);
+        run.merge = (params->flags & SG_ISMCTS_MERGE) != 0;
         for (;;) {
             if (params->iterations && done >= params->iterations)
                 break;
             if (timed && now_seconds() - start >= params->seconds)
                 break;
             sg_state world;
-            sg_sample_world(view, &rng, &world);
+            if (plan != NULL)
+                sg_world_plan_sample(view, plan, &rng, &world);
+            else
+                sg_sample_world(view, &rng, &world);
             sg_playout_begin(&run);
             const int went =
                 net != NULL ? iterate_puct(&t, &world, exploration, params, policy, &run, &rng, &ls)
@@ -546,6 +568,7 @@ sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
                 free(t.priors);
                 free(t.logs);
                 leaf_solver_close(&ls);
+                free(plan);
                 return 0; /* the policy failed: policy->error says how */
             }
             done++;
@@ -553,6 +576,7 @@ sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
         sg_playout_end(&run);
         seconds = now_seconds() - start;
     }
+    free(plan);
 
     /* The most visited root child; moves never expanded count as no visits. */
     sg_move best = legal[0];

@@ -49,6 +49,7 @@ void sg_playout_start(sg_playout_run *run, const sg_playout *settings, int32_t p
     run->cap = 0;
     run->last = SG_MAST_KEYS;
     run->full = 0;
+    run->merge = 0;
     if (run->kind == SG_PLAYOUT_KIND_PLAIN)
         return;
     const size_t size = SG_MAST_KEYS + (run->kind == SG_PLAYOUT_KIND_NAST ? SG_NAST_SLOTS : 0);
@@ -243,9 +244,11 @@ void sg_playout_rollout(sg_playout_run *run, sg_state *st, uint32_t cap, sg_rng 
             if (!move)
                 break;
         } else {
-            const int n = sg_legal_moves(st, moves);
+            int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
+            if (run->merge)
+                n = sg_merge_moves(st, moves, n);
             move = run->kind == SG_PLAYOUT_KIND_PLAIN ? moves[sg_rng_below(rng, (uint32_t)n)]
                                                  : gibbs(run, st, moves, n, rng);
         }

@@ -3,6 +3,8 @@
  * rollout that calls such a policy and evaluation. */
 #include <math.h>
 
+#include <string.h>
+
 #include "internal.h"
 
 typedef struct position_impl {
@@ -168,8 +170,14 @@ int sg_policy_move(sg_search_policy *policy, const sg_state *world, sg_move *mov
 int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
                     double reward[SG_MAX_PLAYERS])
 {
+    return sg_rollout_merged(st, policy, cap, rng, reward, 0);
+}
+
+int sg_rollout_merged(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng *rng,
+                      double reward[SG_MAX_PLAYERS], int merge)
+{
     if (policy->choose == NULL && policy->evaluate == NULL) {
-        sg_rollout(st, policy->builtin, cap, rng, reward);
+        sg_rollout_builtin(st, policy->builtin, cap, rng, reward, merge);
         return SG_POLICY_ERROR_NONE;
     }
     position_impl impl;
@@ -207,6 +215,11 @@ int sg_rollout_with(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_rng
         } else if (policy->builtin == SG_POLICY_GREEDY ||
                    (policy->builtin == SG_POLICY_MIXED && sg_rng_below(rng, 4) != 0)) {
             move = sg_greedy_move(st);
+        } else if (merge) {
+            sg_move merged[SG_MAX_MOVES];
+            memcpy(merged, impl.moves, (size_t)impl.n * sizeof merged[0]);
+            const int n = sg_merge_moves(st, merged, impl.n);
+            move = merged[sg_rng_below(rng, (uint32_t)n)];
         } else {
             move = impl.moves[sg_rng_below(rng, (uint32_t)impl.n)];
         }

@@ -26,9 +26,8 @@ void sg_view(const sg_state *st, uint8_t seat, sg_state *view)
         view->trump = SG_NO_SUIT;
 }
 
-void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
+uint64_t sg_unplaced(const sg_state *view)
 {
-    *world = *view;
     uint64_t placed = view->out | sg_table_mask(view);
     for (int p = 0; p < SG_MAX_PLAYERS; p++)
         placed |= view->hand[p] | view->coll[p];
@@ -37,10 +36,17 @@ void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
             placed |= SG_CARD_BIT(view->stock[i]);
     if (view->hidden_card != SG_NO_CARD && view->hidden_card != SG_UNKNOWN_CARD)
         placed |= SG_CARD_BIT(view->hidden_card);
+    return SG_ALL_CARDS & ~placed;
+}
+
+void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
+{
+    *world = *view;
+    const uint64_t unplaced = sg_unplaced(view);
 
     uint8_t pool[SG_NCARDS];
     int n = 0;
-    for (uint64_t rest = SG_ALL_CARDS & ~placed; rest; rest &= rest - 1)
+    for (uint64_t rest = unplaced; rest; rest &= rest - 1)
         pool[n++] = (uint8_t)sg_lowest(rest);
     for (int i = n - 1; i > 0; i--) {
         const uint32_t j = sg_rng_below_inline(rng, (uint32_t)i + 1);
@@ -256,6 +262,12 @@ int sg_play_cost(const sg_state *st, uint64_t cards)
 void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
                 double reward[SG_MAX_PLAYERS])
 {
+    sg_rollout_builtin(st, policy, cap, rng, reward, 0);
+}
+
+void sg_rollout_builtin(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
+                        double reward[SG_MAX_PLAYERS], int merge)
+{
     sg_move moves[SG_MAX_MOVES];
     for (uint32_t done = 0; st->phase != SG_PHASE_OVER && (!cap || done < cap); done++) {
         sg_move move;
@@ -267,9 +279,11 @@ void sg_rollout(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
             if (!move)
                 break;
         } else {
-            const int n = sg_legal_moves(st, moves);
+            int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
+            if (merge)
+                n = sg_merge_moves(st, moves, n);
             move = moves[sg_rng_below_inline(rng, (uint32_t)n)];
         }
         sg_apply_unchecked(st, move, NULL);
@@ -306,6 +320,13 @@ int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_polic
                  uint32_t cap, uint64_t seed, sg_move moves[SG_MAX_MOVES],
                  double scores[SG_MAX_MOVES])
 {
+    return sg_pimc_search(view, NULL, worlds, rollouts, policy, cap, seed, moves, scores);
+}
+
+int sg_pimc_search(const sg_state *view, const sg_belief *belief, int worlds, int rollouts,
+                   sg_search_policy *policy, uint32_t cap, uint64_t seed,
+                   sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES])
+{
     const int n = sg_legal_moves(view, moves);
     const uint8_t seat = view->to_move;
     sg_rng rng;
@@ -314,9 +335,15 @@ int sg_pimc_with(const sg_state *view, int worlds, int rollouts, sg_search_polic
         scores[i] = 0.0;
     if (n <= 1 || worlds <= 0 || rollouts <= 0)
         return n;
+    sg_world_plan plan;
+    const int exact = belief != NULL && sg_belief_fields(view, belief) == 0 &&
+                      sg_world_plan_make(view, belief, &plan);
     for (int w = 0; w < worlds; w++) {
         sg_state world;
-        sg_sample_world(view, &rng, &world);
+        if (exact)
+            sg_world_plan_sample(view, &plan, &rng, &world);
+        else
+            sg_sample_world(view, &rng, &world);
         for (int i = 0; i < n; i++) {
             sg_state after = world;
             sg_apply_unchecked(&after, moves[i], NULL);

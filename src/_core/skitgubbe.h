@@ -723,6 +723,76 @@ int sg_state_check(const sg_state *st, const char **field);
  * the stock, the hidden card).  A state without unknowns is copied as is. */
 void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world);
 
+/* ---- exact worlds (docs/rules.md §8, docs/bots.md "Sampled worlds") ---------- */
+
+/* What a seat's history proves about another seat's unseen cards, beyond their
+ * number: under the slough window (§4.4) and the low-card rule (§5.4) some
+ * public facts show that a player held no card of some ranks, or at least one.
+ * Each unseen card sits in a slot (a card its holder was dealt or drew, which
+ * the viewer did not see); a slot may be barred from ranks, and a need says
+ * that one of some slots holds a card of some ranks.  Which slot a played card
+ * left is hidden, so a seat's unseen cards may lie in one of several cases,
+ * each weighted by the number of ways the history leads to it.  The Python
+ * package reads these from a seat's history (skitgubbe.game.worlds). */
+#define SG_BELIEF_SLOTS 5   /* a seat's unseen cards: at most a phase-1 hand */
+#define SG_BELIEF_NEEDS 8   /* needs of one case */
+#define SG_BELIEF_CASES 128 /* cases of one seat */
+
+typedef struct sg_belief_case {
+    double weight;                        /* > 0, relative to the seat's other cases */
+    uint16_t forbid[SG_BELIEF_SLOTS];     /* bit r: slot j holds no card of rank r */
+    uint16_t need_ranks[SG_BELIEF_NEEDS]; /* need k: a slot of need_slots[k] holds */
+    uint8_t need_slots[SG_BELIEF_NEEDS];  /*   a card of need_ranks[k] (bit j: slot j) */
+    uint8_t n_slots;                      /* the seat's unseen cards (view->unseen) */
+    uint8_t n_needs;
+    uint8_t reserved[4];                  /* zero */
+} sg_belief_case;
+
+SG_STATIC_ASSERT(sizeof(sg_belief_case) == 48, sg_belief_case_has_no_hidden_padding);
+
+/* Per seat, its cases; a seat with none is dealt uniformly (as sg_sample_world). */
+typedef struct sg_belief {
+    uint16_t n_cases[SG_MAX_PLAYERS];
+    uint8_t reserved[8]; /* zero */
+    sg_belief_case cases[SG_MAX_PLAYERS][SG_BELIEF_CASES];
+} sg_belief;
+
+SG_STATIC_ASSERT(sizeof(sg_belief) == 16 + SG_MAX_PLAYERS * SG_BELIEF_CASES * 48,
+                 sg_belief_has_no_hidden_padding);
+
+/* Whether `belief` fits `view` (a view that passes sg_view_check): 0, or the
+ * number of the first check that fails:
+ *   1  n_cases[p] <= SG_BELIEF_CASES for each seat, 0 beyond the players
+ *   2  each case of seat p has n_slots == view->unseen[p] (> 0),
+ *      n_needs <= SG_BELIEF_NEEDS, need slots among its n_slots slots, forbid
+ *      and need ranks within the 13 ranks, and a finite weight > 0
+ *   3  some case of every seat with cases can be dealt from the cards the
+ *      view does not place (its slots' allowed cards suffice, counting the
+ *      slots that earlier seats must fill from them) */
+int sg_belief_check(const sg_state *view, const sg_belief *belief);
+
+/* Outcomes of sg_sample_belief. */
+enum sg_sample {
+    SG_SAMPLE_EXACT = 0,    /* drawn from the exact distribution */
+    SG_SAMPLE_FALLBACK = 1, /* consistent with the belief, but the rejection
+                               sampler gave up (SG_SAMPLE_TRIES proposals):
+                               the last proposal that respects every fact */
+    SG_SAMPLE_UNIFORM = 2   /* no proposal respected the facts (or the belief
+                               does not fit the view): sg_sample_world's world */
+};
+#define SG_SAMPLE_TRIES 256
+
+/* A world consistent with `view` and `belief` (NULL: sg_sample_world), drawn
+ * from the exact distribution: every deal of the unknown cards that respects
+ * the belief's slots and needs is equally likely, weighted by its case's
+ * weight.  Rejection sampling: each seat's case is drawn in proportion to its
+ * weight times a bound on the ways to fill its slots, the slots are dealt
+ * from their allowed cards, tightest first, and the proposal is kept with
+ * probability (the ways it had) / (the bound); the stock, the hidden card and
+ * seats without cases take the rest uniformly.  Returns enum sg_sample. */
+int sg_sample_belief(const sg_state *view, const sg_belief *belief, sg_rng *rng,
+                     sg_state *world);
+
 /* A sensible rule-based move for the player to move, using only what he
  * knows (his hand and public information): GreedyBot, and rollouts. */
 sg_move sg_greedy_move(const sg_state *st);
@@ -804,9 +874,15 @@ typedef struct sg_ismcts_params {
     uint32_t rollout_cap; /* rollout length cap (0: none) */
     int32_t policy;       /* rollout policy, enum sg_policy */
     uint32_t solver;      /* solve leaves of at most this many cards in hands (0: never) */
+    uint32_t flags;       /* SG_ISMCTS_* bits; others are ignored (keep them zero) */
+    uint32_t reserved;    /* zero */
 } sg_ismcts_params;
 
-SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 40, sg_ismcts_params_has_no_hidden_padding);
+/* Flags of sg_ismcts_params: play equivalent moves as one (sg_merge_moves), in
+ * the tree and in the rollouts' random moves. */
+#define SG_ISMCTS_MERGE 1u
+
+SG_STATIC_ASSERT(sizeof(sg_ismcts_params) == 48, sg_ismcts_params_has_no_hidden_padding);
 
 typedef struct sg_ismcts_stats {
     uint32_t iterations;
@@ -835,7 +911,8 @@ SG_STATIC_ASSERT(sizeof(sg_ismcts_stats) == 16, sg_ismcts_stats_has_no_hidden_pa
  * goes to the first child available); a `seconds` that is not both
  * positive and finite (0, negative, NaN, +infinity) sets no time limit, so
  * with `iterations` 0 too there is no budget; a `policy` that is not an enum
- * sg_policy value plays random rollouts.  The tree stops growing when
+ * sg_policy value plays random rollouts; unknown `flags` bits are ignored.  The
+ * tree stops growing when
  * memory (or its 32-bit node ids) runs out and the search goes on with
  * rollouts from its leaves.
  *
@@ -972,7 +1049,7 @@ int sg_solve_moves(sg_solver *solver, const sg_state *st, uint64_t budget,
 
 /* ---- playouts ------------------------------------------------------------------ */
 
-/* How ISMCTS plays its built-in rollouts (sg_ismcts_playout): */
+/* How ISMCTS plays its built-in rollouts (sg_ismcts_search): */
 enum sg_playout_kind {
     SG_PLAYOUT_KIND_PLAIN = 0, /* the policy's own moves */
     SG_PLAYOUT_KIND_MAST = 1,  /* the moves not the greedy one drawn by MAST (below) */
@@ -1029,12 +1106,36 @@ SG_STATIC_ASSERT(sizeof(sg_playout) == 32, sg_playout_has_no_hidden_padding);
 void sg_playout_defaults(sg_playout *playout);
 
 /* sg_ismcts_rewards with the playout settings `playout` (NULL: the defaults,
- * which sg_ismcts_rewards uses). */
-sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
-                          sg_search_policy *policy, const sg_playout *playout,
-                          sg_ismcts_stats *stats, sg_move moves[SG_MAX_MOVES],
-                          uint32_t visits[SG_MAX_MOVES], double rewards[SG_MAX_MOVES],
-                          int *n_moves);
+ * which sg_ismcts_rewards uses), sampling its worlds with sg_sample_belief
+ * from `belief` (NULL: sg_sample_world, as sg_ismcts_rewards; a belief that
+ * fails sg_belief_check is ignored the same way).  With SG_ISMCTS_MERGE in
+ * params->flags, only one move of each class of equivalent moves is searched
+ * (sg_merge_moves), in the tree and among the rollouts' random moves: the
+ * others keep 0 visits at the root. */
+sg_move sg_ismcts_search(const sg_state *view, const sg_belief *belief,
+                         const sg_ismcts_params *params, sg_search_policy *policy,
+                         const sg_playout *playout, sg_ismcts_stats *stats,
+                         sg_move moves[SG_MAX_MOVES], uint32_t visits[SG_MAX_MOVES],
+                         double rewards[SG_MAX_MOVES], int *n_moves);
+
+/* sg_pimc_with sampling its worlds from `belief` as sg_ismcts_search does. */
+int sg_pimc_search(const sg_state *view, const sg_belief *belief, int worlds, int rollouts,
+                   sg_search_policy *policy, uint32_t cap, uint64_t seed,
+                   sg_move moves[SG_MAX_MOVES], double scores[SG_MAX_MOVES]);
+
+/* Reduces the legal moves `moves[0 .. n)` of `st` (as sg_legal_moves writes
+ * them) to one move of each class of equivalent moves, in place and in order,
+ * and returns how many are left.  In phase 2, single-card plays of one suit
+ * with no card in play (not out of play) between them form a class, and its
+ * lowest card stands for it; under runs=True or pickup=TOP_RUN, where the rank
+ * next to a card matters, a class is a block of consecutive ranks held by the
+ * mover whose outer neighbours are out of play, and only its top end (and the
+ * runs up to its top end) give way to its bottom end (and the runs from it).
+ * Phase 1, pick-ups and other moves are kept.  The classes are equivalent
+ * but for one case: when the played card later meets the one kept, where
+ * playing the lowest card leaves the mover every option and more (docs/bots.md
+ * "Equivalent moves"). */
+int sg_merge_moves(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n);
 
 /* ---- integer actions ---------------------------------------------------------- */
 

@@ -266,6 +266,37 @@ cdef extern from "skitgubbe.h" nogil:
         uint32_t rollout_cap
         int32_t policy
         uint32_t solver
+        uint32_t flags
+        uint32_t reserved
+
+    enum:
+        SG_ISMCTS_MERGE
+        SG_BELIEF_SLOTS
+        SG_BELIEF_NEEDS
+        SG_BELIEF_CASES
+        SG_SAMPLE_TRIES
+        SG_SAMPLE_EXACT
+        SG_SAMPLE_FALLBACK
+        SG_SAMPLE_UNIFORM
+
+    ctypedef struct sg_belief_case:
+        double weight
+        uint16_t forbid[5]
+        uint16_t need_ranks[8]
+        uint8_t need_slots[8]
+        uint8_t n_slots
+        uint8_t n_needs
+        uint8_t reserved[4]
+
+    ctypedef struct sg_belief:
+        uint16_t n_cases[4]
+        uint8_t reserved[8]
+        sg_belief_case cases[4][128]
+
+    int sg_belief_check(const sg_state *view, const sg_belief *belief)
+    int sg_sample_belief(const sg_state *view, const sg_belief *belief, sg_rng *rng,
+                         sg_state *world)
+    int sg_merge_moves(const sg_state *st, sg_move *moves, int n)
 
     ctypedef struct sg_ismcts_stats:
         uint32_t iterations
@@ -372,10 +403,13 @@ cdef extern from "skitgubbe.h" nogil:
     const double SG_PLAYOUT_TEMPERATURE
 
     void sg_playout_defaults(sg_playout *playout)
-    sg_move sg_ismcts_playout(const sg_state *view, const sg_ismcts_params *params,
-                              sg_search_policy *policy, const sg_playout *playout,
-                              sg_ismcts_stats *stats, sg_move *moves, uint32_t *visits,
-                              double *rewards, int *n_moves) nogil
+    sg_move sg_ismcts_search(const sg_state *view, const sg_belief *belief,
+                             const sg_ismcts_params *params, sg_search_policy *policy,
+                             const sg_playout *playout, sg_ismcts_stats *stats, sg_move *moves,
+                             uint32_t *visits, double *rewards, int *n_moves) nogil
+    int sg_pimc_search(const sg_state *view, const sg_belief *belief, int worlds, int rollouts,
+                       sg_search_policy *policy, uint32_t cap, uint64_t seed, sg_move *moves,
+                       double *scores) nogil
     int sg_vec_set_policy(sg_vec *env, int32_t seat, sg_search_policy *policy)
 
     # The endgame solver (solve.c).

@@ -1,6 +1,6 @@
 """Type stubs for the Cython binding of the C core (skitgubbe._core)."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, overload
 
 from typing_extensions import disjoint_base
@@ -100,6 +100,27 @@ def from_snapshot(snapshot: object) -> Core: ...
 def state_check(snapshot: bytes) -> tuple[int, str | None]: ...
 def state_layout() -> tuple[tuple[tuple[str, int, int, int], ...], int]: ...
 def sample_world(view: bytes, seed: int) -> Core: ...
+
+ISMCTS_MERGE: int
+BELIEF_LIMITS: tuple[int, int, int]
+SAMPLE_TRIES: int
+SAMPLE_EXACT: int
+SAMPLE_FALLBACK: int
+SAMPLE_UNIFORM: int
+
+_Need = tuple[int, int]
+_Case = tuple[float, Sequence[int], Sequence[_Need]]
+
+@disjoint_base
+class Belief:
+    def __init__(self, cases: Iterable[Iterable[_Case]]) -> None: ...
+    def check(self, view: bytes) -> int: ...
+
+def sample_belief(view: bytes, belief: Belief, seed: int) -> tuple[Core, int]: ...
+def sample_hands(
+    view: bytes, belief: Belief | None, seed: int, count: int
+) -> tuple[list[tuple[tuple[int, int, int, int], bytes, int]], tuple[int, int, int]]: ...
+def merged_moves(view: bytes) -> list[int]: ...
 def greedy_move(view: bytes) -> int: ...
 def pimc(
     view: bytes,
@@ -112,6 +133,7 @@ def pimc(
     evaluate: Any = None,
     net: Net | None = None,
     net_use: int = 0,
+    belief: Belief | None = None,
 ) -> list[tuple[int, float]]: ...
 def ismcts(
     view: bytes,
@@ -126,6 +148,8 @@ def ismcts(
     net: Net | None = None,
     net_use: int = 0,
     solver: int = 0,
+    belief: Belief | None = None,
+    flags: int = 0,
 ) -> tuple[int, list[tuple[int, int]], int, int, float]: ...
 def ismcts_rewards(
     view: bytes,
@@ -144,6 +168,8 @@ def ismcts_rewards(
     random_fraction: float = 0.25,
     temperature: float = ...,
     blend: float = 1.0,
+    belief: Belief | None = None,
+    flags: int = 0,
 ) -> tuple[int, list[tuple[int, int, float]], int, int, float]: ...
 
 SOLVE_MAX_DEPTH: int

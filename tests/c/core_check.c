@@ -1006,6 +1006,230 @@ static void random_rules(sg_rng *rng, sg_rules *r)
 }
 
 
+/* ---- exact worlds and equivalent moves ------------------------------------- */
+
+/* Whether `cards` (a seat's unseen cards) can fill the case's slots: one card a
+ * slot, none of a rank the slot is barred from, every need met. */
+static int case_allows(const sg_belief_case *k, uint64_t cards)
+{
+    uint8_t c[SG_BELIEF_SLOTS];
+    int n = 0;
+    for (; cards && n < SG_BELIEF_SLOTS; cards &= cards - 1)
+        c[n++] = lowest(cards);
+    if (cards || n != k->n_slots)
+        return 0;
+    /* Every order of the cards over the slots (Heap's algorithm would do; n <= 5). */
+    int perm[SG_BELIEF_SLOTS] = {0, 1, 2, 3, 4};
+    for (;;) {
+        int ok = 1;
+        for (int j = 0; j < n && ok; j++)
+            ok = !(k->forbid[j] >> (c[perm[j]] & 15) & 1);
+        for (int i = 0; i < k->n_needs && ok; i++) {
+            int met = 0;
+            for (int j = 0; j < n; j++)
+                met |= (k->need_slots[i] >> j & 1) && (k->need_ranks[i] >> (c[perm[j]] & 15) & 1);
+            ok = met;
+        }
+        if (ok)
+            return 1;
+        /* The next permutation in lexicographic order. */
+        int i = n - 2;
+        while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+        if (i < 0)
+            return 0;
+        int j = n - 1;
+        while (perm[j] < perm[i])
+            j--;
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+        for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+            t = perm[a];
+            perm[a] = perm[b];
+            perm[b] = t;
+        }
+    }
+}
+
+/* A belief the real game satisfies: for each seat but `seat` with unseen cards in
+ * its view, a few cases barring each slot from random ranks, the first case (and
+ * only it) allowing the real cards; with `needs`, needs the real cards meet. */
+static void true_belief(const sg_state *st, const sg_state *view, uint8_t seat, sg_rng *rng,
+                        int needs, sg_belief *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int p = 0; p < st->rules.players; p++) {
+        if (p == seat || !view->unseen[p])
+            continue;
+        const uint64_t hidden = st->hand[p] & ~view->hand[p];
+        const int cases = 1 + (int)sg_rng_below(rng, 4);
+        b->n_cases[p] = (uint16_t)cases;
+        for (int c = 0; c < cases; c++) {
+            sg_belief_case *k = &b->cases[p][c];
+            k->weight = 0.25 + (double)sg_rng_below(rng, 100);
+            k->n_slots = view->unseen[p];
+            int j = 0;
+            for (uint64_t h = hidden; h; h &= h - 1, j++) {
+                const int rank = lowest(h) & 15;
+                k->forbid[j] = (uint16_t)(sg_rng_next(rng) & sg_rng_next(rng) & 0x1FFF);
+                if (c == 0)
+                    k->forbid[j] &= (uint16_t) ~(1u << rank);
+            }
+            if (needs && c == 0) {
+                k->n_needs = 1;
+                k->need_ranks[0] = (uint16_t)(1u << (lowest(hidden) & 15));
+                k->need_slots[0] = 1;
+            }
+        }
+    }
+}
+
+static void check_worlds(uint64_t seed)
+{
+    sg_rng rng;
+    sg_rng_seed(&rng, seed ^ UINT64_C(0x5EED));
+    sg_belief *b = malloc(sizeof *b);
+    EXPECT(b != NULL, "no memory for a belief");
+    long exact = 0, others = 0;
+    for (uint64_t game = 0; game < 60 && !failures; game++) {
+        sg_rules rules;
+        random_rules(&rng, &rules);
+        rules.max_moves = 600;
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(seed + game, deck);
+        sg_state st;
+        sg_new(&st, &rules, deck, (uint8_t)(game % rules.players), NULL);
+        for (int step = 0; st.phase != SG_PHASE_OVER && !failures; step++) {
+            const uint8_t seat = st.to_move;
+            sg_state view, world;
+            sg_view(&st, seat, &view);
+            true_belief(&st, &view, seat, &rng, step % 2, b);
+            if (step % 3 == 0) {
+                EXPECT(sg_belief_check(&view, b) == 0, "game %" PRIu64 ": a true belief refused",
+                       game);
+                for (int k = 0; k < 4; k++) {
+                    const int outcome = sg_sample_belief(&view, b, &rng, &world);
+                    exact += outcome == SG_SAMPLE_EXACT;
+                    others += outcome != SG_SAMPLE_EXACT;
+                    EXPECT(outcome >= SG_SAMPLE_EXACT && outcome <= SG_SAMPLE_UNIFORM, "outcome");
+                    const char *field = NULL;
+                    EXPECT(sg_state_check(&world, &field) == 0, "game %" PRIu64 ": a world from a "
+                           "belief fails sg_state_check (%s)", game, field ? field : "-");
+                    sg_observation a, o;
+                    sg_observe(&st, seat, &a);
+                    sg_observe(&world, seat, &o);
+                    EXPECT(memcmp(&a, &o, sizeof a) == 0, "game %" PRIu64 ": a world from a "
+                           "belief looks different to its seat", game);
+                    for (int p = 0; p < rules.players && outcome != SG_SAMPLE_UNIFORM; p++) {
+                        if (!b->n_cases[p])
+                            continue;
+                        const uint64_t hidden = world.hand[p] & ~view.hand[p];
+                        int allowed = 0;
+                        for (int c = 0; c < b->n_cases[p] && !allowed; c++)
+                            allowed = case_allows(&b->cases[p][c], hidden);
+                        EXPECT(allowed, "game %" PRIu64 ": seat %d's cards in a world break "
+                               "every case", game, p);
+                    }
+                }
+                /* Merged moves: a subset of the legal moves, in order, the same in phase 1,
+                 * and every move dropped stands behind a lower play of its suit. */
+                sg_move legal[SG_MAX_MOVES], merged[SG_MAX_MOVES];
+                const int n = sg_legal_moves(&st, legal);
+                memcpy(merged, legal, (size_t)n * sizeof legal[0]);
+                const int m = sg_merge_moves(&st, merged, n);
+                EXPECT(m >= 1 && m <= n, "merge kept %d of %d moves", m, n);
+                EXPECT(st.phase == SG_PHASE_SHEDDING || m == n, "merge in phase 1");
+                for (int i = 0, j = 0; i < n; i++) {
+                    if (j < m && merged[j] == legal[i]) {
+                        j++;
+                        continue;
+                    }
+                    const uint64_t cards = SG_MOVE_CARDS(legal[i]);
+                    EXPECT(SG_MOVE_KIND_OF(legal[i]) == SG_MOVE_KIND_PLAY, "merge dropped a %u",
+                           SG_MOVE_KIND_OF(legal[i]));
+                    int behind = 0;
+                    for (int k = 0; k < m; k++)
+                        behind |= SG_MOVE_KIND_OF(merged[k]) == SG_MOVE_KIND_PLAY &&
+                                  SG_SUIT_OF(lowest(SG_MOVE_CARDS(merged[k]))) ==
+                                      SG_SUIT_OF(lowest(cards)) &&
+                                  lowest(SG_MOVE_CARDS(merged[k])) < lowest(cards) &&
+                                  popcount(SG_MOVE_CARDS(merged[k])) == popcount(cards);
+                    EXPECT(behind, "game %" PRIu64 ": a merged move has no lower play left",
+                           game);
+                }
+                EXPECT(sg_merge_moves(&st, merged, 0) == 0 && sg_merge_moves(&st, merged, 1) == 1,
+                       "merge of no move or one");
+            }
+            if (step % 11 == 5 && st.phase != SG_PHASE_OVER) {
+                /* The searches with a belief, and merged moves, answer legal moves; a
+                 * belief that does not fit is ignored. */
+                sg_ismcts_params params;
+                memset(&params, 0, sizeof params);
+                params.iterations = 60;
+                params.exploration = 0.7;
+                params.policy = (int32_t)(step % 3);
+                params.rollout_cap = 100;
+                params.seed = game;
+                params.flags = step % 2 ? SG_ISMCTS_MERGE : 0;
+                if (step % 4 == 1)
+                    b->cases[seat == 0 ? 1 : 0][0].weight = -1.0; /* a bad belief */
+                sg_ismcts_stats stats;
+                sg_move root[SG_MAX_MOVES];
+                uint32_t visits[SG_MAX_MOVES];
+                double rewards[SG_MAX_MOVES];
+                int n_root = 0;
+                const sg_move best = sg_ismcts_search(&view, b, &params, NULL, NULL, &stats, root,
+                                                      visits, rewards, &n_root);
+                uint32_t total = 0;
+                for (int i = 0; i < n_root; i++)
+                    total += visits[i];
+                sg_state after = st;
+                EXPECT(sg_apply(&after, best, NULL) == SG_ERROR_NONE &&
+                           (n_root <= 1 || total == stats.iterations),
+                       "game %" PRIu64 ": ismcts with a belief answered badly", game);
+                double scores[SG_MAX_MOVES];
+                sg_search_policy builtin = {SG_POLICY_GREEDY, 0, NULL, NULL, NULL, NULL, 0, NULL,
+                                            0, 0};
+                EXPECT(sg_pimc_search(&view, b, 2, 1, &builtin, 100, game, root, scores) ==
+                           sg_legal_moves(&st, root),
+                       "pimc with a belief");
+            }
+            sg_move moves[SG_MAX_MOVES];
+            const int n = sg_legal_moves(&st, moves);
+            sg_apply_unchecked(&st, moves[sg_rng_below(&rng, (uint32_t)n)], NULL);
+        }
+    }
+    EXPECT(exact > 1000 && others * 100 < exact, "worlds: %ld exact, %ld fallbacks", exact,
+           others);
+    /* Beliefs that do not fit: refused by number, and sampled uniformly (in bounds). */
+    {
+        sg_rules rules;
+        sg_rules_classic(&rules, 4);
+        uint8_t deck[SG_NCARDS];
+        sg_deck_from_seed(seed, deck);
+        sg_state st, view, world;
+        sg_new(&st, &rules, deck, 3, NULL);
+        sg_view(&st, 0, &view);
+        for (int k = 0; k < 400; k++) {
+            uint8_t *bytes = (uint8_t *)b;
+            for (size_t i = 0; i < sizeof *b; i++)
+                bytes[i] = (uint8_t)sg_rng_next(&rng);
+            if (k % 2)
+                for (int p = 0; p < SG_MAX_PLAYERS; p++)
+                    b->n_cases[p] = (uint16_t)(b->n_cases[p] % 3);
+            const int failed = sg_belief_check(&view, b);
+            EXPECT(failed >= 0 && failed <= 3, "belief check %d", failed);
+            const int outcome = sg_sample_belief(&view, b, &rng, &world);
+            EXPECT(failed == 0 || outcome == SG_SAMPLE_UNIFORM, "a bad belief sampled");
+            const char *field = NULL;
+            EXPECT(sg_state_check(&world, &field) == 0, "a world from a bad belief (%s)",
+                   field ? field : "-");
+        }
+    }
+    free(b);
+}
+
 /* ---- states from outside: sg_state_check ------------------------------------ */
 
 /* Everything a binding does with a position, on a state that passed
@@ -1508,7 +1732,7 @@ static void check_net(uint64_t seed)
             sg_move root[SG_MAX_MOVES];
             uint32_t visits[SG_MAX_MOVES];
             int n_root = 0;
-            const sg_move best = sg_ismcts_playout(&view, &params, &policy, &playout, NULL, root,
+            const sg_move best = sg_ismcts_search(&view, NULL, &params, &policy, &playout, NULL, root,
                                                    visits, NULL, &n_root);
             EXPECT(policy.error == SG_POLICY_ERROR_NONE && n_root == n, "a net search failed");
             int legal = 0;
@@ -1619,9 +1843,9 @@ static int check_playouts(uint64_t seed)
         int n_root = 0, n_again = 0;
         sg_ismcts_stats stats;
         const int n = sg_legal_moves(&view, moves);
-        const sg_move best = sg_ismcts_playout(&view, &params, NULL, &playout, &stats, root,
+        const sg_move best = sg_ismcts_search(&view, NULL, &params, NULL, &playout, &stats, root,
                                                visits, rewards, &n_root);
-        const sg_move best2 = sg_ismcts_playout(&view, &params, NULL, &playout, NULL, again,
+        const sg_move best2 = sg_ismcts_search(&view, NULL, &params, NULL, &playout, NULL, again,
                                                 visits2, rewards2, &n_again);
         uint32_t total = 0;
         int ok = n_root == n && best == best2 && n_again == n_root;
@@ -1870,7 +2094,10 @@ int main(int argc, char **argv)
         return 1;
     if (check_policies() || check_vec_policies() || check_playouts(seed))
         return 1;
+    check_worlds(seed);
     free(solver_buffer);
+    if (failures)
+        return 1;
     printf("core_check: ok, %" PRIu64 " simulated moves; %ld tampered states refused, %ld passed "
            "and played\n",
            total_moves, refused, passed);

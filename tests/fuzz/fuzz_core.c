@@ -373,6 +373,51 @@ static void search_view(reader *r)
     const sg_move best = sg_ismcts(&view, &params, &stats, root, visits, &n_root);
     CHECK(n_root == n);
     CHECK(n == 0 ? best == 0 : has_move(moves, n, best));
+
+    /* The merged moves are some of the legal moves, in order. */
+    sg_move merged[SG_MAX_MOVES];
+    memcpy(merged, moves, (size_t)n * sizeof moves[0]);
+    const int m = sg_merge_moves(&view, merged, n);
+    CHECK(m <= n && (n == 0 || m >= 1));
+    for (int i = 0, j = 0; i < m; i++, j++) {
+        while (j < n && moves[j] != merged[i])
+            j++;
+        CHECK(j < n);
+    }
+    /* A belief from the input: refused by number or sampled, in bounds whatever it
+     * says, and searched with (the merged moves too). */
+    sg_belief *belief = calloc(1, sizeof *belief);
+    if (belief == NULL)
+        return;
+    for (int p = 0; p < players; p++) {
+        if (!view.unseen[p] || next_byte(r) % 2)
+            continue;
+        belief->n_cases[p] = (uint16_t)(1 + next_byte(r) % 3);
+        for (int c = 0; c < belief->n_cases[p]; c++) {
+            sg_belief_case *k = &belief->cases[p][c];
+            k->weight = 1.0 + next_byte(r);
+            k->n_slots = view.unseen[p];
+            for (int j = 0; j < SG_BELIEF_SLOTS; j++)
+                k->forbid[j] = (uint16_t)(next_u64(r) & next_u64(r) & 0x1FFF);
+            k->n_needs = (uint8_t)(next_byte(r) % 2);
+            k->need_ranks[0] = (uint16_t)(next_u64(r) & 0x1FFF);
+            k->need_slots[0] = (uint8_t)(next_byte(r) & ((1u << (k->n_slots % 6)) - 1));
+        }
+    }
+    const int bad = sg_belief_check(&view, belief);
+    CHECK(bad >= 0 && bad <= 3);
+    sg_state world;
+    const int outcome = sg_sample_belief(&view, belief, &rng, &world);
+    CHECK(outcome >= SG_SAMPLE_EXACT && outcome <= SG_SAMPLE_UNIFORM);
+    CHECK(bad == 0 || outcome == SG_SAMPLE_UNIFORM);
+    check_state(&world);
+    params.flags = knobs % 2 ? SG_ISMCTS_MERGE : 0;
+    double rewards[SG_MAX_MOVES];
+    const sg_move searched = sg_ismcts_search(&view, belief, &params, NULL, NULL, &stats, root, visits,
+                                              rewards, &n_root);
+    CHECK(n_root == n);
+    CHECK(n == 0 ? searched == 0 : has_move(moves, n, searched));
+    free(belief);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

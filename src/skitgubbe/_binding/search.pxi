@@ -24,6 +24,119 @@ def sample_world(bytes view, uint64_t seed):
     return world
 
 
+ISMCTS_MERGE = SG_ISMCTS_MERGE
+"""The flag of ismcts_rewards that merges equivalent moves (sg_merge_moves)."""
+BELIEF_LIMITS = (SG_BELIEF_SLOTS, SG_BELIEF_NEEDS, SG_BELIEF_CASES)
+"""The most slots, needs of a case and cases of a seat a belief holds."""
+SAMPLE_TRIES = SG_SAMPLE_TRIES
+"""The proposals sample_belief draws before it falls back."""
+SAMPLE_EXACT = SG_SAMPLE_EXACT
+SAMPLE_FALLBACK = SG_SAMPLE_FALLBACK
+SAMPLE_UNIFORM = SG_SAMPLE_UNIFORM
+
+
+cdef class Belief:
+    """A belief of sg_sample_belief (skitgubbe.h), made from each seat's cases: per seat
+    a sequence of (weight, forbid, needs), forbid one rank mask per slot, needs a sequence
+    of (ranks, slots) pairs (skitgubbe.game.worlds builds them)."""
+
+    cdef sg_belief *b
+
+    def __cinit__(self):
+        self.b = <sg_belief *>PyMem_Malloc(sizeof(sg_belief))
+        if self.b == NULL:
+            raise MemoryError()
+        memset(self.b, 0, sizeof(sg_belief))
+
+    def __init__(self, cases):
+        cdef int p, c, j
+        memset(self.b, 0, sizeof(sg_belief))
+        seats = tuple(cases)
+        if len(seats) > 4:
+            raise ValueError(f"a belief has at most 4 seats, not {len(seats)}")
+        for p, seat_cases in enumerate(seats):
+            seat_cases = tuple(seat_cases)
+            if len(seat_cases) > SG_BELIEF_CASES:
+                raise ValueError(f"seat {p} has {len(seat_cases)} cases, more than "
+                                 f"{SG_BELIEF_CASES}")
+            self.b.n_cases[p] = <uint16_t>len(seat_cases)
+            for c, (weight, forbid, needs) in enumerate(seat_cases):
+                forbid, needs = tuple(forbid), tuple(needs)
+                if len(forbid) > SG_BELIEF_SLOTS or len(needs) > SG_BELIEF_NEEDS:
+                    raise ValueError(f"seat {p}, case {c}: at most {SG_BELIEF_SLOTS} slots "
+                                     f"and {SG_BELIEF_NEEDS} needs")
+                self.b.cases[p][c].weight = weight
+                self.b.cases[p][c].n_slots = <uint8_t>len(forbid)
+                self.b.cases[p][c].n_needs = <uint8_t>len(needs)
+                for j, ranks in enumerate(forbid):
+                    self.b.cases[p][c].forbid[j] = ranks
+                for j, (ranks, slots) in enumerate(needs):
+                    self.b.cases[p][c].need_ranks[j] = ranks
+                    self.b.cases[p][c].need_slots[j] = slots
+
+    def __dealloc__(self):
+        PyMem_Free(self.b)
+
+    def check(self, bytes view):
+        """0 when this belief fits `view`, else the failed check of sg_belief_check."""
+        cdef sg_state st
+        load_view(&st, view)
+        return sg_belief_check(&st, self.b)
+
+
+def sample_belief(bytes view, Belief belief, uint64_t seed):
+    """(a Core dealt from a view and a belief by sg_sample_belief with the generator seeded
+    by `seed`, its outcome: SAMPLE_EXACT, _FALLBACK or _UNIFORM)."""
+    cdef sg_state st
+    cdef sg_rng rng
+    cdef Core world = Core.__new__(Core)
+    cdef int outcome
+    load_view(&st, view)
+    sg_rng_seed(&rng, seed)
+    outcome = sg_sample_belief(&st, belief.b, &rng, world.st)
+    return world, outcome
+
+
+def sample_hands(bytes view, Belief belief, uint64_t seed, int count):
+    """`count` worlds dealt from a view (as sample_belief, one generator seeded by `seed`;
+    belief None: sg_sample_world): ([(hands, stock, hidden card)], outcomes), each world's
+    hands a tuple of 4 masks, its stock the bytes of its stock's cards, and outcomes how
+    many draws were SAMPLE_EXACT, _FALLBACK and _UNIFORM."""
+    cdef sg_state st
+    cdef sg_state world
+    cdef sg_rng rng
+    cdef int outcome
+    cdef int i
+    cdef list out = []
+    cdef list outcomes = [0, 0, 0]
+    load_view(&st, view)
+    sg_rng_seed(&rng, seed)
+    for i in range(count):
+        if belief is None:
+            sg_sample_world(&st, &rng, &world)
+            outcome = SG_SAMPLE_EXACT
+        else:
+            outcome = sg_sample_belief(&st, belief.b, &rng, &world)
+        outcomes[outcome] += 1
+        out.append(((world.hand[0], world.hand[1], world.hand[2], world.hand[3]),
+                    PyBytes_FromStringAndSize(<const char *>world.stock + world.stock_top,
+                                              world.stock_len - world.stock_top),
+                    world.hidden_card))
+    return out, tuple(outcomes)
+
+
+def merged_moves(bytes view):
+    """The legal moves of the player to move in a view, one of each class of equivalent
+    moves (sg_merge_moves)."""
+    cdef sg_state st
+    cdef sg_move moves[SG_MAX_MOVES]
+    cdef int n
+    load_view(&st, view)
+    n = sg_legal_moves(&st, moves)
+    n = sg_merge_moves(&st, moves, n)
+    return [moves[i] for i in range(n)]
+
+
 def greedy_move(bytes view):
     """The greedy policy's move for the player to move in a view."""
     cdef sg_state st
@@ -242,20 +355,22 @@ cdef int raise_policy(sg_search_policy *sp, tuple hooks) except -1:
 
 
 def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_t seed,
-         choose=None, evaluate=None, Net net=None, int net_use=0):
+         choose=None, evaluate=None, Net net=None, int net_use=0, Belief belief=None):
     """[(move, mean reward)] for every legal move of the player to move in a view; `choose`
     and `evaluate` as in set_policy (SearchPolicyError when one of them fails), `net` used
-    as `net_use` says (NET_LEAF, NET_ROLLOUT; see set_net)."""
+    as `net_use` says (NET_LEAF, NET_ROLLOUT; see set_net), worlds sampled from `belief`
+    (None: uniformly)."""
     cdef sg_state st
     cdef sg_move moves[SG_MAX_MOVES]
     cdef double scores[SG_MAX_MOVES]
     cdef int n
     cdef sg_search_policy sp
+    cdef const sg_belief *b = NULL if belief is None else belief.b
     load_view(&st, view)
     hooks = set_policy(&sp, policy, choose, evaluate)
     set_net(&sp, net, net_use & ~NET_PRIOR)
     with nogil:
-        n = sg_pimc_with(&st, worlds, rollouts, &sp, cap, seed, moves, scores)
+        n = sg_pimc_search(&st, b, worlds, rollouts, &sp, cap, seed, moves, scores)
     if sp.error:
         raise_policy(&sp, hooks)
     return [(moves[i], scores[i]) for i in range(n)]
@@ -263,14 +378,15 @@ def pimc(bytes view, int worlds, int rollouts, int policy, uint32_t cap, uint64_
 
 def ismcts(bytes view, uint32_t iterations, double seconds, double exploration, int policy,
            uint32_t cap, uint64_t seed, choose=None, evaluate=None, Net net=None,
-           int net_use=0, uint32_t solver=0):
+           int net_use=0, uint32_t solver=0, Belief belief=None, uint32_t flags=0):
     """(best move, [(move, visits)], iterations, nodes, seconds) of a search without the GIL;
     `choose` and `evaluate` as in set_policy (SearchPolicyError when one of them fails),
     `net` used as `net_use` says (NET_* bits; see set_net), leaves of at most `solver`
-    cards in two hands in phase 2 solved (sg_ismcts_params.solver; 0: never)."""
+    cards in two hands in phase 2 solved (sg_ismcts_params.solver; 0: never), worlds
+    sampled from `belief` (None: uniformly), `flags` the ISMCTS_* bits."""
     best, root, done, nodes, took = ismcts_rewards(
         view, iterations, seconds, exploration, policy, cap, seed, choose, evaluate, net, net_use,
-        solver)
+        solver, belief=belief, flags=flags)
     return (best, [(move, visits) for move, visits, _ in root], done, nodes, took)
 
 
@@ -287,7 +403,8 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
                    int policy, uint32_t cap, uint64_t seed, choose=None, evaluate=None,
                    Net net=None, int net_use=0, uint32_t solver=0,
                    int playout=SG_PLAYOUT_KIND_PLAIN, double random_fraction=0.25,
-                   double temperature=SG_PLAYOUT_TEMPERATURE, double blend=1.0):
+                   double temperature=SG_PLAYOUT_TEMPERATURE, double blend=1.0,
+                   Belief belief=None, uint32_t flags=0):
     """ismcts, with each root move's total reward for the player to move:
     (best move, [(move, visits, reward)], iterations, nodes, seconds); `playout`
     (PLAYOUT_*), `random_fraction`, `temperature` and `blend` as sg_playout says."""
@@ -301,6 +418,7 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
     cdef int n = 0
     cdef sg_move best
     cdef sg_search_policy sp
+    cdef const sg_belief *b = NULL if belief is None else belief.b
     load_view(&st, view)
     sg_playout_defaults(&settings)
     settings.kind = playout
@@ -314,11 +432,13 @@ def ismcts_rewards(bytes view, uint32_t iterations, double seconds, double explo
     params.rollout_cap = cap
     params.seed = seed
     params.solver = solver
+    params.flags = flags
+    params.reserved = 0
     hooks = set_policy(&sp, policy, choose, evaluate)
     set_net(&sp, net, net_use)
     with nogil:
-        best = sg_ismcts_playout(&st, &params, &sp, &settings, &stats, moves, visits, rewards,
-                                 &n)
+        best = sg_ismcts_search(&st, b, &params, &sp, &settings, &stats, moves, visits, rewards,
+                                &n)
     if sp.error:
         raise_policy(&sp, hooks)
     return (best, [(moves[i], visits[i], rewards[i]) for i in range(n)], stats.iterations,

@@ -50,6 +50,7 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "rollout": _ROLLOUTS,
         "rollout_cap": "int",
         "net": "bool",
+        "sampling": ("exact", "uniform"),
     },
     "ismcts": {
         "iterations": "int",
@@ -66,6 +67,8 @@ PLAIN_OPTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "random_fraction": "number",
         "playout_temperature": "number",
         "blend": "number",
+        "sampling": ("exact", "uniform"),
+        "merge": "bool",
     },
 }
 """The bots a plain spec may name, and each one's plain options with what they hold.
@@ -75,7 +78,7 @@ source), ``rollout`` other than a built-in word, ``net`` as a weight file's path
 bot is made).
 
 >>> sorted(PLAIN_OPTIONS["pimc"])
-['net', 'rollout', 'rollout_cap', 'rollouts', 'worlds']
+['net', 'rollout', 'rollout_cap', 'rollouts', 'sampling', 'worlds']
 """
 
 _WHY: Final = (

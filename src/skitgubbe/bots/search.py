@@ -13,6 +13,7 @@ from .. import _core
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game.moves import Move
 from ..game.observation import Observation, Phase
+from ..game.worlds import Beliefs
 from .registry import check_turn
 
 if TYPE_CHECKING:
@@ -270,6 +271,27 @@ def _solver(value: object) -> int:
     return value
 
 
+_SAMPLINGS: Final = ("exact", "uniform")
+
+
+def _sampling(value: object) -> str:
+    """How a search samples its worlds: ``exact`` or ``uniform`` (see :func:`_belief`)."""
+    if value not in _SAMPLINGS:
+        raise ArgumentError(f"sampling must be one of {', '.join(_SAMPLINGS)}, not {value!r}")
+    return str(value)
+
+
+def _belief(sampling: str, beliefs: Beliefs, observation: Observation) -> _core.Belief | None:
+    """The belief a search samples its worlds from: with ``exact`` sampling, what the
+    observation's history proves (:mod:`skitgubbe.game.worlds`, read on by the bot's
+    ``beliefs``; None when it proves nothing beyond the counts), with ``uniform`` none
+    (every arrangement of the unknown cards equally likely, as before the exact worlds)."""
+    if sampling == "uniform":
+        return None
+    facts = beliefs(observation)
+    return None if facts is None else facts.core()
+
+
 def _seed(value: object) -> int | None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise ArgumentTypeError(f"seed must be an int or None, not {value!r}")
@@ -280,7 +302,10 @@ class PIMCBot:
     """Perfect-information Monte Carlo: sample worlds, roll every move out, keep the best.
 
     For each of ``worlds`` worlds consistent with its observation (the unknown
-    cards dealt uniformly into the unknown slots), it plays every legal move
+    cards dealt into the unknown slots as the history allows: ``sampling="exact"``,
+    the default, deals only what the slough windows and the low-card rule have not
+    ruled out, each deal as likely as it is, :mod:`skitgubbe.game.worlds`;
+    ``sampling="uniform"`` deals them uniformly), it plays every legal move
     followed by ``rollouts`` rollouts with the ``rollout`` policy (``greedy``,
     ``random`` or ``mixed``), capped at ``rollout_cap`` moves, and picks the
     move with the best mean chance of not being the skitgubbe. It all runs in C.
@@ -314,8 +339,11 @@ class PIMCBot:
         seed: int | None = None,
         evaluation: Any = None,
         net: bool | str = False,
+        sampling: str = "exact",
     ) -> None:
         self.worlds = _count("worlds", worlds, _INT_MAX)
+        self.sampling = _sampling(sampling)
+        self._beliefs = Beliefs()
         # With a network, each move's worlds are scored by its values after the move.
         self._network, use = _network(net, "net", rollout, evaluation)
         self._net_use = use & ~_core.NET_PRIOR
@@ -337,6 +365,7 @@ class PIMCBot:
             (self.rollout_cap, self._rng.getrandbits(64)),
             self._network,
             self._net_use,
+            belief=_belief(self.sampling, self._beliefs, observation),
         )
         return {Move.from_code(code): score for code, score in pairs}
 
@@ -352,17 +381,22 @@ class PIMCBot:
         return _best(self.scores(observation), observation)
 
     def __repr__(self) -> str:
+        net = f", net={self.net!r}" if self.net is not False else ""
+        sampling = f", sampling={self.sampling!r}" if self.sampling != "exact" else ""
         return (
             f"PIMCBot(worlds={self.worlds}, rollouts={self.rollouts}, "
-            f"rollout={self.rollout!r}{f', net={self.net!r}' if self.net is not False else ''}, "
-            f"seed={self.seed!r})"
+            f"rollout={self.rollout!r}{net}{sampling}, seed={self.seed!r})"
         )
 
 
 class ISMCTSBot:
     """Single-observer information-set MCTS with per-player rewards, run in C.
 
-    Each iteration samples a world consistent with the observation, descends
+    Each iteration samples a world consistent with the observation (``sampling``:
+    ``"exact"``, the default, deals the unknown cards as the history allows, so that a
+    player skipped in a slough window holds none of the trick's ranks and the players
+    who gave low cards hold no 2–5, each deal as likely as it is:
+    :mod:`skitgubbe.game.worlds`; ``"uniform"`` deals them uniformly), descends
     the one shared tree by UCB1 (``exploration``) among the moves legal in that
     world, adds a node, plays a rollout (``mixed``: greedy with a random move
     one time in four; capped at ``rollout_cap`` moves) and credits each node with
@@ -388,6 +422,12 @@ class ISMCTSBot:
     ``rollout`` policy: a C policy of your own combines with the network's
     prior so). ``prior=False`` keeps plain UCT and takes the network's values
     only. ``rollout="net"`` rolls out with the network's best move.
+
+    With ``merge=True`` (the default) the search treats equivalent moves as one, in its
+    tree and in the rollouts' random moves: in phase 2, cards of one suit with no card
+    still in play between them (``sg_merge_moves``; docs/bots.md says when it is exact).
+    Only the lowest card of such a class is searched; the others keep 0 visits.
+    ``merge=False`` searches every legal move.
 
     >>> expert = sg.bots.ISMCTSBot(iterations=200, net=True, seed=1)
     >>> expert.choose(game.observation(game.to_move)) in game.legal_moves
@@ -491,6 +531,8 @@ rollout=mixed or rollout=random, not 'greedy'
         random_fraction: float = _RANDOM_FRACTION,
         playout_temperature: float = _core.PLAYOUT_TEMPERATURE,
         blend: float | None = None,
+        sampling: str = "exact",
+        merge: bool = True,
     ) -> None:
         if iterations is None and time is None:
             iterations = 3000
@@ -520,6 +562,11 @@ rollout=mixed or rollout=random, not 'greedy'
         self.threads = _count("threads", threads, _MAX_THREADS)
         self.solver = _solver(solver)
         self.seed = _seed(seed)
+        self.sampling = _sampling(sampling)
+        self._beliefs = Beliefs()
+        if not isinstance(merge, bool):
+            raise ArgumentTypeError(f"merge must be true or false, not {merge!r}")
+        self.merge = merge
         self._rng = random.Random(seed)
         self.last_search: tuple[int, int, float] = (0, 0, 0.0)
         """(iterations, tree nodes, seconds of wall time it took) of the last search; with
@@ -554,17 +601,28 @@ rollout=mixed or rollout=random, not 'greedy'
         shares = _shares(self.iterations, self.threads)
         seeds = [self._rng.getrandbits(64) for _ in shares]  # in thread order
         view = observation.core_view
+        belief = _belief(self.sampling, self._beliefs, observation)  # once: shared read-only
         if len(shares) == 1:
             _best, root, iterations, nodes, took = self._search_one(
-                view, shares[0], seeds[0], seconds
+                view, belief, shares[0], seeds[0], seconds
             )
         else:
-            root, iterations, nodes, took = _merge(self._search_many(view, shares, seeds, seconds))
+            root, iterations, nodes, took = _merge(
+                self._search_many(view, belief, shares, seeds, seconds)
+            )
         self.last_search = (iterations, nodes, took)
         return {Move.from_code(code): (count, reward) for code, count, reward in root}
 
-    def _search_one(self, view: bytes, iterations: int, seed: int, seconds: float) -> _Found:
-        """One C search of ``view`` (``iterations`` 0: the time budget alone)."""
+    def _search_one(
+        self,
+        view: bytes,
+        belief: _core.Belief | None,
+        iterations: int,
+        seed: int,
+        seconds: float,
+    ) -> _Found:
+        """One C search of ``view`` with worlds from ``belief`` (``iterations`` 0: the time
+        budget alone)."""
         found: _Found = _search(
             self._rollout,
             _core.ismcts_rewards,
@@ -573,12 +631,19 @@ rollout=mixed or rollout=random, not 'greedy'
             self._network,
             self._net_use,
             solver=self.solver,
+            belief=belief,
+            flags=_core.ISMCTS_MERGE if self.merge else 0,
             **self._playout,
         )
         return found
 
     def _search_many(
-        self, view: bytes, shares: Sequence[int], seeds: Sequence[int], seconds: float
+        self,
+        view: bytes,
+        belief: _core.Belief | None,
+        shares: Sequence[int],
+        seeds: Sequence[int],
+        seconds: float,
     ) -> list[_Found]:
         """One search per share at once: the first on this thread, each other on a thread
         started for it (the C search releases the GIL); every search is waited for, and
@@ -592,7 +657,7 @@ rollout=mixed or rollout=random, not 'greedy'
 
         def search(i: int) -> None:
             try:
-                found[i] = self._search_one(view, shares[i], seeds[i], seconds)
+                found[i] = self._search_one(view, belief, shares[i], seeds[i], seconds)
             except BaseException as failure:  # raised on the calling thread below
                 failures[i] = failure
 
@@ -677,7 +742,7 @@ rollout=mixed or rollout=random, not 'greedy'
             )
             if value != default
         )
-        return (
-            f"ISMCTSBot({budget}, rollout={self.rollout!r}{net}{threads}{solver}{playout}, "
-            f"seed={self.seed!r})"
-        )
+        sampling = f", sampling={self.sampling!r}" if self.sampling != "exact" else ""
+        merge = "" if self.merge else ", merge=False"
+        options = f"{net}{threads}{solver}{playout}{sampling}{merge}"
+        return f"ISMCTSBot({budget}, rollout={self.rollout!r}{options}, seed={self.seed!r})"

@@ -157,7 +157,7 @@ def options_of(factory: Callable[..., object]) -> tuple[Option, ...]:
     >>> import skitgubbe as sg
     >>> from skitgubbe.engine.host import options_of
     >>> [option.name for option in options_of(sg.bots.PIMCBot)]
-    ['worlds', 'rollouts', 'rollout', 'rollout_cap', 'seed', 'net']
+    ['worlds', 'rollouts', 'rollout', 'rollout_cap', 'seed', 'net', 'sampling']
     """
     try:
         parameters = inspect.signature(factory).parameters.values()

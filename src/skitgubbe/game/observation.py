@@ -340,11 +340,14 @@ class Observation:
     def sample_world(self, rng: random.Random | int | None = None) -> Game:
         """A game consistent with everything this seat knows (docs/rules.md §8).
 
-        The cards this seat cannot place are dealt uniformly at random into the
-        unknown slots: each opponent's unseen cards, the stock and the face-down
-        last card. ``rng`` is a :class:`random.Random` (one 64-bit draw is taken
-        from it) or an int seed; the same observation and seed give the same
-        world. The world starts at this position and has no history.
+        The cards this seat cannot place are dealt into the unknown slots (each
+        opponent's unseen cards, the stock and the face-down last card) at random,
+        every deal as likely as the history allows: uniformly under the classic
+        rules, and under the slough window and the low-card rule only among the deals
+        that respect what the history proves (:mod:`skitgubbe.game.worlds`). ``rng``
+        is a :class:`random.Random` (one 64-bit draw is taken from it) or an int seed;
+        the same observation and seed give the same world. The world starts at this
+        position and has no history.
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.new(seed=4)
@@ -357,6 +360,7 @@ class Observation:
         """
         from .. import _core
         from .state import Game
+        from .worlds import belief
 
         if self.to_move is None:
             raise SkitgubbeError("the game is over: there is no hidden world to sample")
@@ -371,7 +375,11 @@ class Observation:
             raise error(
                 f"rng must be a random.Random, a seed 0 <= seed < 2**64 or None, not {brief(rng)}"
             )
-        return Game._from_world(self.rules, _core.sample_world(self.core_view, seed))
+        facts = belief(self)
+        if facts is None:
+            return Game._from_world(self.rules, _core.sample_world(self.core_view, seed))
+        world, _outcome = _core.sample_belief(self.core_view, facts.core(), seed)
+        return Game._from_world(self.rules, world)
 
     @property
     def players(self) -> int:
