@@ -181,6 +181,12 @@ sg_move sg_greedy_choice(const sg_state *st, const sg_move *moves, int n);
  * away: high cards and trumps are dear; the same top card, more cards cheaper. */
 int sg_play_cost(const sg_state *st, uint64_t cards);
 
+/* A move drawn uniformly among the merged moves of the n > 0 legal moves
+ * `moves` of `st` (sg_merge_moves' choice of class members), by rejection: it
+ * tests one move a try rather than all n.  `moves` is left as it is, or
+ * merged in place (sg_merge_moves) when the draws keep failing. */
+sg_move sg_merge_draw(const sg_state *st, sg_move moves[SG_MAX_MOVES], int n, sg_rng *rng);
+
 /* sg_rollout, drawing its random moves among the merged moves (sg_merge_moves)
  * when `merge` is set. */
 void sg_rollout_builtin(sg_state *st, int policy, uint32_t cap, sg_rng *rng,

@@ -244,13 +244,14 @@ void sg_playout_rollout(sg_playout_run *run, sg_state *st, uint32_t cap, sg_rng 
             if (!move)
                 break;
         } else {
-            int n = sg_legal_moves(st, moves);
+            const int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
-            if (run->merge)
-                n = sg_merge_moves(st, moves, n);
-            move = run->kind == SG_PLAYOUT_KIND_PLAIN ? moves[sg_rng_below(rng, (uint32_t)n)]
-                                                 : gibbs(run, st, moves, n, rng);
+            if (run->kind == SG_PLAYOUT_KIND_PLAIN)
+                move = run->merge ? sg_merge_draw(st, moves, n, rng)
+                                  : moves[sg_rng_below(rng, (uint32_t)n)];
+            else
+                move = gibbs(run, st, moves, run->merge ? sg_merge_moves(st, moves, n) : n, rng);
         }
         sg_playout_note(run, st, move);
         sg_apply_unchecked(st, move, NULL);

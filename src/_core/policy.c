@@ -218,8 +218,7 @@ int sg_rollout_merged(sg_state *st, sg_search_policy *policy, uint32_t cap, sg_r
         } else if (merge) {
             sg_move merged[SG_MAX_MOVES];
             memcpy(merged, impl.moves, (size_t)impl.n * sizeof merged[0]);
-            const int n = sg_merge_moves(st, merged, impl.n);
-            move = merged[sg_rng_below(rng, (uint32_t)n)];
+            move = sg_merge_draw(st, merged, impl.n, rng);
         } else {
             move = impl.moves[sg_rng_below(rng, (uint32_t)impl.n)];
         }

@@ -279,12 +279,11 @@ void sg_rollout_builtin(sg_state *st, int policy, uint32_t cap, sg_rng *rng,
             if (!move)
                 break;
         } else {
-            int n = sg_legal_moves(st, moves);
+            const int n = sg_legal_moves(st, moves);
             if (n == 0)
                 break;
-            if (merge)
-                n = sg_merge_moves(st, moves, n);
-            move = moves[sg_rng_below_inline(rng, (uint32_t)n)];
+            move = merge ? sg_merge_draw(st, moves, n, rng)
+                         : moves[sg_rng_below_inline(rng, (uint32_t)n)];
         }
         sg_apply_unchecked(st, move, NULL);
     }

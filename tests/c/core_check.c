@@ -1160,6 +1160,31 @@ static void check_worlds(uint64_t seed)
                 }
                 EXPECT(sg_merge_moves(&st, merged, 0) == 0 && sg_merge_moves(&st, merged, 1) == 1,
                        "merge of no move or one");
+                /* The rollouts' rejection draw: always a kept move, and every kept one
+                 * comes up (24 draws a kept move, enough for up to a few kept). */
+                if (n > 0) {
+                    memcpy(merged, legal, (size_t)n * sizeof legal[0]);
+                    const int kept = sg_merge_moves(&st, merged, n);
+                    sg_rng draws;
+                    sg_rng_seed(&draws, game * 131u + (uint64_t)step);
+                    int hits[SG_MAX_MOVES] = {0};
+                    for (int d = 0; d < 24 * kept; d++) {
+                        sg_move list[SG_MAX_MOVES];
+                        memcpy(list, legal, (size_t)n * sizeof legal[0]);
+                        const sg_move drawn = sg_merge_draw(&st, list, n, &draws);
+                        int at = -1;
+                        for (int k = 0; k < kept; k++)
+                            if (merged[k] == drawn)
+                                at = k;
+                        EXPECT(at >= 0, "game %" PRIu64 ": the merged draw gave a move merged away",
+                               game);
+                        if (at >= 0)
+                            hits[at]++;
+                    }
+                    for (int k = 0; k < kept && kept <= 4; k++)
+                        EXPECT(hits[k] > 0, "game %" PRIu64 ": the merged draw never gave kept "
+                               "move %d of %d", game, k, kept);
+                }
             }
             if (step % 11 == 5 && st.phase != SG_PHASE_OVER) {
                 /* The searches with a belief, and merged moves, answer legal moves; a
