@@ -3,7 +3,8 @@
 Every bot decides in the same twelve positions (classic 3 players, mid-game views from
 seeded random games), one decision each per round, so the ratios below compare the same
 work, per player decision: `net` (one forward pass in C) against `greedy` (the C rules),
-and `expert` against the default `ismcts` it must out-play. ISMCTS iterations with the
+the default `ismcts` and the improved one-thread search against the plain search of
+before issue 33, and `expert` (two threads, 0.1 s) against them. ISMCTS iterations with the
 network (a prior and the world value at every new leaf) are counted against the same
 search with rollouts.
 """
@@ -22,7 +23,12 @@ import skitgubbe as sg
 from skitgubbe import _core
 from skitgubbe.bots.net import default_network
 
-BOTS: Final = ("greedy", "net", "ismcts", "expert", "hard")
+# The levels (easy = greedy, medium = net, hard = ismcts, expert), the search as it was
+# before issue 33 (no merged moves, uniform worlds) and the improved one-thread search at
+# its time (docs/strength.md).
+PLAIN: Final = "ismcts:merge=false,sampling=uniform"
+IMPROVED: Final = "ismcts:iterations=2450,solver=20"
+BOTS: Final = ("greedy", "net", "ismcts", PLAIN, IMPROVED, "expert")
 ITERATIONS: Final = 2_000
 
 

@@ -2,7 +2,7 @@
 
 Each level is a bot name (``skitgubbe play --bots expert``, the browser lobby,
 ``bots.make("hard")``) that stands for a built-in bot at a fixed budget, from
-the rule-based greedy player up to the network-guided search. Where the shipped
+the rule-based greedy player up to a search on two threads. Where the shipped
 network was not trained for the rules (:func:`~skitgubbe.bots.net.covers`), the
 levels that use it play the plain search at the same budget instead.
 
@@ -32,12 +32,14 @@ __all__ = ["LEVELS", "LevelBot", "easy", "expert", "hard", "medium"]
 LEVELS: Final[dict[str, tuple[str, str | None]]] = {
     "easy": ("greedy", None),
     "medium": ("net", None),
-    "hard": ("ismcts:net=true,iterations=300,exploration=1.5", "ismcts:iterations=400"),
-    # The network-guided search is not yet stronger than the plain one at the same time
-    # (docs/strength.md): the strongest bot within 10 ms a decision is the plain search.
-    # Exploration 0.4 lost 6-7 points less than 0.7 against two default ISMCTS on three sets
-    # of 100 deals, two of them not used while tuning (docs/strength.md).
-    "expert": ("ismcts:iterations=2400,time=0.01,exploration=0.4", None),
+    # The default search: equivalent moves merged, one thread, about 7 ms a decision.
+    "hard": ("ismcts", None),
+    # The search on two threads within 0.1 s of wall time a decision (0.095 s of searching,
+    # the rest for the threads and the bot's own work), endgames of up to 20 cards in two
+    # hands solved. The iterations bound it too (about what 0.1 s buys on a 2-core machine
+    # of 2026) so that an analysis with it is reproducible (docs/analysis.md); measured in
+    # docs/strength.md.
+    "expert": ("ismcts:threads=2,iterations=100000,time=0.095,solver=20", None),
 }
 """Each level's bot spec, and the spec it plays where the network does not cover the
 rules (None: the same bot everywhere). docs/strength.md gives their measured strength
@@ -106,7 +108,7 @@ def medium(seed: int | None = None) -> LevelBot:
 
 
 def hard(seed: int | None = None) -> LevelBot:
-    """The ``hard`` level (a short search guided by the network).
+    """The ``hard`` level (the default search, about 7 ms a decision).
 
     >>> hard(seed=1)
     LevelBot('hard', seed=1)
@@ -115,7 +117,7 @@ def hard(seed: int | None = None) -> LevelBot:
 
 
 def expert(seed: int | None = None) -> LevelBot:
-    """The ``expert`` level: the strongest measured, at most 10 ms per decision.
+    """The ``expert`` level: the strongest measured, at most 0.1 s per decision on two threads.
 
     >>> expert(seed=1).level
     'expert'

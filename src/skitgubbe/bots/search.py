@@ -414,8 +414,8 @@ class ISMCTSBot:
 
     With ``net=True`` (the shipped network, :mod:`skitgubbe.bots.net`) or
     ``net="file.sgnet"`` the tree is searched by PUCT: each move's score is its
-    mean reward plus ``exploration`` (1.5 suits the prior better than the
-    default 0.7: the ``hard`` level uses it) times the network's probability
+    mean reward plus ``exploration`` (1.5 suited the prior better than the
+    default 0.7 in docs/strength.md's tuning) times the network's probability
     for it, times the square root of the times it was available over one plus
     its visits; each new leaf is scored by the network's world value
     (``leaf="net"``, the default) or by a rollout (``leaf="rollout"``, with the

@@ -123,7 +123,7 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     >>> bot_cost(bots.make("pimc:worlds=8,rollouts=4"))
     (32, None)
     >>> bot_cost(bots.make("expert"))  # a strength level costs what its bot does
-    (2400, 0.01)
+    (100000, 0.19)
     """
     if isinstance(bot, LevelBot):  # a strength level: the bot it plays
         return bot_cost(bot.bot)
