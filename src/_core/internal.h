@@ -128,6 +128,10 @@ void sg_shedding_start(sg_state *st, uint8_t leader, uint8_t first_out, int low_
 /* The cards a view places nowhere: what its unknown slots hold. */
 uint64_t sg_unplaced(const sg_state *view);
 
+/* Writes the cards of `cards` to pool[] in a uniformly random order (Fisher-Yates
+ * from the last, drawing with sg_rng_below) and returns how many there are. */
+int sg_shuffled_cards(uint64_t cards, sg_rng *rng, uint8_t pool[SG_NCARDS]);
+
 /* One seat's cases, ready to draw from (worlds.c explains the bounds). */
 typedef struct sg_world_seat {
     uint8_t seat;

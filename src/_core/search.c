@@ -39,14 +39,10 @@ uint64_t sg_unplaced(const sg_state *view)
     return SG_ALL_CARDS & ~placed;
 }
 
-void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
+int sg_shuffled_cards(uint64_t cards, sg_rng *rng, uint8_t pool[SG_NCARDS])
 {
-    *world = *view;
-    const uint64_t unplaced = sg_unplaced(view);
-
-    uint8_t pool[SG_NCARDS];
     int n = 0;
-    for (uint64_t rest = unplaced; rest; rest &= rest - 1)
+    for (uint64_t rest = cards; rest; rest &= rest - 1)
         pool[n++] = (uint8_t)sg_lowest(rest);
     for (int i = n - 1; i > 0; i--) {
         const uint32_t j = sg_rng_below_inline(rng, (uint32_t)i + 1);
@@ -54,6 +50,16 @@ void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
         pool[i] = pool[j];
         pool[j] = tmp;
     }
+    return n;
+}
+
+void sg_sample_world(const sg_state *view, sg_rng *rng, sg_state *world)
+{
+    *world = *view;
+    const uint64_t unplaced = sg_unplaced(view);
+
+    uint8_t pool[SG_NCARDS];
+    sg_shuffled_cards(unplaced, rng, pool);
 
     int next = 0;
     for (int p = 0; p < SG_MAX_PLAYERS; p++) {

@@ -244,15 +244,7 @@ static void deal(const sg_state *view, const sg_world_plan *plan, const proposal
 {
     *world = *view;
     uint8_t pool[SG_NCARDS];
-    int n = 0;
-    for (uint64_t rest = plan->pool & ~prop->dealt; rest; rest &= rest - 1)
-        pool[n++] = (uint8_t)sg_lowest(rest);
-    for (int i = n - 1; i > 0; i--) {
-        const uint32_t j = sg_rng_below(rng, (uint32_t)i + 1);
-        const uint8_t tmp = pool[i];
-        pool[i] = pool[j];
-        pool[j] = tmp;
-    }
+    const int n = sg_shuffled_cards(plan->pool & ~prop->dealt, rng, pool);
     int next = 0;
     uint64_t planned[SG_MAX_PLAYERS] = {0, 0, 0, 0};
     int has_plan[SG_MAX_PLAYERS] = {0, 0, 0, 0};
