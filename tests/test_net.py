@@ -183,11 +183,15 @@ def test_net_searches_are_reproducible_and_legal() -> None:
 
 
 def test_the_prior_changes_the_search() -> None:
-    view = positions(3, seed=9)[-1]
-    plain = sg.bots.ISMCTSBot(iterations=300, seed=2).visits(view)
-    guided = sg.bots.ISMCTSBot(iterations=300, net=True, seed=2).visits(view)
-    assert set(plain) == set(guided) and plain != guided
-    assert sum(guided.values()) <= 300
+    changed = 0
+    for view in positions(3, seed=9):
+        plain = sg.bots.ISMCTSBot(iterations=300, seed=2).visits(view)
+        guided = sg.bots.ISMCTSBot(iterations=300, net=True, seed=2).visits(view)
+        assert set(plain) == set(guided) and sum(guided.values()) <= 300
+        changed += plain != guided
+    # In a position of two moves the visits may come out the same (they did, with
+    # equivalent moves merged, in one): the prior must change them somewhere.
+    assert changed >= 1
 
 
 def test_a_user_evaluation_and_the_network_prior_combine() -> None:

@@ -257,7 +257,7 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
     >>> view = sg.Game.new(seed=4).observation(0)
     >>> expert = engine_for("expert", 1, view)
     >>> expert.iterations, expert.time
-    (2400, None)
+    (100000, None)
     >>> engine_for("ismcts:time=0.05", 1, view).time
     0.05
     >>> engine_for("greedy", 1, view)  # doctest: +ELLIPSIS
