@@ -38,10 +38,16 @@ def mid_game_view(seed: int, moves: int) -> bytes:
 
 @pytest.mark.benchmark(group="search")
 @pytest.mark.parametrize("position", sorted(POSITIONS))
-def test_ismcts_iterations(benchmark: BenchmarkFixture, figures: Figures, position: str) -> None:
+@pytest.mark.parametrize("merge", [False, True], ids=["plain", "merged"])
+def test_ismcts_iterations(
+    benchmark: BenchmarkFixture, figures: Figures, position: str, merge: bool
+) -> None:
+    """Iterations a second of one search, plain (as before issue 33) or with equivalent
+    moves merged (``merge=true``, the default of ``ISMCTSBot``)."""
     view = mid_game_view(*POSITIONS[position])
+    flags = _core.ISMCTS_MERGE if merge else 0
     best, root, iterations, nodes, _ = benchmark(
-        _core.ismcts, view, ITERATIONS, 0.0, 0.7, 2, 200, 1
+        _core.ismcts, view, ITERATIONS, 0.0, 0.7, 2, 200, 1, flags=flags
     )
 
     assert iterations == ITERATIONS
@@ -50,12 +56,13 @@ def test_ismcts_iterations(benchmark: BenchmarkFixture, figures: Figures, positi
     seconds = fastest_seconds(benchmark)
     if seconds is None:
         return
+    kind = "merged" if merge else "plain"
     figures.add(
-        f"ismcts-{position.replace(' ', '')}",
+        f"ismcts-{'merged-' if merge else ''}{position.replace(' ', '')}",
         benchmark,
         Figure(
             "iterations_per_s",
-            f"ISMCTS, classic 3p, {position}",
+            f"ISMCTS ({kind}), classic 3p, {position}",
             ITERATIONS / seconds,
             "iterations/s",
             Target(">=", 20_000),
