@@ -147,10 +147,11 @@ def fuzz_seconds() -> int:
     return int(raw)
 
 
-def test_fuzzing_for_a_while_finds_nothing(fuzzer: Path, tmp_path: Path) -> None:
+def test_fuzzing_for_a_while_finds_nothing(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     seconds = fuzz_seconds()
     if seconds <= 0:
         pytest.skip("set SKITGUBBE_FUZZ_SECONDS (or CI) to fuzz")
+    fuzzer: Path = request.getfixturevalue("fuzzer")  # built only when it will fuzz
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
     artifacts = tmp_path / "artifacts"

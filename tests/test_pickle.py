@@ -408,7 +408,8 @@ def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
 ) -> None:
     # No false rejections: every state real play reaches (under any rules, from a
     # deal or a phase-2 position, to the end or the move cap) passes sg_state_check,
-    # and so do worlds sampled from any seat's view; the game unpickles at every point.
+    # and so do worlds sampled from any seat's view (tests/test_worlds.py checks the
+    # worlds themselves); the game unpickles at every point.
     rules = random_rules(rng)
     if from_shedding:
         hands: list[list[sg.Card]] = [[] for _ in range(rules.players)]
@@ -428,8 +429,9 @@ def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
             _same_game(game, pickle.loads(pickle.dumps(game)))
         if game.to_move is None:
             break
-        world = game.observation(game.to_move).sample_world(rng.getrandbits(32))
-        assert _core.state_check(world._core.snapshot()) == (0, None)
+        if rng.random() < 0.25:  # a world at one position in four (each reads the history)
+            world = game.observation(game.to_move).sample_world(rng.getrandbits(32))
+            assert _core.state_check(world._core.snapshot()) == (0, None)
         game.play(rng.choice(game.legal_moves))
     _same_game(game, pickle.loads(pickle.dumps(game)))
 
