@@ -270,7 +270,7 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
     if isinstance(engine, (ISMCTSBot, PIMCBot)):
         copied = copy.copy(engine)
         copied._rng = random.Random(seed)  # the copy draws its worlds from the seed
-        return _iterations_only(copied)
+        return _as_engine(copied)
     if not isinstance(engine, str):
         raise ArgumentError(
             f"an analysis engine is a bot spec or a search bot, not {type(engine).__name__}"
@@ -284,14 +284,19 @@ def engine_for(engine: str | Engine | None, seed: int, observation: Observation)
         )
     if not isinstance(bot, (ISMCTSBot, PIMCBot)):
         raise ArgumentError(f"an analysis needs a search bot ({_SEARCHES}), not {engine!r}")
-    return _iterations_only(bot)
+    return _as_engine(bot)
 
 
-def _iterations_only(bot: Engine) -> Engine:
-    """``bot`` (the analysis's own) without its time budget where it also has an iteration
-    budget: how far a search gets in a time differs from run to run, its iterations do not."""
-    if isinstance(bot, ISMCTSBot) and bot.iterations is not None and bot.time is not None:
-        bot.time = None
+def _as_engine(bot: Engine) -> Engine:
+    """``bot`` (the analysis's own) made fit to weigh every move: without its time budget
+    where it also has an iteration budget (how far a search gets in a time differs from run
+    to run, its iterations do not), and searching every legal move (``merge=False``: a
+    search that plays equivalent moves as one leaves all but one of them unvisited, and a
+    player's move must get an estimate of its own)."""
+    if isinstance(bot, ISMCTSBot):
+        if bot.iterations is not None and bot.time is not None:
+            bot.time = None
+        bot.merge = False
     return bot
 
 
