@@ -1,10 +1,5 @@
-"""The browser table in a real browser: Debian's Chromium, headless, driven by Playwright.
-
-Playwright's own browser download cannot work on a machine without the internet, so the
-browser is the system's (``apt-get install chromium``, which ``.ci/run`` does), given to
-Playwright by its ``executable_path``. A machine without it skips, except in CI (the CI
-variable is set), where that is a failure. The server is a real ``skitgubbe serve`` on
-127.0.0.1; every loop is bounded in count and time.
+"""The browser table in a real browser (tests/browser_support.py: Debian's Chromium, driven
+by Playwright, against a real server).
 
 With ``SKITGUBBE_SCREENSHOT=FOLDER``, the tests also save the pictures of docs/server.md
 there: ``table-desktop.png`` (1366x768), ``table-phone.png`` (390x844) and ``review.png``.
@@ -13,93 +8,23 @@ there: ``table-desktop.png`` (1366x768), ``table-phone.png`` (390x844) and ``rev
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import free_port, start_server
+from browser_support import (
+    DESKTOP,
+    MAX_MOVES,
+    PHONE,
+    create_and_sit,
+    new_page,
+    screenshot,
+    sync_api,
+)
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOT = os.environ.get("SKITGUBBE_SCREENSHOT")  # a folder: save the docs' pictures there
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 768}
 CLOCK = re.compile(r"^(\d+) s left$")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("no chromium: CI must run the browser tests (apt-get install chromium)")
-        pytest.skip("no chromium on this machine")
-    with sync_api.sync_playwright() as playwright:
-        # --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
-        )
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    process = start_server(tmp_path / "server.db", port)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    try:
-        process.wait(15)
-    finally:
-        process.kill()
-
-
-# The games end within this many moves: clicking the first legal move, as these tests do, can
-# go round in circles until the rules' own limit (10,000 moves), which made them flaky.
-MAX_MOVES = 300
-
-
-def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, list[str]]:
-    """A page in a context of its own (its own storage, its own icon requests), and the list
-    its failures go to: every response of 400 or more, every error in its console."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    failures: list[str] = []
-    page.on("response", lambda r: r.status >= 400 and failures.append(f"{r.status} {r.url}"))
-    page.on(
-        "console",
-        lambda m: m.type == "error" and failures.append(f"console: {m.text} {m.location}"),
-    )
-    return page, failures
-
-
-def create_and_sit(
-    page: Any,
-    url: str,
-    *,
-    players: int,
-    others: str,
-    name: str,
-    hints: bool = False,
-    bot_delay: float = 0,
-) -> str:
-    page.goto(url + "/")
-    page.select_option("#players", str(players))
-    page.select_option("select[name=others]", others)
-    page.fill("#bot-delay", str(bot_delay))
-    page.fill("#max-moves", str(MAX_MOVES))
-    page.fill("#name", name)
-    if hints:
-        page.check("#hints")
-    page.click("#create-button")
-    page.wait_for_url("**/table?id=*", timeout=10_000)
-    return str(page.url.split("id=")[1])
 
 
 def play_until_over(page: Any, seconds: float = 300) -> int:
@@ -171,15 +96,6 @@ def check_turn_and_clock(page: Any) -> None:
     assert 0 < int(first[1]) - int(then[1]) <= 3, (before, after)  # it ticks, every second
     assert int(first[1]) <= 60
     assert page.inner_text("#turn-text") == "your turn"
-
-
-def screenshot(page: Any, name: str) -> None:
-    """Save the page as it shows in its window into the SKITGUBBE_SCREENSHOT folder, if set."""
-    if SCREENSHOT:
-        folder = Path(SCREENSHOT)
-        folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / name))
-        assert (folder / name).stat().st_size < 150_000, name
 
 
 @pytest.mark.slow
