@@ -310,8 +310,8 @@ class _Dealt:
     decks: ClassVar[dict[int, list[str]]] = {}
 
     @classmethod
-    def new(cls, rules: sg.Rules, *, seed: int) -> sg.Game:
-        return sg.Game.new(rules, deck=cls.decks[seed])
+    def new(cls, rules: sg.Rules, *, seed: int, dealer: int | None = None) -> sg.Game:
+        return sg.Game.new(rules, deck=cls.decks[seed], dealer=dealer)
 
 
 def _table_hint(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -232,6 +232,29 @@ async def _get_table(request: web.Request) -> web.Response:
         return _error(error)
 
 
+async def _get_session(request: web.Request) -> web.Response:
+    try:
+        lobby = request.app[LOBBY]
+        return web.json_response(lobby.session(lobby.get(request.match_info["id"])))
+    except TableError as error:
+        return _error(error)
+
+
+async def _rematch(request: web.Request) -> web.Response:
+    try:
+        lobby = request.app[LOBBY]
+        old = lobby.get(request.match_info["id"])
+        data = await _body(request)
+        if not isinstance(data, dict):
+            raise TableError('send {"token": string}')
+        table, seat, token = lobby.rematch(old.id, data.get("token"))
+    except TableError as error:
+        return _error(error)
+    await old.tell_seats()  # the others at the old table: a rematch is there to join
+    await table.tell_seats()  # and those already at the new one: who sat down
+    return web.json_response({"table": table.id, "seat": seat, "token": token}, status=201)
+
+
 async def _claim_seat(request: web.Request) -> web.Response:
     try:
         table = request.app[LOBBY].get(request.match_info["id"])
@@ -244,6 +267,8 @@ async def _claim_seat(request: web.Request) -> web.Response:
             table.start()
     except TableError as error:
         return _error(error)
+    if table.status == "open":  # those already seated see who sat down (once the game
+        await table.tell_seats()  # starts, its first update tells them)
     return web.json_response({"table": table.id, "seat": seat, "token": token}, status=201)
 
 
@@ -254,6 +279,7 @@ async def _leave_seat(request: web.Request) -> web.Response:
         table.leave(data.get("token") if isinstance(data, dict) else None)
     except TableError as error:
         return _error(error)
+    await table.tell_seats()
     return web.json_response(table.summary())
 
 
@@ -502,6 +528,8 @@ def create_app(
     app.router.add_get("/api/tables/{id}", _get_table)
     app.router.add_post("/api/tables/{id}/claim", _claim_seat)
     app.router.add_post("/api/tables/{id}/leave", _leave_seat)
+    app.router.add_post("/api/tables/{id}/rematch", _rematch)
+    app.router.add_get("/api/tables/{id}/session", _get_session)
     app.router.add_get("/api/tables/{id}/record", _get_record)
     app.router.add_get("/api/tables/{id}/review", _get_review)
     app.router.add_get("/ws", _websocket)

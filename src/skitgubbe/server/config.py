@@ -180,7 +180,10 @@ class TableConfig:
     the table ``spectator_delay`` seconds late; bots wait ``bot_delay`` seconds
     before they move, so that people can follow. ``hints`` lets the seat to move ask the
     server for a hint (its candidate moves with their estimated chances of losing, worked
-    out from that seat's own observation only); off by default.
+    out from that seat's own observation only); off by default. ``dealer`` is the dealer's
+    seat (``None``: the last seat, as :meth:`Game.new <skitgubbe.Game.new>` has it);
+    ``after`` is the id of the table this one is a rematch of (set by
+    :meth:`Lobby.rematch <skitgubbe.server.Lobby.rematch>`: the tables of one session).
 
     >>> from skitgubbe.server.config import TableConfig
     >>> config = TableConfig.from_json({"seats": [None, "greedy", "random"]})
@@ -209,6 +212,8 @@ class TableConfig:
     bot_delay: float = 0.0
     stand_in: str = "greedy"
     hints: bool = False
+    dealer: int | None = None
+    after: str | None = None
 
     @classmethod
     def from_json(
@@ -275,6 +280,16 @@ class TableConfig:
         hints = False if hints is None else hints  # null: the default, as for the others
         if type(hints) is not bool:
             raise TableError(f"hints must be true or false, not {shorten(hints)}")
+        dealer = data.get("dealer")
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < len(seats)):
+            raise TableError(
+                f"dealer must be a seat 0 … {len(seats) - 1} or null, not {shorten(dealer)}"
+            )
+        after = data.get("after")
+        if after is not None and (
+            not isinstance(after, str) or not 1 <= len(after) <= 32 or not after.isalnum()
+        ):
+            raise TableError(f"after must be a table's id or null, not {shorten(after)}")
         return cls(
             rules,
             tuple(seats),
@@ -283,6 +298,8 @@ class TableConfig:
             _number(data.get("bot_delay"), "bot_delay", 0, 60, 0.0),
             stand_in,
             hints,
+            dealer,
+            after,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -295,4 +312,6 @@ class TableConfig:
             "bot_delay": self.bot_delay,
             "stand_in": self.stand_in,
             "hints": self.hints,
+            "dealer": self.dealer,
+            "after": self.after,
         }

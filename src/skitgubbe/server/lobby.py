@@ -31,10 +31,13 @@ from .errors import TableError, shorten
 from .store import Store, StoredTable
 from .tables import Table
 
-__all__ = ["MAX_REASON", "Lobby"]
+__all__ = ["MAX_REASON", "MAX_SESSION", "Lobby"]
 
 MAX_REASON: Final = 300
 """The longest reason kept for a closed table, in characters."""
+
+MAX_SESSION: Final = 1000
+"""The most games of one session :meth:`Lobby.session` counts."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
@@ -163,6 +166,79 @@ class Lobby:
         if table.ready():
             table.start()
         return table
+
+    def rematch(self, table_id: object, token: object) -> tuple[Table, int, str]:
+        """A rematch of a finished table, for the person whose ``token`` holds a seat there:
+        the same seats, the same rules and clock, the deal passed on to the next dealer (a
+        session, as :class:`skitgubbe.Session` plays one), and that person sat at their own
+        seat again under the same name. The first person to ask creates it; the others who
+        ask join it. Returns the new table, the seat and its token; :class:`TableError` with
+        403 for a token that holds no seat, 409 before the end or when the seat is taken.
+
+        >>> import asyncio
+        >>> from skitgubbe.server import SQLiteStore
+        >>> async def main() -> tuple:
+        ...     lobby = Lobby(SQLiteStore(":memory:"))
+        ...     table = lobby.create({"seats": [None, "random"], "move_time": None})
+        ...     token = table.claim(0, "Ann")
+        ...     table.start()
+        ...     while table.status != "over":  # Ann plays her first legal move, always
+        ...         await asyncio.sleep(0.001)
+        ...         if table.clock() is not None:
+        ...             view = table.game.observation(0)
+        ...             table.submit(0, view.moves_played, str(view.legal_moves[0]))
+        ...     await table.done.wait()
+        ...     again, seat, _ = lobby.rematch(table.id, token)
+        ...     await lobby.close()
+        ...     return again.names(), seat, again.game.dealer, table.game.dealer
+        >>> asyncio.run(main())
+        (['Ann', 'random'], 0, 0, 1)
+        """
+        old = self.get(table_id)
+        seat = old.seat_of(token)
+        if old.status != "over":
+            raise TableError("the game is not over: a rematch comes after the end", 409)
+        claimed = old.claimed_name(seat)
+        table = self.tables.get(old.rematch) if old.rematch is not None else None
+        if table is None:
+            data = old.config.to_json()
+            data["dealer"] = (old.game.dealer + 1) % old.players
+            data["after"] = old.id
+            table = self.create(data)
+            old.rematch = table.id
+        if seat not in table.open_seats():
+            raise TableError(f"seat {seat} of the rematch {table.id} is taken", 409)
+        new_token = table.claim(seat, claimed)
+        if table.ready():
+            table.start()
+        return table, seat, new_token
+
+    def session(self, table: Table) -> dict[str, Any]:
+        """The games of ``table``'s session so far, this one included once it is over: the
+        table and the tables it is a rematch of, as far as this server still holds them
+        (``games``, ``losses`` by seat, ``no_loser``: games the move limit ended), counted
+        from what the lobby shows (``spectator_delay`` late).
+
+        >>> from skitgubbe.server import SQLiteStore
+        >>> lobby = Lobby(SQLiteStore(":memory:"))
+        >>> lobby.session(lobby.create({"seats": [None, "random"]}))
+        {'games': 0, 'losses': [0, 0], 'no_loser': 0}
+        """
+        games, no_loser, losses = 0, 0, [0] * table.players
+        seen: set[str] = set()
+        current: Table | None = table
+        while current is not None and current.id not in seen and len(seen) < MAX_SESSION:
+            seen.add(current.id)
+            result = current.summary()["result"]
+            if result is not None:
+                games += 1
+                if result["loser"] is None:
+                    no_loser += 1
+                else:
+                    losses[result["loser"]] += 1
+            after = current.config.after
+            current = self.tables.get(after) if after is not None else None
+        return {"games": games, "losses": losses, "no_loser": no_loser}
 
     def get(self, table_id: object) -> Table:
         """A table by id; :class:`TableError` (404) if there is none, 410 with the reason

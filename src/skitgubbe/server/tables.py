@@ -192,7 +192,7 @@ class Table:
         self.status = stored.status
         self.created = stored.created
         self._seed = stored.seed
-        game = Game.new(config.rules, seed=stored.seed)
+        game = Game.new(config.rules, seed=stored.seed, dealer=config.dealer)
         for index, text in enumerate(stored.moves):  # a restart: the game as stored
             try:
                 game.play(_parse_move(text))
@@ -250,6 +250,9 @@ class Table:
         else:
             result = None if self.game.result is None else self.game.result.to_dict()
             self._shown = (self.game.moves_played, result, self.status == "over")
+        self.rematch: str | None = None
+        """The id of this table's rematch, once a person at it asked for one
+        (:meth:`Lobby.rematch <skitgubbe.server.Lobby.rematch>`)."""
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
@@ -300,6 +303,9 @@ class Table:
             "created": self.created,
             "hints": self.config.hints,
             "names": self.names(),
+            "dealer": self.game.dealer,
+            "after": self.config.after,
+            "rematch": self.rematch if self._shown[2] else None,
         }
 
     def names(self) -> list[str]:
@@ -341,6 +347,20 @@ class Table:
         self._seats[seat].claimed = claimed
         return token
 
+    def claimed_name(self, seat: int) -> str:
+        """The name of the person at ``seat`` (:class:`TableError` for a seat nobody claimed).
+
+        >>> from skitgubbe.server import Lobby, SQLiteStore
+        >>> table = Lobby(SQLiteStore(":memory:")).create({"seats": [None, "easy"]})
+        >>> _ = table.claim(0, "Ann")
+        >>> table.claimed_name(0)
+        'Ann'
+        """
+        claimed = self._seats[seat].claimed
+        if claimed is None:
+            raise TableError(f"seat {seat} of table {self.id} is nobody's")
+        return claimed.name
+
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`TableError` (403) for any other."""
         if isinstance(token, str) and len(token) <= 100 and _is_text(token):
@@ -378,9 +398,7 @@ class Table:
                 "type": "welcome",
                 "table": self.id,
                 "seat": seat,
-                "names": self.names(),
                 "rules": self.config.rules.to_dict(),
-                "status": self.status,
                 "hints": self.config.hints,
                 "move_time": self.config.move_time,
                 "history": [protocol.event_json(e) for e in view.history],
@@ -408,9 +426,8 @@ class Table:
             "type": "welcome",
             "table": self.id,
             "seat": None,
-            "names": self.names(),
+            **self.seats_json(),
             "rules": self.config.rules.to_dict(),
-            "status": self.status,
             "hints": self.config.hints,
             "move_time": self.config.move_time,
             "history": [protocol.event_json(e.redacted()) for e in view.history],
@@ -720,12 +737,41 @@ class Table:
             remaining = max(0.0, self._deadline - asyncio.get_running_loop().time())
         return {"seat": seat, "time_left": remaining, "move_time": self.config.move_time}
 
+    def seats_json(self) -> dict[str, Any]:
+        """Who sits where, for every viewer's frames: ``names``, ``status`` (``open`` while
+        a person's seat is still free: the game has not begun), ``open_seats`` and
+        ``rematch`` (the id of this table's rematch, once asked for).
+
+        >>> from skitgubbe.server import Lobby, SQLiteStore
+        >>> table = Lobby(SQLiteStore(":memory:")).create({"seats": [None, None, "easy"]})
+        >>> table.seats_json()["names"], table.seats_json()["open_seats"]
+        (['seat 0', 'seat 1', 'easy'], [0, 1])
+        """
+        return {
+            "names": self.names(),
+            "status": self.status,
+            "open_seats": self.open_seats(),
+            "rematch": self.rematch,
+        }
+
+    async def tell_seats(self, message: Mapping[str, Any] | None = None) -> None:
+        """Send every connected viewer a ``seats`` frame (:meth:`seats_json`): a person sat
+        down or left, or asked for a rematch. (Once play runs, every ``update`` carries the
+        same keys.)"""
+        frame = {"type": "seats", **self.seats_json(), **(message or {})}
+        for state in self._seats:
+            if state.connection is not None:
+                await _quietly(state.connection.send(frame))
+        if self.status == "open":  # later, spectators learn of seats as late as of moves
+            for connection in list(self._spectators):
+                await _quietly(connection.send(frame))
+
     def _seat_state(self, seat: int, view: Observation) -> dict[str, Any]:
         """The seat's view, and its legal moves only while the table awaits its answer."""
         asked = self._asked(seat)
         clock = self.clock()
         return {
-            "names": self.names(),
+            **self.seats_json(),
             "view": seat_json(view),
             "n": view.moves_played,
             "legal": [protocol.move_text(m) for m in view.legal_moves] if asked else [],
@@ -775,7 +821,7 @@ class Table:
             message = {
                 "type": "update",
                 "moves": pending,
-                "names": self.names(),
+                **self.seats_json(),
                 "events": [protocol.event_json(e.redacted()) for e in history[self._public_seen :]],
                 "public": public_json(public),
                 "clock": self.clock(),
