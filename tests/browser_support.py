@@ -128,3 +128,51 @@ def screenshot(page: Any, name: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(folder / name))
         assert (folder / name).stat().st_size < 200_000, name
+
+
+def staged_table(
+    db: Path,
+    rules: Any,
+    seats: list[str | None],
+    seed: int,
+    *,
+    until: Any,
+    name: str = "Ann",
+    move_time: float | None = 60,
+) -> tuple[str, str, list[str]]:
+    """A running table in the store at ``db`` (for a server started on it afterwards): dealt
+    from ``seed``, its bots (``greedy`` for every seat, the person's too) played until
+    ``until(game)`` says stop, seat 0 claimed by ``name``. Returns the table's id, seat 0's
+    token (for the browser's localStorage) and the moves. The server resumes it as after a
+    restart: a position chosen ahead, such as seat 0 with 27 cards in phase 2."""
+    import secrets
+    import time
+
+    import skitgubbe as sg
+    from skitgubbe import bots
+    from skitgubbe.server import SQLiteStore, StoredSeat, StoredTable, hash_token
+    from skitgubbe.server.config import TableConfig
+
+    game = sg.Game.new(rules, seed=seed)
+    players = [bots.make("greedy", seed=seat) for seat in range(rules.players)]
+    moves: list[str] = []
+    while not until(game):
+        assert game.result is None and len(moves) < 2000, "the game ended first"
+        move = players[game.to_move].choose(game.observation(game.to_move))
+        moves.append(str(move))
+        game.play(move)
+    token = secrets.token_urlsafe(32)
+    config = TableConfig.from_json(
+        {"seats": seats, "rules": rules.to_dict(), "move_time": move_time}
+    ).to_json()
+    claimed: list[StoredSeat | None] = [StoredSeat(hash_token(token), name)]
+    claimed += [None] * (len(seats) - 1)
+    table = StoredTable(secrets.token_hex(8), config, seed, claimed, created=time.time())
+    store = SQLiteStore(str(db))
+    store.create(table)
+    store.start(table.id)
+    for index, move in enumerate(moves):
+        store.append_move(table.id, index, move, None)
+    store.flush()
+    store.close()
+    return table.id, token, moves
