@@ -39,8 +39,8 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, list[str]]:
     """A page in a context of its own (its own storage, its own icon requests), and the list
-    its failures go to: every response of 400 or more, every error in its console, every
-    request that failed."""
+    its failures go to: every response of 400 or more, every error in its console or
+    uncaught in its scripts, every request that failed."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     failures: list[str] = []
@@ -50,9 +50,9 @@ def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, list[str]]:
         lambda m: m.type == "error" and failures.append(f"console: {m.text} {m.location}"),
     )
     page.on("pageerror", lambda error: failures.append(f"page error: {error}"))
-    page.on(
+    page.on(  # (not a request that leaving the page cut short)
         "requestfailed",
-        lambda r: not r.url.startswith("blob:") and failures.append(f"failed: {r.url}"),
+        lambda r: r.failure != "net::ERR_ABORTED" and failures.append(f"failed: {r.url}"),
     )
     return page, failures
 

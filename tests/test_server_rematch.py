@@ -115,3 +115,20 @@ async def _play_two(sockets: list[Any]) -> list[dict[str, Any]]:
 
     await asyncio.gather(seat(0), seat(1))
     return [end for end in ends if end is not None]
+
+
+def test_a_request_names_the_dealer_but_never_the_table_it_follows() -> None:
+    async def test(client: TestClient) -> None:
+        table = await new_table(client, seats=[None, "greedy", "greedy"], dealer=0)
+        assert table["dealer"] == 0 and table["after"] is None
+        for config, words in (
+            ({"dealer": 3}, "dealer must be a seat 0 … 2"),
+            ({"dealer": "1"}, "dealer must be a seat"),
+            ({"after": table["id"]}, "after is the server's to set"),
+        ):
+            answer = await client.post(
+                "/api/tables", json={"seats": [None, "easy", "easy"], **config}
+            )
+            assert answer.status == 400 and words in (await answer.json())["error"], config
+
+    serve(test)

@@ -286,6 +286,8 @@ class TableConfig:
                 f"dealer must be a seat 0 … {len(seats) - 1} or null, not {shorten(dealer)}"
             )
         after = data.get("after")
+        if after is not None and not stored:
+            raise TableError("after is the server's to set (a rematch), not a request's")
         if after is not None and (
             not isinstance(after, str) or not 1 <= len(after) <= 32 or not after.isalnum()
         ):

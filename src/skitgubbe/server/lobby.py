@@ -21,6 +21,8 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final
 
+import attrs
+
 from .. import bots
 from ..bots.command import EngineSpec
 from ..errors import ArgumentError, SkitgubbeError
@@ -143,8 +145,9 @@ class Lobby:
             advisor=self.advisor,
         )
 
-    def create(self, data: object) -> Table:
-        """A new table from a JSON configuration; play starts at once if it has no person."""
+    def create(self, data: object, *, after: str | None = None) -> Table:
+        """A new table from a JSON configuration; play starts at once if it has no person.
+        ``after`` is the table it is a rematch of (:meth:`rematch`)."""
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold", 409)
         config = TableConfig.from_json(
@@ -153,6 +156,8 @@ class Lobby:
             named_bots=self.named_bots,
             max_bot_iterations=self.max_bot_iterations,
         )
+        if after is not None:
+            config = attrs.evolve(config, after=after)
         stored = StoredTable(
             secrets.token_hex(8),
             config.to_json(),
@@ -201,10 +206,9 @@ class Lobby:
         claimed = old.claimed_name(seat)
         table = self.tables.get(old.rematch) if old.rematch is not None else None
         if table is None:
-            data = old.config.to_json()
+            data = {**old.config.to_json(), "after": None}
             data["dealer"] = (old.game.dealer + 1) % old.players
-            data["after"] = old.id
-            table = self.create(data)
+            table = self.create(data, after=old.id)
             old.rematch = table.id
         if seat not in table.open_seats():
             raise TableError(f"seat {seat} of the rematch {table.id} is taken", 409)

@@ -159,13 +159,11 @@ function renderHint() {
   const box = $("hint");
   const button = $("hint-button");
   const myTurn = state.seat !== null && state.legal.length > 0 && !state.result;
-  button.hidden = !myTurn || (state.hintRefused && !state.hints);
+  button.hidden = !myTurn || !state.hints;  // a table without hints offers none
   button.disabled = state.hintRefused || state.hintAsked === state.n;
   button.textContent = state.hintRefused ? "no hints at this table"
-    : state.hintAsked !== state.n ? (state.hints ? "hint" : "hint (off at this table)")
-    : state.hint ? "hint shown" : "thinking…";
-  button.classList.toggle("off", !state.hints);
-  button.title = state.hints ? "ask the server which moves lose least often" : "this table was created without hints";
+    : state.hintAsked !== state.n ? "hint" : state.hint ? "hint shown" : "thinking…";
+  button.title = "ask the server which moves lose least often";
   if (!state.hint || state.hint.n !== state.n) {
     const note = state.hintNote;  // why no hint came: kept for the turn (for good if refused)
     box.hidden = !note || (note.n !== state.n && !state.hintRefused);
@@ -203,7 +201,9 @@ function cardButton(card, options) {
   button.append(img);
   if (options.trump) {
     button.classList.add("trump");
-    button.append(element("span", "trump-mark", "★"));
+    const mark = element("span", "trump-mark", "★");
+    mark.setAttribute("aria-hidden", "true");  // the button's label says "trump"
+    button.append(mark);
   }
   return button;
 }
@@ -238,7 +238,7 @@ function explain(move) {
   const rules = state.rules || {};
   if (move.verb === "flip") return "try your luck: turn up the top card of the stock and play it instead of a hand card";
   if (move.verb === "pick") {
-    const what = { TOP: "the top card", TOP_RUN: "the top card and the run below it", PILE: "every card" }[rules.pickup] || "the top card";
+    const what = { top: "the top card", top_run: "the top card and the run below it", pile: "every card" }[rules.pickup] || "the top card";
     return "pick up: take " + what + " of the table into your hand instead of beating it";
   }
   if (move.verb === "pass") return "throw nothing onto the trick";
@@ -450,6 +450,7 @@ function render() {
   $("trump").textContent = view.trump ? "trump " + SUITS[view.trump] + " (" + SUIT_NAMES[view.trump] + ")" : "no trump yet";
   $("stock").textContent = "stock " + view.stock_size;
   $("upcard").textContent = view.upcard ? "turned up " + cardText(view.upcard) : "";
+  $("phase-rules").href = "/rules#" + (view.phase === "collecting" ? "phase1" : "phase2");
   renderSeats(view);
   renderTable(view);
   renderEnd();
