@@ -60,6 +60,8 @@ def test_a_rematch_keeps_the_seats_passes_the_deal_and_counts_the_session() -> N
         assert summary["names"] == old["names"] == ["Ann", "greedy 1", "greedy 2"]
         assert summary["dealer"] == (old["dealer"] + 1) % 3 and summary["after"] == first["id"]
         assert old["rematch"] == again["table"]
+        record = await (await client.get(f"/api/tables/{first['id']}/record")).json()
+        assert record["names"] == old["names"]  # for skitgubbe replay
         assert summary["rules"] == old["rules"] and summary["move_time"] is None
         session = await (await client.get(f"/api/tables/{again['table']}/session")).json()
         losses = [0, 0, 0]

@@ -867,8 +867,10 @@ class Table:
         task.add_done_callback(self._tasks.discard)
 
     def record(self) -> dict[str, Any]:
-        """The finished game's record (its seed included); :class:`TableError` before the end,
-        and until the spectators (``spectator_delay`` seconds late) have seen the end."""
+        """The finished game's record (its seed included), with the seats' ``names`` (which
+        :meth:`Game.from_record <skitgubbe.Game.from_record>` leaves aside and ``skitgubbe
+        replay`` shows); :class:`TableError` before the end, and until the spectators
+        (``spectator_delay`` seconds late) have seen the end."""
         if self.game.result is None:
             raise TableError("the game is not over: its record would give the deal away", 409)
         if not self._shown[2]:
@@ -877,7 +879,7 @@ class Table:
                 "its record comes then",
                 409,
             )
-        return self.game.record()
+        return {**self.game.record(), "names": self.names()}
 
 
 def _time_up(answer: asyncio.Future[Move | None]) -> None:
