@@ -527,3 +527,22 @@ def test_a_reload_mid_game_resumes_the_seat(browser: Any, server: str) -> None:
     check_result(page, server, table)
     assert not failures, failures
     page.context.close()
+
+
+@pytest.mark.slow
+def test_a_spectator_sees_the_table_and_no_hand(browser: Any, server: str) -> None:
+    page, failures = new_page(browser, PHONE)
+    config = {"seats": ["easy", "easy", "easy"], "bot_delay": 0.3, "rules": {"max_moves": 100}}
+    table = page.request.post(f"{server}/api/tables", data=config).json()["id"]
+    page.goto(f"{server}/table?id={table}&watch=1")
+    page.wait_for_function("document.getElementById('title').textContent.endsWith('watching')")
+    page.wait_for_selector("#table img, #last-trick img", timeout=30_000)
+    assert page.query_selector_all("#hand .card-button") == []
+    assert page.is_hidden("#hint-button") and page.is_hidden("#waiting")
+    assert re.fullmatch(r"waiting for easy [123]|", page.inner_text("#turn-text"))
+    check_accessible(page, failures)
+    page.wait_for_selector("#end:not([hidden])", timeout=120_000)
+    assert page.is_hidden("#rematch-button")  # a spectator has no seat to take again
+    assert page.inner_text("#review-link") == "review this game move by move"
+    check_accessible(page, failures)
+    page.context.close()

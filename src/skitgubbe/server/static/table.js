@@ -250,7 +250,7 @@ const BUTTON_WORDS = { flip: "flip", pick: "pick up", pass: "pass" };
 function renderHand(view) {
   const hand = $("hand");
   hand.replaceChildren();
-  $("hand-title").textContent = state.seat === null ? "" : "your hand";
+  hand.hidden = state.seat === null;  // a spectator sees no hand
   if (!state.view) return;
   const byCard = movesByCard();
   const trump = view.trump;
