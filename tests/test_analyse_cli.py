@@ -448,7 +448,9 @@ def test_hint_lists_every_move_with_its_loss_probability() -> None:
     best = [row for row in rows if row[5]]
     assert len(best) == 1
     assert f"Hint: ismcts would play {best[0][0]}) " in out
-    assert "5000 simulations" in out  # the default budget, HINT_ENGINE
+    budget = HINT_ENGINE.split("iterations=")[1]
+    assert HINT_ENGINE == DEFAULT_ENGINE  # one engine for the hint and the analysis
+    assert f"({budget} simulations, " in out  # the default budget, HINT_ENGINE
     assert snapshots[0] == snapshots[1]  # a hint changes nothing
 
 

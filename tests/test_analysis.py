@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import pytest
 from positions import swapped_twin
@@ -18,14 +19,19 @@ from positions import swapped_twin
 import skitgubbe as sg
 from skitgubbe import _core
 from skitgubbe.analysis import (
+    COLOURS,
+    DEFAULT_ENGINE,
     LABELS,
     NOT_REPRODUCIBLE,
     THRESHOLDS,
     GameAnalysis,
     MoveEstimate,
+    PositionAnalysis,
     analyse,
     analyse_position,
+    explain_choice,
     label,
+    position_seed,
 )
 from skitgubbe.errors import ArgumentError, RecordError
 
@@ -370,3 +376,116 @@ def test_random_play_is_less_accurate_than_search() -> None:
         search_accuracy,
         random_accuracy,
     )
+
+
+# -- one verdict for one position: the review's seeds, the reasons, the graph ----------------
+
+
+def test_each_decision_of_a_review_is_the_analysis_a_hint_at_it_gets() -> None:
+    game = played_game(8, players=3)
+    review = analyse(game, 0, ENGINE)
+    checked = [r for r in review.reviews if r.analysis is not None]
+    assert len(checked) >= 5
+    for decision in checked:
+        assert decision.analysis is not None
+        view = decision.analysis.observation
+        assert view.seat == 0 and view.moves_played == decision.index
+        hint = analyse_position(view, ENGINE, position_seed(view))
+        assert hint == decision.analysis
+        assert hint.best == decision.best
+    # Another analysis seed is another search: some decision comes out otherwise.
+    other = analyse(game, 0, ENGINE, seed=1)
+    assert [r.analysis for r in other.reviews] != [r.analysis for r in review.reviews]
+    assert analyse(game, 0, ENGINE, seed=1) == other
+
+
+def test_a_positions_seed_is_drawn_from_what_the_seat_sees() -> None:
+    game, twin, seat = twin_games(1)[0]
+    view = game.observation(seat)
+    assert view == twin.observation(seat)
+    assert position_seed(view) == position_seed(twin.observation(seat))
+    assert position_seed(view) != position_seed(game.observation((seat + 1) % game.players))
+    assert len({position_seed(view, s) for s in range(5)}) == 5
+
+
+def _analysis(*estimates: MoveEstimate, best: int) -> PositionAnalysis:
+    ordered = tuple(sorted(estimates, key=lambda e: (e.loss, str(e.move))))
+    total = sum(e.visits for e in estimates)
+    view = sg.Game.new(seed=4).observation(0)
+    return PositionAnalysis(0, ordered, estimates[best], total, 0.0, ENGINE, view)
+
+
+def test_the_engines_choice_is_explained_when_another_move_has_a_lower_estimate() -> None:
+    six, seven, eight = (sg.Move.parse(text) for text in ("6H", "7H", "8H"))
+    close = _analysis(
+        MoveEstimate(six, 0.563, 0.004, 14000),
+        MoveEstimate(seven, 0.553, 0.012, 1500),
+        MoveEstimate(eight, 0.9, 0.05, 40),
+        best=0,
+    )
+    text = explain_choice(close)
+    assert text is not None
+    assert "6♥ (56.3 % ± 0.4)" in text and "7♥ has a lower estimate (55.3 % ± 1.2)" in text
+    assert "simulated most (14000 of 15540 simulations)" in text
+    assert "difference, 1.0 points, is within the estimates' errors (2 × 1.3 points)" in text
+    assert explain_choice(close, eight) is None  # 8♥'s estimate is higher
+    apart = _analysis(
+        MoveEstimate(six, 0.60, 0.004, 14000), MoveEstimate(seven, 0.50, 0.012, 1500), best=0
+    )
+    text = explain_choice(apart)
+    assert text is not None and "10.0 points, is more than the estimates' errors" in text
+    assert "a larger budget may prefer 7♥" in text
+    lowest = _analysis(
+        MoveEstimate(six, 0.40, 0.004, 14000), MoveEstimate(seven, 0.50, 0.012, 1500), best=0
+    )
+    assert explain_choice(lowest) is None and explain_choice(lowest, seven) is None
+
+
+def test_every_search_result_is_explained_exactly_when_its_choice_is_not_the_lowest() -> None:
+    explained = 0
+    for seed in range(2):
+        review = analyse(played_game(seed, players=3), 0, "ismcts:iterations=1000")
+        for decision in review.reviews:
+            result = decision.analysis
+            if result is None:
+                continue
+            lowest = result.estimates[0]
+            text = explain_choice(result)
+            assert (text is None) == (result.best.loss <= lowest.loss)
+            if text is not None:
+                explained += 1
+                assert f"chose {result.best.move} " in text and f"; {lowest.move} has" in text
+    # The most simulated move is not always the lowest estimate (6 of 63 decisions here).
+    assert explained >= 1
+
+
+def test_the_graph_numbers_its_moves_and_has_a_legend_of_its_colours() -> None:
+    game = played_game(5, players=3)
+    graph = analyse(game, 0, "pimc:worlds=2").svg()
+    ticks = [int(n) for n in re.findall(r"<g class='tick'>.*?>(\d+)</text></g>", graph)]
+    assert ticks[0] == 1 and ticks == sorted(ticks) and len(ticks) >= 4
+    assert ticks[-1] <= len(game.moves)
+    legend = re.search(r"<g class='legend'>(.*?)</g>", graph)
+    assert legend is not None
+    for name, colour in COLOURS.items():  # each dot colour, named
+        assert re.search(f"fill='{colour}'/><text [^>]*>{name}</text>", legend[1]), name
+    assert "engine's choice" in legend[1]
+
+
+def test_one_default_engine_for_hints_reviews_and_analyses() -> None:
+    from skitgubbe.apps import play
+
+    pytest.importorskip("aiohttp")
+    from skitgubbe.server import advice
+
+    assert advice.HINT_ENGINE == advice.REVIEW_ENGINE == play.HINT_ENGINE == DEFAULT_ENGINE
+    # and the command line's defaults: skitgubbe analyse, and skitgubbe serve's hint and review
+    import argparse
+
+    from skitgubbe.apps.cli import analyse, serve
+
+    assert analyse.DEFAULT_ENGINE == DEFAULT_ENGINE
+    parser = argparse.ArgumentParser(prog="skitgubbe")
+    serve.add_serve_command(parser.add_subparsers(dest="command"))
+    served = parser.parse_args(["serve"])
+    assert served.hint_engine == served.review_engine == DEFAULT_ENGINE

@@ -32,7 +32,7 @@ from skitgubbe.server import (  # noqa: E402
     hash_token,
 )
 from skitgubbe.server import tables as tables_module  # noqa: E402
-from skitgubbe.server.advice import Advisor, hint, hint_seed  # noqa: E402
+from skitgubbe.server.advice import Advisor, hint, hint_seed, review  # noqa: E402
 
 SHORT = {"max_moves": 600}
 CHEAP = {"hint_engine": "ismcts:iterations=300", "review_engine": "ismcts:iterations=200"}
@@ -432,6 +432,104 @@ def test_a_review_is_refused_before_the_game_ends_and_given_after() -> None:
         assert page.status == 200 and "review.js" in await page.text()
 
     serve(test, **CHEAP)
+
+
+def _bots_game(seed: int, players: int = 3) -> tuple[sg.Game, list[sg.Observation]]:
+    """A game of greedy bots to its end, and seat 0's views at its real choices."""
+    game = sg.Game.new(sg.Rules.classic(players), seed=seed)
+    bot = sg.bots.GreedyBot()
+    views = []
+    while game.result is None:
+        view = game.observation(game.to_move)
+        if view.seat == 0 and len(view.legal_moves) > 1:
+            views.append(view)
+        game.play(bot.choose(view))
+    return game, views
+
+
+def test_a_hint_and_the_review_agree_on_the_engines_choice_at_a_position() -> None:
+    engine = "ismcts:iterations=250"
+    game, views = _bots_game(12)
+    reviewed = review(game.record(), 0, engine=engine)
+    compared = 0
+    for view in views[:: max(1, len(views) // 6)]:
+        advice = hint(view, engine, hint_seed(view))
+        entry = reviewed["moves"][advice["n"]]
+        assert entry["seat"] == 0 and entry["move"] == str(game.moves[advice["n"]])
+        assert entry["best_move"] == advice["best"]
+        assert entry["best"] == str(sg.Move.parse(advice["best"]))
+        by_move = {m["move"]: m for m in advice["moves"]}
+        played = by_move[protocol.move_text(game.moves[advice["n"]])]
+        assert (entry["loss"], entry["error"]) == (played["loss"], played["error"])
+        best = by_move[advice["best"]]
+        assert (entry["best_loss"], entry["best_error"]) == (best["loss"], best["error"])
+        compared += 1
+    assert compared >= 4
+    # The hint's seed matters: a hint seeded otherwise weighs the moves otherwise.
+    assert any(
+        hint(view, engine, hint_seed(view) + 1)["moves"]
+        != hint(view, engine, hint_seed(view))["moves"]
+        for view in views[:3]
+    )
+
+
+def test_a_hint_says_why_exactly_when_its_choice_is_not_the_lowest_estimate() -> None:
+    _, views = _bots_game(3)
+    why = 0
+    for view in views:
+        advice = hint(view, "ismcts:iterations=1000", hint_seed(view))
+        chosen = next(m for m in advice["moves"] if m["move"] == advice["best"])
+        lowest = advice["moves"][0]
+        assert (advice["why"] is None) == (chosen["loss"] <= lowest["loss"])
+        if advice["why"] is not None:
+            why += 1
+            assert f"chose {chosen['text']} ({100 * chosen['loss']:.1f} % ±" in advice["why"]
+            assert f"; {lowest['text']} has a lower estimate" in advice["why"]
+            assert "simulated most" in advice["why"]
+    assert why >= 1
+
+
+def _card_marks(card: sg.Card) -> list[str]:
+    """How an SVG drawing names a card face up."""
+    return [f"data-card='{card.rank.label}{card.suit.letter}'", f"<title>{card}</title>"]
+
+
+def test_a_review_gives_every_chance_its_error_and_says_why_and_shows_the_seats_view() -> None:
+    engine = "ismcts:iterations=1000"
+    game, _ = _bots_game(5)
+    seat = 0
+    data = review(game.record(), seat, engine=engine)
+    assert data["engine"] == engine and data["iterations"] == 1000
+    mine = [m for m in data["moves"] if m["seat"] == seat and m["label"] != "forced"]
+    assert mine
+    for entry in mine:
+        for key in ("loss", "error", "best_loss", "best_error"):
+            assert 0 < entry[key] < 1, (key, entry)
+        best_higher = entry["best_loss"] > entry["loss"]
+        if best_higher:  # the move played looked better than the choice: said why
+            assert entry["why"] is not None and f"; {entry['move']} has a lower" in entry["why"]
+    assert any(m["why"] for m in mine)
+    assert all(
+        m["why"] is None for m in data["moves"] if m["seat"] == seat and m["label"] == "forced"
+    )
+    # The views: at the costliest moves only, each the seat's own, before the move.
+    assert data["costliest"]
+    assert {m["index"] for m in data["moves"] if "view" in m} == set(data["costliest"])
+    replay = sg.Game.from_record({**game.record(), "moves": [], "result": None})
+    for index, move in enumerate(game.moves):
+        if index in data["costliest"]:
+            picture = data["moves"][index]["view"]
+            assert picture.startswith("<svg") and f"move {index} " in picture
+            for card in replay.hands[seat]:  # the seat's own hand, face up
+                assert all(mark in picture for mark in _card_marks(card)), card
+            for play in replay.table[-8:]:  # the table's last plays, face up: public
+                for card in play.cards:
+                    assert all(mark in picture for mark in _card_marks(card)), card
+            for other in range(replay.players):
+                if other != seat:  # another seat's hand: never face up
+                    for card in replay.hands[other]:
+                        assert not any(mark in picture for mark in _card_marks(card)), card
+        replay.play(move)
 
 
 # -- the pages ---------------------------------------------------------------------------------

@@ -14,10 +14,14 @@ every card:
   outcome (:class:`Solution`), exactly, like bridge's double-dummy solver.
 
 Any search bot is the engine (``"ismcts:iterations=…"``, ``"pimc:…"``, a strength
-level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured. The same
-seed gives the same analysis: an engine with a time budget besides its iterations
-(the ``expert`` level) is analysed by its iterations alone, and a result whose engine
-had a time budget only says it is not reproducible (:data:`NOT_REPRODUCIBLE`). The
+level); the default, :data:`DEFAULT_ENGINE`, is the strongest measured, and the
+terminal's and the server's hints and reviews run it too. Each position is seeded
+from what its seat sees (:func:`position_seed`), so a hint and a review of the same
+position agree; where the engine's choice has a higher estimate than another move,
+:func:`explain_choice` says why in words. The same seed gives the same analysis:
+an engine with a time budget besides its iterations (the ``expert`` level) is
+analysed by its iterations alone, and a result whose engine had a time budget only
+says it is not reproducible (:data:`NOT_REPRODUCIBLE`). The
 search reads only the seat's observation at that moment, as a bot does, so an
 analysis cannot reveal cards the seat did not see (tests/test_analysis.py proves
 it as it does for the bots). docs/analysis.md shows the terminal and browser
@@ -42,6 +46,8 @@ from .position import (
     PositionAnalysis,
     analyse_position,
     engine_for,
+    explain_choice,
+    position_seed,
 )
 from .review import LABELS, THRESHOLDS, GameAnalysis, MoveReview, analyse, label
 from .solver import DEFAULT_SOLVE_BUDGET, Outcome, Solution, SolvedMove, solve
@@ -65,6 +71,8 @@ __all__ = [
     "analyse_position",
     "engine_for",
     "evaluation_graph",
+    "explain_choice",
     "label",
+    "position_seed",
     "solve",
 ]

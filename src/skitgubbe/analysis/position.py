@@ -27,6 +27,8 @@ True
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import math
 import random
 import time
@@ -39,6 +41,7 @@ from ..bots.levels import LevelBot
 from ..bots.net import covers
 from ..bots.registry import make
 from ..bots.search import ISMCTSBot, PIMCBot
+from ..engine import protocol
 from ..errors import ArgumentError
 from ..game import svg
 from ..game.moves import Move
@@ -53,11 +56,21 @@ __all__ = [
     "analyse_position",
     "engine_for",
     "engine_name",
+    "explain_choice",
+    "position_seed",
 ]
 
 DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
-"""The engine an analysis uses unless told otherwise: the strongest bot measured
-(docs/strength.md), ISMCTS with 30,000 simulations a decision."""
+"""The engine every analysis uses unless told otherwise: the strongest bot measured
+(docs/strength.md), ISMCTS with 30,000 simulations a decision. It is also the
+engine of the terminal's ``hint``, of the server's hints and of its review page, so
+that a hint and a review weigh a position alike: about 0.1 s a position on one
+core, so a hint answers in well under a second and a whole game's review of one
+seat (some 30 to 40 decisions in a game of three) takes about 3 s."""
+
+SIGNIFICANT: Final = 2.0
+"""How many combined standard errors apart two estimates must be before an explanation
+(:func:`explain_choice`) calls their difference more than the search's noise."""
 
 Engine = ISMCTSBot | PIMCBot
 """The search bots an analysis can read estimates from."""
@@ -313,6 +326,84 @@ def engine_name(engine: str | Engine | None) -> str:
     ('ismcts:iterations=30000', 'pimc:worlds=4')
     """
     return DEFAULT_ENGINE if engine is None else engine if isinstance(engine, str) else repr(engine)
+
+
+def position_seed(observation: Observation, seed: int = 0) -> int:
+    """The seed an analysis of ``observation`` runs with: drawn from the observation
+    alone (what its seat knows) and the analysis ``seed``, so the same position as
+    the seat sees it gets the same analysis, whether it is a hint during the game or
+    a decision of the game's review afterwards (:func:`~skitgubbe.analysis.analyse`
+    seeds each decision so). Seed 0 is the default of both.
+
+    >>> import skitgubbe as sg
+    >>> view = sg.Game.new(seed=4).observation(0)
+    >>> position_seed(view) == position_seed(sg.Game.new(seed=4).observation(0))
+    True
+    >>> position_seed(view) != position_seed(view, 1)
+    True
+    """
+    data = protocol.observation_json(observation)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    if seed:
+        text += f"#{seed}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def _percent(estimate: MoveEstimate) -> str:
+    return f"{100 * estimate.loss:.1f} % ± {100 * estimate.error:.1f}"
+
+
+def explain_choice(analysis: PositionAnalysis, move: Move | None = None) -> str | None:
+    """Why the engine chose :attr:`PositionAnalysis.best` although ``move`` (by default the
+    move with the lowest estimate) has a lower estimated chance of losing, in words;
+    None when the choice's estimate is not higher than that move's.
+
+    ISMCTS chooses the move it simulated most, not the lowest estimate: a move seen
+    in fewer simulations has a less certain estimate. The sentence says whether the
+    two estimates differ by less than :data:`SIGNIFICANT` combined standard errors
+    (as good as each other, as far as the search can tell) or by more (the search
+    had not settled: a larger budget may change its choice).
+
+    >>> import skitgubbe as sg
+    >>> chosen = MoveEstimate(sg.Move.parse("6H"), 0.563, 0.004, 14000)
+    >>> other = MoveEstimate(sg.Move.parse("7H"), 0.553, 0.012, 1500)
+    >>> found = PositionAnalysis(0, (other, chosen), chosen, 15500, 0.1, "ismcts", None)
+    >>> print(explain_choice(found))  # doctest: +NORMALIZE_WHITESPACE
+    The search chose 6♥ (56.3 % ± 0.4) because it is the move it simulated most (14000 of
+    15500 simulations); 7♥ has a lower estimate (55.3 % ± 1.2) from fewer simulations
+    (1500), but the difference, 1.0 points, is within the estimates' errors (2 × 1.3 points):
+    as far as the search can tell, the two are as good.
+    >>> explain_choice(found, chosen.move) is None
+    True
+    """
+    other = analysis.estimates[0] if move is None else analysis.estimate(move)
+    best = analysis.best
+    if other.move == best.move or best.loss <= other.loss:
+        return None
+    most = max(e.visits for e in analysis.estimates)
+    reason = (
+        f"because it is the move it simulated most ({best.visits} of {analysis.iterations} "
+        "simulations)"
+        if best.visits >= most
+        else "by its own rule"
+    )
+    fewer = " from fewer simulations" if other.visits < best.visits else ""
+    visits = f" ({other.visits})" if fewer else ""
+    gap = 100 * (best.loss - other.loss)
+    combined = 100 * math.hypot(best.error, other.error)
+    bound = f"{SIGNIFICANT:g} × {combined:.1f} points"
+    verdict = (
+        f"within the estimates' errors ({bound}): as far as the search can tell, "
+        "the two are as good."
+        if gap < SIGNIFICANT * combined
+        else f"more than the estimates' errors ({bound}): the search had not settled, and "
+        f"a larger budget may prefer {other.move}."
+    )
+    return (
+        f"The search chose {best.move} ({_percent(best)}) {reason}; {other.move} has a lower "
+        f"estimate ({_percent(other)}){fewer}{visits}, but the difference, {gap:.1f} points, "
+        f"is {verdict}"
+    )
 
 
 def analyse_position(

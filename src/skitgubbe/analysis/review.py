@@ -44,6 +44,7 @@ from .position import (
     PositionAnalysis,
     analyse_position,
     engine_name,
+    position_seed,
 )
 
 __all__ = ["LABELS", "THRESHOLDS", "GameAnalysis", "MoveReview", "analyse"]
@@ -253,13 +254,14 @@ class GameAnalysis:
         """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
-    def svg(self, width: int = 640, height: int = 240) -> str:
+    def svg(self, width: int = 640, height: int = 260) -> str:
         """The evaluation graph: the seat's loss probability across the game, as SVG.
 
         The line is the engine's estimate for its own choice at each of the seat's
         decisions (how the position stood); a dot marks the move played, coloured by
         its label, with the move and its cost in its tooltip. A dashed line is the
-        fair share, 1 / players.
+        fair share, 1 / players; the x axis is numbered by move, and a legend names the
+        colours (:func:`~skitgubbe.analysis.evaluation_graph`).
         """
         from .graph import evaluation_graph
 
@@ -311,10 +313,14 @@ def analyse(
 
     Each decision is analysed from the observation the seat had at that moment,
     with ``engine`` (see :func:`~skitgubbe.analysis.engine_for`; the default is
-    :data:`~skitgubbe.analysis.DEFAULT_ENGINE`) seeded from ``seed`` and the move's
-    index, so the result is the same for any ``jobs`` (worker processes; the
-    engine must then be a spec string) and any run, unless the engine has a time
-    budget only (``reproducible`` is then False). ``progress(done, total)`` is called
+    :data:`~skitgubbe.analysis.DEFAULT_ENGINE`) seeded from that observation and
+    ``seed`` (:func:`~skitgubbe.analysis.position_seed`): with the default seed 0, a
+    decision gets exactly the analysis a hint at that position gets
+    (:func:`~skitgubbe.analysis.analyse_position` with that seed, as the server's and
+    the terminal's hints run it), so a hint and the review agree on the engine's
+    choice. The result is the same for any ``jobs`` (worker processes; the engine
+    must then be a spec string) and any run, unless the engine has a time budget only
+    (``reproducible`` is then False). ``progress(done, total)`` is called
     after each analysed decision. A bad record raises
     :class:`~skitgubbe.RecordError`, a bad seat or option
     :class:`~skitgubbe.errors.ArgumentError`.
@@ -324,6 +330,17 @@ def analyse(
     Traceback (most recent call last):
         ...
     skitgubbe.errors.ArgumentError: seat must be 0 … 2 in this game, not 5
+
+    A decision of the review and a hint at the same position agree:
+
+    >>> from skitgubbe.analysis import analyse_position, position_seed
+    >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+    >>> while game.result is None:
+    ...     _ = game.play(game.legal_moves[0])
+    >>> decision = next(r for r in analyse(game, 0, "ismcts:iterations=200").reviews if r.analysis)
+    >>> view = decision.analysis.observation
+    >>> analyse_position(view, "ismcts:iterations=200", position_seed(view)) == decision.analysis
+    True
     """
     if type(jobs) is not int or jobs < 1:
         raise ArgumentError(f"jobs must be an int >= 1, not {jobs!r}")
@@ -332,7 +349,7 @@ def analyse(
     start = time.perf_counter()
     replay = game if isinstance(game, Game) else Game.from_record(game)
     positions = _positions(replay, seat)
-    tasks = [(view, engine, seed * 1_000_003 + index) for index, _, view in positions if view]
+    tasks = [(view, engine, position_seed(view, seed)) for _, _, view in positions if view]
     total = len(tasks)
     if progress is not None:
         progress(0, total)

@@ -45,7 +45,13 @@ from rich.table import Table
 
 from .. import _core
 from .. import bots as _bots
-from ..analysis import analyse_position, engine_for
+from ..analysis import (
+    DEFAULT_ENGINE,
+    analyse_position,
+    engine_for,
+    explain_choice,
+    position_seed,
+)
 from ..errors import ArgumentError, ArgumentTypeError, IllegalMoveError, ParseError
 from ..game.moves import Move, MoveKind
 from ..game.observation import Observation, Phase
@@ -56,10 +62,10 @@ from ..play.players import Player
 
 __all__ = ["HINT_ENGINE", "PlaySession"]
 
-HINT_ENGINE: Final = "ismcts:iterations=5000"
-"""The search behind the ``hint`` command: ISMCTS with 5,000 simulations, an answer in
-well under a second on one core (a whole game's analysis uses a larger budget,
-:data:`skitgubbe.analysis.DEFAULT_ENGINE`)."""
+HINT_ENGINE: Final = DEFAULT_ENGINE
+"""The search behind the ``hint`` command: the one every analysis runs,
+:data:`skitgubbe.analysis.DEFAULT_ENGINE` (ISMCTS with 30,000 simulations, about 0.1 s
+on one core), so the hint and ``skitgubbe analyse`` weigh a position alike."""
 
 InputFunction = Callable[[str], str]
 """Reads one answer, shown the prompt; raises EOFError when input ends."""
@@ -106,6 +112,31 @@ def _situation(observation: Observation) -> str:
     return "Play a card to the trick (the highest rank wins; you need not beat)."
 
 
+_MAX_SAVED_NAME: Final = 40  # the longest name of a seat saved with a record
+
+
+def _fresh_path(path: Path) -> Path:
+    """``path`` if no file is there, else the first free ``NAME-2.json``, ``NAME-3.json``...
+    beside it: where a new game's record goes without writing over another's.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _fresh_path(folder / "skitgubbe-5.json").name
+    'skitgubbe-5.json'
+    >>> _ = (folder / "skitgubbe-5.json").write_text("{}")
+    >>> _ = (folder / "skitgubbe-5-2.json").write_text("{}")
+    >>> _fresh_path(folder / "skitgubbe-5.json").name
+    'skitgubbe-5-3.json'
+    """
+    if not path.exists():
+        return path
+    for number in range(2, 10_000):
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+    return path.with_name(f"{path.stem}-{secrets.token_hex(4)}{path.suffix}")
+
+
 def _check_seat(seat: int, players: int, name: str) -> None:
     if type(seat) is not int:
         raise ArgumentTypeError(f"{name} is a seat number, not {seat!r}")
@@ -131,8 +162,11 @@ class PlaySession:
     (:func:`~skitgubbe.analysis.analyse_position` on the person's observation), or
     any other player, which names only the move it would play. ``casual`` allows
     ``undo``. ``save`` without a file name writes to ``save_path`` (by default
-    ``skitgubbe-<seed>.json``); with ``autosave`` the game is also saved there when it
-    ends or the person quits. Bots made by :meth:`new` from specs are closed when
+    ``skitgubbe-<seed>.json``, or the next free name, ``skitgubbe-<seed>-2.json``..., when
+    that file holds another game: a replayed seed never overwrites its first game); with
+    ``autosave`` the game is also saved there when it ends or the person quits. A saved
+    record names who sat at each seat (``"names"``: ``"person"``, the bots' specs), which
+    ``skitgubbe replay`` shows. Bots made by :meth:`new` from specs are closed when
     :meth:`run` ends (an engine's process with them).
 
     >>> import io
@@ -181,14 +215,25 @@ class PlaySession:
         if isinstance(self._hint, str):  # a bad spec fails here, not at the first hint
             engine_for(self._hint, 0, game.observation(seat))
         # The hint at a position follows from the game's seed and the moves played.
-        self._hint_seed = _core.game_seed(game.seed if game.seed is not None else 0, 4)
         self._names = (
             list(names)
             if names is not None
             else ["you" if s == seat else f"seat {s}" for s in range(players)]
         )
         default = f"skitgubbe-{game.seed}.json" if game.seed is not None else "skitgubbe-game.json"
-        self._save_path = Path(save_path if save_path is not None else default)
+        # A path given is written to as asked; the default never overwrites another game's
+        # record (a replayed seed's): the next free name instead, said at the start.
+        self._chosen_path = save_path is not None
+        self._default_path = Path(default)
+        self._taken: Path | None = None  # the default, when another game holds it
+        self._save_path = Path(save_path) if save_path is not None else _fresh_path(Path(default))
+        if save_path is None and self._save_path != self._default_path:
+            self._taken = self._default_path
+        # Who sits at each seat, saved with the record for skitgubbe replay.
+        self._seated = [
+            "person" if bot is None else type(bot).__name__.removesuffix("Bot").lower()
+            for bot in bots
+        ]
         self._autosave = autosave
         self._seen = 0  # history events shown to the person so far
         self._turns: list[tuple[int, int]] = []  # (moves played, events seen) at each own move
@@ -256,6 +301,10 @@ class PlaySession:
             autosave=autosave,
         )
         session._owned = [bot for bot in players_ if bot is not None]
+        session._seated = [
+            "person" if s == seat else spec[:_MAX_SAVED_NAME]
+            for s, spec in zip(range(count), [*specs[:seat], "", *specs[seat:]], strict=True)
+        ]
         return session
 
     @property
@@ -351,6 +400,12 @@ class PlaySession:
             f"{'Casual game: undo is allowed. ' if self._casual else ''}"
             "Type [bold]help[/] for the commands."
         )
+        if self._autosave and self._taken is not None:
+            self._say(
+                f"{self._taken} holds another game already: this one is saved to "
+                f"{self._save_path}.",
+                "default",
+            )
 
     def _bots_play(self) -> str | None:
         """Let the bots move until it is the person's turn or the game is over.
@@ -523,8 +578,9 @@ class PlaySession:
             number = legal.index(move) + 1 if move in legal else "?"
             self._print(f"Hint: {name} would play [bold]{number})[/] {_move_text(move)}")
             return
-        seed = _core.game_seed(self._hint_seed, self._game.moves_played)
-        result = analyse_position(observation, hint, seed)
+        # Seeded from the position as the person sees it, as skitgubbe analyse seeds each
+        # decision: the hint and the game's review weigh a position alike.
+        result = analyse_position(observation, hint, position_seed(observation))
         if isinstance(hint, str):
             name = re.split(r"[:\[]", hint.strip(), maxsplit=1)[0].lower()
         else:
@@ -546,9 +602,19 @@ class PlaySession:
                 "[green]best[/]" if estimate.move == best else "",
             )
         self._print(table)
+        why = explain_choice(result)
+        if why is not None:  # the choice is not the lowest estimate: say why
+            self._print(f"[dim]{escape(why)}[/]")
 
     def _save(self, path: Path, *, leaving: bool = False) -> None:
-        text = json.dumps(self._game.record(), ensure_ascii=False) + "\n"
+        if path == self._save_path and not self._chosen_path and self._saved_at is None:
+            # Written meanwhile by another game: not over it either.
+            free = _fresh_path(self._default_path) if path.exists() else path
+            if free != path:
+                self._say(f"{path} holds another game: saving to {free} instead.", "default")
+                path = free
+        record = {**self._game.record(), "names": list(self._seated)}
+        text = json.dumps(record, ensure_ascii=False) + "\n"
         temporary = path.with_name(path.name + ".tmp")
         try:
             temporary.write_text(text, encoding="utf-8")

@@ -139,6 +139,7 @@ def _table(
     for seat, cards in table[-8:]:
         parts.append(_label(x, y + 30 + CARD_HEIGHT + 14, f"seat {seat}", size=11))
         row, x = _row(cards, x, y + 22, 22)
+        parts.append(row)
         x += 16
     if not table:
         parts.append(_label(12, y + 50, "(empty)", size=12))

@@ -3,14 +3,18 @@
 A hint weighs the legal moves of the seat to move with
 :func:`skitgubbe.analysis.analyse_position`, from that seat's own
 :class:`~skitgubbe.Observation` only (never the game: a hint knows what the seat
-knows), seeded from the observation itself, so that two deals the seat cannot tell
-apart get the same hint. A review goes through a finished game's record, move by
-move, with :func:`skitgubbe.analysis.analyse`: the record of a finished game is
-public to its players. Both searches run in worker threads (the search releases
-the GIL), hints and reviews in threads apart, a few at a time (:class:`Advisor`), so
-the event loop serves the tables meanwhile and a hint never waits behind a review.
-The engines are cheap by default (:data:`HINT_ENGINE`, :data:`REVIEW_ENGINE`): a hint
-takes a few hundredths of a second, a review a few seconds.
+knows), seeded from the observation itself (:func:`hint_seed`), so that two deals the
+seat cannot tell apart get the same hint. A review goes through a finished game's
+record, move by move, with :func:`skitgubbe.analysis.analyse`: the record of a
+finished game is public to its players. The review seeds each decision the same way,
+and both run the same engine by default (:data:`HINT_ENGINE` and :data:`REVIEW_ENGINE`
+are :data:`skitgubbe.analysis.DEFAULT_ENGINE`, as ``skitgubbe analyse`` and the
+terminal's hint are), so a hint and the review agree on the engine's choice at a
+position. Where that choice has a higher estimate than another move, both say why in
+words (:func:`skitgubbe.analysis.explain_choice`). Both searches run in worker threads
+(the search releases the GIL), hints and reviews in threads apart, a few at a time
+(:class:`Advisor`), so the event loop serves the tables meanwhile and a hint never
+waits behind a review: a hint takes about 0.1 s, a game's review a few seconds.
 
 >>> import skitgubbe as sg
 >>> from skitgubbe.engine import protocol
@@ -28,8 +32,6 @@ import asyncio
 import collections
 import contextlib
 import functools
-import hashlib
-import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +42,7 @@ import attrs
 from .. import analysis
 from ..engine import protocol
 from ..errors import ArgumentError, SkitgubbeError
+from ..game import svg
 from ..game.observation import Observation
 from ..game.state import Game
 from .errors import TableError
@@ -62,11 +65,12 @@ __all__ = [
     "review",
 ]
 
-HINT_ENGINE: Final = "ismcts:iterations=3000"
-"""The search a hint runs by default: about 0.02 s a position on one core."""
-REVIEW_ENGINE: Final = "ismcts:iterations=3000"
-"""The search a review runs at each of the seat's decisions by default (a game's review
-takes a second or two)."""
+HINT_ENGINE: Final = analysis.DEFAULT_ENGINE
+"""The search a hint runs by default, the one every analysis runs
+(:data:`skitgubbe.analysis.DEFAULT_ENGINE`): about 0.1 s a position on one core."""
+REVIEW_ENGINE: Final = analysis.DEFAULT_ENGINE
+"""The search a review runs at each of the seat's decisions by default: the same as a
+hint's, so the two agree (a game's review of one seat takes about 3 s on one core)."""
 MAX_AT_ONCE: Final = 2
 """The most hints a server works out at once (each in a hint thread of its own); the
 others wait their turn, behind other hints only."""
@@ -108,16 +112,16 @@ def check_engine(engine: str, what: str) -> str:
 
 def hint_seed(view: Observation) -> int:
     """The seed of a hint at ``view``: drawn from the observation alone (what its seat
-    knows), so the same position as the seat sees it gets the same hint.
+    knows), so the same position as the seat sees it gets the same hint, and the
+    same analysis as the game's review gives it
+    (:func:`skitgubbe.analysis.position_seed` with the review's default seed).
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
     >>> hint_seed(game.observation(0)) == hint_seed(sg.Game.new(seed=4).observation(0))
     True
     """
-    data = protocol.observation_json(view)
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    return analysis.position_seed(view)
 
 
 def hint(view: Observation, engine: str = HINT_ENGINE, seed: int = 0) -> dict[str, Any]:
@@ -125,9 +129,11 @@ def hint(view: Observation, engine: str = HINT_ENGINE, seed: int = 0) -> dict[st
     move, lowest chance of losing first: ``move`` in the engine protocol's spelling, as a
     ``move`` frame sends it, ``text`` as people read it, ``loss`` the estimated chance of
     ending as the skitgubbe after it, ``error`` its standard error, ``visits`` the
-    simulations behind it), ``best`` (the search's choice), ``n`` (the move it is for),
-    ``engine``, ``iterations`` and ``seconds``. Only ``view`` is searched: nothing the
-    seat does not know can reach a hint.
+    simulations behind it), ``best`` (the search's choice), ``why`` (None, or why the
+    search chose ``best`` though another move has a lower estimate, in words:
+    :func:`skitgubbe.analysis.explain_choice`), ``n`` (the move it is for), ``engine``,
+    ``iterations`` and ``seconds``. Only ``view`` is searched: nothing the seat does not
+    know can reach a hint.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(seed=4)
@@ -139,6 +145,7 @@ def hint(view: Observation, engine: str = HINT_ENGINE, seed: int = 0) -> dict[st
     return {
         "n": view.moves_played,
         "best": protocol.move_text(found.best.move),
+        "why": analysis.explain_choice(found),
         "moves": [
             {
                 "move": protocol.move_text(estimate.move),
@@ -164,11 +171,19 @@ def review(
 ) -> dict[str, Any]:
     """A finished game reviewed from ``seat``, as the review page shows it (JSON-able):
     every move of the game in order (``moves``: ``index``, ``seat``, ``move``; for the
-    seat's own moves also ``label``, ``cost``, ``loss``, ``best`` and ``best_loss``),
+    seat's own moves also ``label``, ``cost``, ``loss`` and ``error`` (its standard
+    error), ``best`` (the engine's choice: as people read it; ``best_move`` in the
+    engine protocol's spelling, as a hint's ``best``), ``best_loss``, ``best_error``
+    and ``why`` (None, or why the engine chose ``best`` though the move played, or
+    another, has a lower estimate: :func:`skitgubbe.analysis.explain_choice`); at each
+    of the costliest moves also ``view``, the seat's own view before it as SVG),
     ``costliest`` (the indices of the seat's three costliest moves), ``accuracy``,
     ``counts``, ``summary`` (a few lines of text), ``svg`` (the evaluation graph,
     :meth:`GameAnalysis.svg <skitgubbe.analysis.GameAnalysis.svg>`), ``names``, ``loser``,
-    ``engine`` and ``seconds``. ``progress(done, total)`` is called after each decision.
+    ``engine``, ``iterations`` (its simulations a decision, None if it has no such
+    budget) and ``seconds``. ``progress(done, total)`` is called after each decision.
+    Each decision is seeded as a hint at it is (:func:`hint_seed`), so with the same
+    engine its ``best`` is the hint's.
 
     >>> import skitgubbe as sg
     >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
@@ -183,17 +198,19 @@ def review(
     found = analysis.analyse(record, seat, engine=engine, progress=progress)
     game = Game.from_record({**record, "moves": [], "result": None})
     reviews = {r.index: r for r in found.reviews}
+    costliest = [r.index for r in found.costliest(3)]
     moves: list[dict[str, Any]] = []
+    iterations: int | None = None
     for index, text in enumerate(record["moves"]):
         mover = game.to_move
         entry: dict[str, Any] = {"index": index, "seat": mover, "move": str(text)}
         checked = reviews.get(index)
         if checked is not None:
-            entry["label"] = checked.label
-            entry["cost"] = checked.cost
-            entry["loss"] = None if checked.played is None else checked.played.loss
-            entry["best"] = None if checked.best is None else str(checked.best.move)
-            entry["best_loss"] = None if checked.best is None else checked.best.loss
+            entry.update(_reviewed(checked))
+            if checked.analysis is not None:
+                iterations = iterations or checked.analysis.iterations
+            if index in costliest:  # what the seat saw then: its own view, no other hand
+                entry["view"] = svg.observation(game.observation(seat))
         moves.append(entry)
         game.play(text)
     players = found.rules.players
@@ -201,6 +218,7 @@ def review(
         "seat": seat,
         "names": list(names) if names is not None else [f"seat {s}" for s in range(players)],
         "engine": found.engine,
+        "iterations": _budget(engine, iterations),
         "seconds": found.seconds,
         "loser": found.loser,
         "accuracy": found.accuracy,
@@ -208,9 +226,38 @@ def review(
         "counts": found.counts(),
         "summary": found.summary(),
         "svg": found.svg(),
-        "costliest": [r.index for r in found.costliest(3)],
+        "costliest": costliest,
         "moves": moves,
     }
+
+
+def _reviewed(checked: analysis.MoveReview) -> dict[str, Any]:
+    """The review page's fields of one of the seat's moves."""
+    played, best = checked.played, checked.best
+    why = None
+    if checked.analysis is not None and played is not None and best is not None:
+        # Against the move played when it looked better than the choice, else the lowest.
+        against = played.move if played.loss < best.loss else None
+        why = analysis.explain_choice(checked.analysis, against)
+    return {
+        "label": checked.label,
+        "cost": checked.cost,
+        "loss": None if played is None else played.loss,
+        "error": None if played is None else played.error,
+        "best": None if best is None else str(best.move),
+        "best_move": None if best is None else protocol.move_text(best.move),
+        "best_loss": None if best is None else best.loss,
+        "best_error": None if best is None else best.error,
+        "why": why,
+    }
+
+
+def _budget(engine: str, searched: int | None) -> int | None:
+    """The simulations a decision of a review by ``engine`` gets: its iteration budget
+    (the one analysed, :func:`skitgubbe.analysis.engine_for`), else what a search did."""
+    bot = analysis.engine_for(engine, 0, Game.new(seed=0).observation(0))
+    budget = getattr(bot, "iterations", None)
+    return budget if isinstance(budget, int) else searched
 
 
 class ReviewStoppedError(Exception):

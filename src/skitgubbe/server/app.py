@@ -334,7 +334,16 @@ _TYPES: Final = {
     ".svg": "image/svg+xml",
 }
 _STATIC: Final = frozenset(
-    {"table.js", "lobby.js", "review.js", "style.css", "common.js", "icon.svg"}
+    {
+        "table.js",
+        "lobby.js",
+        "review.js",
+        "style.css",
+        "common.js",
+        "icon.svg",
+        "lobby.css",
+        "review.css",
+    }
 )
 """The files under ``/static/`` (nothing else of the package is served)."""
 
@@ -517,6 +526,7 @@ def create_app(
     app.on_cleanup.append(cleanup)
     app.router.add_get("/", _page("lobby.html"))
     app.router.add_get("/table", _page("table.html"))
+    app.router.add_get("/rules", _page("rules.html"))
     app.router.add_get("/tables/{id}/review", _page("review.html"))
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_get("/static/{name}", _static_file)
@@ -598,7 +608,7 @@ def run(
     >>> [p.default for p in inspect.signature(run).parameters.values()][:5]
     ['127.0.0.1', 8080, 'skitgubbe-server.db', None, 20000]
     >>> inspect.signature(run).parameters["hint_engine"].default
-    'ismcts:iterations=3000'
+    'ismcts:iterations=30000'
     """
     app = create_app(
         store,

@@ -251,8 +251,7 @@ class Table:
             result = None if self.game.result is None else self.game.result.to_dict()
             self._shown = (self.game.moves_played, result, self.status == "over")
         self.rematch: str | None = None
-        """The id of this table's rematch, once a person at it asked for one
-        (:meth:`Lobby.rematch <skitgubbe.server.Lobby.rematch>`)."""
+        """The id of this table's rematch, once a person at it asked for one."""
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
@@ -755,9 +754,8 @@ class Table:
         }
 
     async def tell_seats(self, message: Mapping[str, Any] | None = None) -> None:
-        """Send every connected viewer a ``seats`` frame (:meth:`seats_json`): a person sat
-        down or left, or asked for a rematch. (Once play runs, every ``update`` carries the
-        same keys.)"""
+        """Send every viewer a ``seats`` frame (:meth:`seats_json`, which every ``update``
+        carries too): a person sat down or left, or asked for a rematch."""
         frame = {"type": "seats", **self.seats_json(), **(message or {})}
         for state in self._seats:
             if state.connection is not None:

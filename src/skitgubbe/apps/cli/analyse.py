@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .common import Commands
 
 __all__ = [
+    "DEFAULT_ENGINE",
     "add_analyse_command",
     "add_analysis_arguments",
     "check_engine",
@@ -51,7 +52,7 @@ __all__ = [
 SESSION_FORMAT: Final = "skitgubbe-session"
 """The ``format`` of a session record, whose ``games`` are game records."""
 
-_DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
+DEFAULT_ENGINE: Final = "ismcts:iterations=30000"
 """:data:`skitgubbe.analysis.DEFAULT_ENGINE`, named in the help without loading the
 analysis (every command builds the parser, ``skitgubbe engine`` too; a test keeps the two
 equal). :func:`run_analysis` reads the library's own."""
@@ -121,7 +122,7 @@ def add_analysis_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--engine",
         metavar="SPEC",
-        help=f"the search that weighs the moves (default {_DEFAULT_ENGINE!r}; any ismcts or "
+        help=f"the search that weighs the moves (default {DEFAULT_ENGINE!r}; any ismcts or "
         "pimc spec, e.g. 'ismcts:iterations=5000', 'pimc:worlds=40', or a strength level)",
     )
     command.add_argument(

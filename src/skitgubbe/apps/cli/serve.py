@@ -15,6 +15,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ...errors import ArgumentError
+from .analyse import DEFAULT_ENGINE  # the analyses' engine, named without loading them
 
 if TYPE_CHECKING:
     from .common import Commands
@@ -74,16 +75,17 @@ def add_serve_command(commands: Commands) -> None:
     )
     command.add_argument(
         "--hint-engine",
-        default="ismcts:iterations=3000",
+        default=DEFAULT_ENGINE,
         metavar="SPEC",
         help="the search behind the hint button at tables that allow hints (an ismcts or "
-        "pimc spec, or the level hard or expert; default ismcts:iterations=3000)",
+        f"pimc spec, or the level hard or expert; default {DEFAULT_ENGINE}, the one "
+        "skitgubbe analyse and the terminal's hint use)",
     )
     command.add_argument(
         "--review-engine",
-        default="ismcts:iterations=3000",
+        default=DEFAULT_ENGINE,
         metavar="SPEC",
-        help="the search behind the review page after a game (default ismcts:iterations=3000)",
+        help=f"the search behind the review page after a game (default {DEFAULT_ENGINE})",
     )
     command.set_defaults(handler=_run_server)
 

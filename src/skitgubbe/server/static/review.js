@@ -9,7 +9,34 @@ const VERDICTS = {
   forced: "forced", best: "best", good: "good", inaccuracy: "inaccuracy ?!", mistake: "mistake ?", blunder: "blunder ??",
 };
 
-function percent(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + " %"; }
+// A chance as a percentage with its standard error: "56.3 % ± 1.2" (no break inside a number).
+function percent(x, error) {
+  if (x === null || x === undefined) return "";
+  const shown = (100 * x).toFixed(1) + "\u00a0%";
+  return error === null || error === undefined ? shown : shown + " ±\u00a0" + (100 * error).toFixed(1);
+}
+
+// The seat's own view before a costly move: the server's SVG (drawn from that seat's
+// observation alone), parsed as SVG rather than set as HTML, and named for screen readers.
+function viewFigure(move, name) {
+  const figure = element("figure", "costly-view");
+  const parsed = new DOMParser().parseFromString(move.view, "image/svg+xml").documentElement;
+  if (parsed.nodeName !== "svg") return null;
+  const picture = document.importNode(parsed, true);
+  picture.setAttribute("role", "img");
+  const caption = name + "'s view before move " + (move.index + 1);
+  picture.setAttribute("aria-label", caption + ": " + name + "'s hand face up, the others' cards face down, the table and the stock");
+  figure.append(picture, element("figcaption", "", caption + ", when " + move.index + " moves had been played ("
+    + move.move + " was played next)"));
+  return figure;
+}
+
+// Why the search chose a move with a higher estimate, folded under "why?" in the table.
+function whyDetails(move) {
+  const details = element("details", "why");
+  details.append(element("summary", "", "why?"), element("span", "", move.why));
+  return details;
+}
 
 function show(review) {
   const names = review.names;
@@ -29,10 +56,16 @@ function show(review) {
   for (const index of review.costliest) {
     const move = review.moves[index];
     const item = element("li");
+    item.id = "costly-" + index;
+    const text = element("div", "costly-text");
     const link = element("a", "", "move " + (index + 1) + ": " + move.move);
     link.href = "#move-" + index;
-    item.append(link, " — " + VERDICTS[move.label] + ": " + percent(move.loss) + " after it; "
-      + move.best + " had " + percent(move.best_loss) + " (it cost " + (100 * move.cost).toFixed(1) + " points)");
+    text.append(link, " — " + VERDICTS[move.label] + ": " + percent(move.loss, move.error) + " after it; "
+      + move.best + " had " + percent(move.best_loss, move.best_error) + " (it cost " + (100 * move.cost).toFixed(1) + " points)");
+    if (move.why) text.append(element("p", "why", move.why));
+    item.append(text);
+    const figure = move.view ? viewFigure(move, name) : null;
+    if (figure) item.append(figure);
     list.append(item);
   }
   if (!review.costliest.length) list.append(element("li", "", "none: no move cost anything"));
@@ -44,18 +77,24 @@ function show(review) {
     if (costly.has(move.index)) row.classList.add("costly");
     row.dataset.index = move.index;
     const mine = move.seat === seat;
+    const preferred = element("td", "preferred",
+      mine && move.best !== null && move.label !== "best" && move.label !== "forced"
+        ? move.best + " (" + percent(move.best_loss, move.best_error) + ")" : "");
+    if (mine && move.why) preferred.append(whyDetails(move));
     row.append(
       element("td", "", String(move.index + 1)),
       element("td", "", names[move.seat] || "seat " + move.seat),
       element("td", "", move.move),
       element("td", "verdict", mine ? (VERDICTS[move.label] || move.label) + (costly.has(move.index) ? " · costly" : "") : ""),
-      element("td", "", mine ? percent(move.loss) : ""),
-      element("td", "", mine && move.best !== null && move.label !== "best" && move.label !== "forced" ? move.best + " (" + percent(move.best_loss) + ")" : ""),
+      element("td", "chance", mine ? percent(move.loss, move.error) : ""),
+      preferred,
     );
     body.append(row);
   }
-  $("engine").textContent = "Analysed by " + review.engine + " in " + review.seconds.toFixed(1)
-    + " s. The chances are estimates from the search's simulations, from what " + name + " knew at each move.";
+  const budget = review.iterations ? " (" + review.iterations + " simulations a move)" : "";
+  $("engine").textContent = "Analysed by " + review.engine + budget + " in " + review.seconds.toFixed(1)
+    + " s, as a hint at the same position would be. The chances are estimates from the search's simulations, from what "
+    + name + " knew at each move.";
   const links = $("seat-links");
   links.replaceChildren("Review another seat: ");
   names.forEach((other, index) => {
