@@ -9,6 +9,7 @@ import subprocess
 import sys
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,3 +221,87 @@ def test_the_changelog_keeps_its_entries_per_version_and_has_this_one() -> None:
     assert headings[0].split(" ")[0] == skitgubbe.__version__
     # Only the newest can be unreleased.
     assert not [heading for heading in headings[1:] if heading.endswith("unreleased")]
+
+
+def _quiet_console() -> Any:
+    import io
+
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), force_terminal=False, width=200, highlight=False)
+
+
+def test_play_never_saves_over_another_games_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Playing a seed again saves beside the first game's record (skitgubbe-N-2.json), and
+    says so at the start; a file written after the start is not overwritten either."""
+    from skitgubbe.apps.play import PlaySession
+
+    monkeypatch.chdir(tmp_path)
+    first = tmp_path / "skitgubbe-9.json"
+    first.write_text('{"the first game": true}\n', encoding="utf-8")
+    console = _quiet_console()
+    answers = iter(["1", "quit"])
+    session = PlaySession.new(
+        players=2, seed=9, console=console, input=lambda prompt: next(answers)
+    )
+    assert session.save_path == Path("skitgubbe-9-2.json")
+    assert session.run() == 0
+    assert first.read_text(encoding="utf-8") == '{"the first game": true}\n'
+    again = json.loads((tmp_path / "skitgubbe-9-2.json").read_text(encoding="utf-8"))
+    assert sg.Game.from_record(again).moves == session.game.moves
+    text = console.file.getvalue()
+    assert "skitgubbe-9.json holds another game already: this one is saved to " in text
+    assert "Saved the game to skitgubbe-9-2.json" in text
+
+    # A third game: the file it would have used is written while it is played.
+    answers = iter(["1", "quit"])
+    console = _quiet_console()
+    third = PlaySession.new(players=2, seed=9, console=console, input=lambda p: next(answers))
+    assert third.save_path == Path("skitgubbe-9-3.json")
+    (tmp_path / "skitgubbe-9-3.json").write_text("{}\n", encoding="utf-8")
+    third.run()
+    assert (tmp_path / "skitgubbe-9-3.json").read_text(encoding="utf-8") == "{}\n"
+    assert (
+        sg.Game.from_record(
+            json.loads((tmp_path / "skitgubbe-9-4.json").read_text(encoding="utf-8"))
+        ).moves
+        == third.game.moves
+    )
+    assert "skitgubbe-9-3.json holds another game: saving to skitgubbe-9-4.json" in (
+        console.file.getvalue()
+    )
+
+
+def test_a_save_path_given_is_written_as_asked(tmp_path: Path) -> None:
+    from skitgubbe.apps.play import PlaySession
+
+    path = tmp_path / "mine.json"
+    path.write_text("{}\n", encoding="utf-8")
+    answers = iter(["1", "quit"])
+    session = PlaySession.new(
+        players=2,
+        seed=9,
+        console=_quiet_console(),
+        input=lambda p: next(answers),
+        save_path=path,
+    )
+    session.run()
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["names"] == ["person", "greedy"]
+    assert sg.Game.from_record(saved).moves == session.game.moves
+
+
+def test_the_event_sentences_use_no_his_or_he() -> None:
+    """Every event kind's sentence, about another seat, in neutral words ("tries their
+    luck", not "tries his luck")."""
+    from skitgubbe.game.events import _TEXTS
+
+    cards = sg.CardSet.parse("KS")
+    for kind in sg.EventKind:
+        event = sg.Event(kind, seat=1, cards=cards, count=1, seats=(1, 2), other=2)
+        text = event.describe(viewer=0)
+        assert _TEXTS[kind] and not re.search(r"\b(his|he|him|himself)\b", text), text
+    flip = sg.Event(sg.EventKind.FLIP, seat=1, cards=cards, count=1)
+    assert flip.describe(viewer=0) == "seat 1 tries their luck and turns up K♠"

@@ -34,9 +34,9 @@ SENTENCES: dict[EventKind, tuple[Event, str, str, str]] = {
     ),
     EventKind.FLIP: (
         Event(EventKind.FLIP, seat=1, cards=cards("KS"), count=1),
-        "seat 1 tries his luck and turns up K♠",
+        "seat 1 tries their luck and turns up K♠",
         "you try your luck and turn up K♠",
-        "seat 1 tries his luck and turns up K♠",
+        "seat 1 tries their luck and turns up K♠",
     ),
     EventKind.DRAW: (
         Event(EventKind.DRAW, seat=1, cards=cards("7H"), count=1),

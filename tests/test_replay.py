@@ -13,6 +13,7 @@ from rich.console import Console
 
 import skitgubbe as sg
 from skitgubbe.apps.cli import main
+from skitgubbe.apps.play import PlaySession
 from skitgubbe.apps.replay import Replay
 from skitgubbe.errors import ArgumentError, ArgumentTypeError
 
@@ -299,3 +300,60 @@ def test_odd_files_are_errors_not_tracebacks(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "skitgubbe: error:" in err and "Traceback" not in err
+
+
+def test_a_replay_names_each_seat_by_who_sat_there(tmp_path: Path) -> None:
+    """A record ``skitgubbe play`` saved names its seats ("person", the bots' levels): the
+    replay shows them in the headings and the seat table, "you" at the viewer's seat."""
+    answers = iter(["1"] * 3 + ["quit"])
+    path = tmp_path / "game.json"
+    session = PlaySession.new(
+        players=3,
+        bots=["easy", "random"],
+        seed=4,
+        console=screen(),
+        input=lambda prompt: next(answers),
+        save_path=path,
+    )
+    session.run()
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["names"] == ["person", "easy", "random"]
+    console = screen()
+    replay = Replay(record, seat=0)
+    replay.print_all(console)
+    shown = text_of(console)
+    assert "seat 1 · easy" in shown and "seat 2 · random" in shown
+    full = Replay(record)
+    walker = sg.Game.from_record({**record, "moves": [], "result": None})
+    labels = ["seat 0 · person", "seat 1 · easy", "seat 2 · random"]
+    for index, move in enumerate(full.moves, 1):  # each heading names the seat that moved
+        mover = walker.to_move
+        assert mover is not None
+        console = screen()
+        full.show(index, console)
+        heading = text_of(console).splitlines()[0]
+        assert f"Move {index} of {len(full.moves)} · {labels[mover]}" in heading, heading
+        walker.play(move)
+
+
+@pytest.mark.parametrize(
+    ("names", "shown"),
+    [
+        (None, ["seat 0", "seat 2"]),
+        (["person", "easy"], ["seat 0", "seat 2"]),  # the wrong length: nobody is named
+        (["person", 5, "easy"], ["seat 0 · person", "seat 2 · easy"]),
+        (["person", "hard", "\x1b[2J"], ["seat 0 · person", "seat 2"]),
+        (["  ", "hard", "x" * 41], ["seat 0", "seat 2"]),
+    ],
+)
+def test_a_seat_without_a_usable_name_shows_its_number(names: Any, shown: list[str]) -> None:
+    record = played(sg.Rules.classic(players=3), 3).record()
+    if names is not None:
+        record["names"] = names
+    console = screen()
+    Replay(record, seat=1).show(0, console)  # a seat's view: the seat table names them
+    rows = {line.split()[0]: line for line in text_of(console).splitlines() if line[:1] in "02"}
+    for seat, label in zip(("0", "2"), shown, strict=True):
+        assert rows[seat].split("  ")[0].strip() == seat
+        assert re.search(rf"^{seat}\s+{re.escape(label)}\s+\d", rows[seat]), rows[seat]
+    assert "\x1b" not in text_of(console) and "hard" not in text_of(console)

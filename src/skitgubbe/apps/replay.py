@@ -49,7 +49,7 @@ from ..game.state import Game
 if TYPE_CHECKING:
     from ..analysis import GameAnalysis, MoveEstimate, MoveReview
 
-__all__ = ["Replay", "load_record", "review_lines"]
+__all__ = ["Replay", "load_record", "review_lines", "seat_labels"]
 
 # A copy of every _MARK_EVERY-th position is kept; other frames are played on from one.
 _MARK_EVERY: Final = 32
@@ -139,6 +139,36 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     return record
 
 
+_MAX_NAME: Final = 40  # a longer name in a record is not shown (the seat's number is)
+
+
+def seat_labels(record: Mapping[str, Any], players: int, seat: int | None) -> list[str]:
+    """How a replay labels each seat: ``"you"`` for the viewing ``seat``, else the seat's
+    number and who sat there, from the record's ``names`` (a list with a short printable
+    string a seat, as ``skitgubbe play`` saves: ``"person"``, ``"easy"``, ``"greedy"``...).
+    A seat whose name is missing or not such a string is labelled by its number alone.
+
+    >>> seat_labels({"names": ["person", "easy", "hard"]}, 3, 0)
+    ['you', 'seat 1 · easy', 'seat 2 · hard']
+    >>> seat_labels({"names": ["person", "easy", "hard"]}, 3, None)
+    ['seat 0 · person', 'seat 1 · easy', 'seat 2 · hard']
+    >>> seat_labels({}, 2, 1), seat_labels({"names": ["a\\x1b[2J", 5]}, 2, None)
+    (['seat 0', 'you'], ['seat 0', 'seat 1'])
+    """
+    names = record.get("names")
+    found = list(names) if isinstance(names, list) and len(names) == players else []
+    labels = []
+    for s in range(players):
+        name = found[s].strip() if s < len(found) and isinstance(found[s], str) else ""
+        if s == seat:
+            labels.append("you")
+        elif name and len(name) <= _MAX_NAME and name.isprintable():
+            labels.append(f"seat {s} · {name}")
+        else:
+            labels.append(f"seat {s}")
+    return labels
+
+
 class Replay:
     """A saved game, ready to be stepped through from one ``seat``'s view or in full.
 
@@ -173,7 +203,7 @@ class Replay:
                 marks.append(walker.copy())
         self._marks = marks
         self._game = walker
-        self._names = ["you" if s == seat else f"seat {s}" for s in range(game.players)]
+        self._names = seat_labels(record, game.players, seat)
         self._analysis: GameAnalysis | None = None
         self._reviews: dict[int, MoveReview] = {}  # by the frame that follows the move
 
@@ -296,7 +326,9 @@ class Replay:
         if index == 0:
             return f"The deal (move 0 of {last})"
         mover = self._position(index - 1).to_move
-        return f"Move {index} of {last} · {self._names[mover] if mover is not None else '?'}"
+        return (
+            f"Move {index} of {last} · {escape(self._names[mover]) if mover is not None else '?'}"
+        )
 
     def frame(self, index: int) -> list[RenderableType]:
         """What the viewer sees after move ``index``: its events, then the table.

@@ -49,7 +49,7 @@ class EventKind(IntEnum):
     PLAY = 1
     """``seat`` played ``cards`` from his hand."""
     FLIP = 2
-    """``seat`` tried his luck: turned ``cards`` from the stock and played it."""
+    """``seat`` tried their luck: turned ``cards`` from the stock and played it."""
     DRAW = 3
     """``seat`` drew ``cards`` from the stock (private)."""
     DRAW_HIDDEN = 4
@@ -215,7 +215,8 @@ _TEXTS: Final[Mapping[EventKind, Callable[[_Sentence], str]]] = {
     EventKind.DEAL: lambda s: f"{s.who} {s.does('is', 'are')} dealt {s.cards}",
     EventKind.PLAY: lambda s: f"{s.who} {s.does('plays', 'play')} {s.cards}",
     EventKind.FLIP: lambda s: (
-        f"{s.who} {s.does('tries his', 'try your')} luck and {s.does('turns', 'turn')} up {s.cards}"
+        f"{s.who} {s.does('tries their', 'try your')} luck and "
+        f"{s.does('turns', 'turn')} up {s.cards}"
     ),
     EventKind.DRAW: lambda s: f"{s.who} {s.does('draws', 'draw')} {s.cards}",
     EventKind.DRAW_HIDDEN: lambda s: (

@@ -443,7 +443,7 @@ class Referee(Generic[P]):
             ...
         skitgubbe.errors.PlayerError: seat 0 (GreedyBot) answered 'flip': not a Move; ...
         >>> [str(event) for event in referee.accept(turn, sg.Move.flip())]
-        ['seat 0 tries his luck and turns up 5♠']
+        ['seat 0 tries their luck and turns up 5♠']
         >>> referee.decisions[0].move
         Move.flip()
         """
