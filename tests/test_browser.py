@@ -300,8 +300,11 @@ def test_every_trick_is_seen_whole_with_who_took_it(browser: Any, server: str, s
         }"""
     )
     play_moves(page, 4)
+    for _ in range(20):  # on to a turn with a card to answer, for the picture
+        if page.query_selector("#table img") is not None:
+            break
+        play_moves(page, 1)
     assert in_viewport(page, "#table .play.top, #last-box") == []  # the table is in view
-    page.wait_for_function("document.getElementById('table').querySelector('img')", timeout=30_000)
     screenshot(page, f"table-{size}.png")
     assert axe_violations(page) == []
     play_until_over(page)

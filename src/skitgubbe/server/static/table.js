@@ -173,8 +173,8 @@ function renderHint() {
   const hint = state.hint;
   box.hidden = false;
   box.replaceChildren(element("div", "hint-title",
-    "hint: your chance of ending as the skitgubbe after each move (" + hint.engine + ", "
-    + hint.iterations + " simulations; ± one standard error)"));
+    "hint: your chance of ending as the skitgubbe after each move (" + hint.iterations.toLocaleString("en")
+    + " simulations of " + hint.engine.split(":")[0] + "; ± one standard error)"));
   for (const estimate of hint.moves) {
     const best = estimate.move === hint.best;
     const row = element("div", "hint-row" + (best ? " best" : ""));
@@ -256,13 +256,19 @@ function renderHand(view) {
   const trump = view.trump;
   const best = state.hint && state.hint.n === state.n ? state.hint.best : null;
   const order = ["C", "D", "H", "S"].sort((a, b) => (a === trump ? -1 : 0) - (b === trump ? -1 : 0));
-  for (const s of order) {
-    const cards = state.view.hand.filter(c => suit(c) === s).sort((a, b) => RANKS.indexOf(rank(a)) - RANKS.indexOf(rank(b)));
-    if (!cards.length) continue;
-    const row = element("div", "suit-row" + (s === trump ? " trumps" : ""));
+  const byRank = (a, b) => RANKS.indexOf(rank(a)) - RANKS.indexOf(rank(b));
+  // A row a suit (trumps first); a small hand (phase 1's few cards) in one row, by suit.
+  const rows = order.map(s => ({ suits: [s], cards: state.view.hand.filter(c => suit(c) === s).sort(byRank) }))
+    .filter(r => r.cards.length);
+  const small = state.view.hand.length <= 6 && rows.length > 1;
+  for (const { suits, cards } of small ? [{ suits: order, cards: rows.flatMap(r => r.cards) }] : rows) {
+    const one = suits.length === 1 ? suits[0] : null;
+    const row = element("div", "suit-row" + (one !== null && one === trump ? " trumps" : ""));
     row.setAttribute("role", "group");
-    row.setAttribute("aria-label", SUIT_NAMES[s] + (s === trump ? " (trumps)" : "") + ": " + cards.length + " card" + (cards.length === 1 ? "" : "s"));
+    const count = cards.length + " card" + (cards.length === 1 ? "" : "s");
+    row.setAttribute("aria-label", one === null ? "your cards: " + count : SUIT_NAMES[one] + (one === trump ? " (trumps)" : "") + ": " + count);
     for (const card of cards) {
+      const s = suit(card);
       const button = cardButton(card, { trump: s === trump });
       const moves = byCard.get(card) || [];
       const words = cardWords(card) + (s === trump ? ", trump" : "");
