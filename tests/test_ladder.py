@@ -174,3 +174,41 @@ def test_cli_ladder_prints_the_table_and_saves_json_csv_and_plot(
         ["random", "greedy"], rounds=3, seed=4
     )
     assert table.read_text().count("\n") == 3 and plot.read_bytes()[:4] == b"\x89PNG"
+    assert main([*argv, "--by", "loser"]) == 0  # the same games, rated by who lost
+    assert "rated by who lost" in capsys.readouterr().out
+    assert json.loads(out.read_text())["by"] == "loser"
+
+
+def test_rated_by_the_loser_only_the_skitgubbe_counts() -> None:
+    """By the loser, the order in which the others went out changes nothing; by the
+    order it does. The fit still finds the model's strengths from who lost."""
+    rng = np.random.default_rng(5)
+    games = _synthetic_ladder(rng, 40, "independent")
+    shuffled = [  # the same losers, the others' order reversed
+        MatchGame(
+            g.deal, g.arrangement, g.seats, g.loser, (*g.finish_order[:-1][::-1], g.loser), False, 0
+        )
+        for g in games
+    ]
+    by_loser = fit_plackett_luce(games, list(THETA), by="loser")
+    assert by_loser.elo == pytest.approx(fit_plackett_luce(shuffled, list(THETA), by="loser").elo)
+    by_order = fit_plackett_luce(games, list(THETA))
+    assert by_order.elo != pytest.approx(fit_plackett_luce(shuffled, list(THETA)).elo)
+    c = by_loser.bots.index("c")  # the strongest, by the model and by who lost
+    assert by_loser.elo[c] == max(by_loser.elo)
+    assert by_loser.difference_se("c", "random") > by_order.difference_se("c", "random")
+    truncated = MatchGame(999, 0, ("a", "b", "c"), None, (), True, 0)  # no loser: no draw
+    assert fit_plackett_luce([*games, truncated], list(THETA), by="loser").elo == pytest.approx(
+        by_loser.elo
+    )
+    with pytest.raises(ArgumentError, match="by must be one of order, loser, not 'winner'"):
+        fit_plackett_luce(games, list(THETA), by="winner")
+
+
+def test_a_ladder_rated_by_the_loser_saves_and_reads_back_how() -> None:
+    ladder = run_ladder(["random", "greedy"], rounds=3, seed=4, by="loser")
+    data = ladder.to_dict()
+    assert data["by"] == "loser" and "rated by who lost" in ladder.describe()
+    assert LadderResult.from_dict(data) == ladder
+    del data["by"]  # a ladder saved before "by" was kept: rated by the order
+    assert LadderResult.from_dict(data).by == "order"

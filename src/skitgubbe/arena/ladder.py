@@ -12,6 +12,11 @@ clustered by deal set (the games of one deal are not independent). Ratings are
 Elo, ``400 / ln 10 · θ``, anchored at ``random`` (0) when it plays, else at the
 first bot; ``docs/sprt.md`` explains the statistics.
 
+Rated ``by="loser"``, only the first draw counts: who ends as the skitgubbe. That is
+the game's own verdict (everybody else wins, all equally: ``docs/rules.md`` §1),
+while the order in which the others went out, which the default ``by="order"`` also
+fits, carries more data but rewards going out early, which no player need aim for.
+
 >>> ladder = run_ladder(["greedy", "random", "ismcts:iterations=30"], rounds=2, seed=1)
 >>> ladder.anchor, [rating.bot for rating in ladder.ratings][:1]
 ('random', ['greedy'])
@@ -50,6 +55,7 @@ from .workers import play_units
 __all__ = [
     "LADDER_FORMAT",
     "LADDER_VERSION",
+    "RATED_BY",
     "LadderResult",
     "Rating",
     "Ratings",
@@ -66,6 +72,9 @@ LADDER_VERSION: Final = 1
 ELO_PER_THETA: Final = 400 / math.log(10)
 """Elo points per unit of log-strength θ."""
 
+RATED_BY: Final = ("order", "loser")
+"""What a ladder's ratings are fitted to: the whole finishing order, or only who lost."""
+
 _ROUND_ROBIN_BOTS: Final = 10
 """Up to this many bots every table is played each round; beyond, balanced random tables."""
 
@@ -73,16 +82,21 @@ _RIDGE: Final = 1e-6
 """A vanishing penalty on θ that keeps the fit finite for a bot that always (or never) loses."""
 
 
-def _stages(game: MatchGame, index: dict[str, int]) -> Iterator[tuple[tuple[int, ...], int]]:
+def _stages(
+    game: MatchGame, index: dict[str, int], by: str = "order"
+) -> Iterator[tuple[tuple[int, ...], int]]:
     """The draws of a game's finishing order from the bottom, as (bots left, bot drawn).
 
     The skitgubbe is drawn from every seat; seats still holding cards when a game
     stopped early are unordered among themselves, so their draws are left out and
-    the players out are then drawn from among themselves, worst first.
+    the players out are then drawn from among themselves, worst first. ``by="loser"``
+    keeps the first draw only (a game without a loser then draws nothing).
     """
     bots = [index[spec] for spec in game.seats]
     if game.loser is not None:
         yield tuple(sorted(bots)), bots[game.loser]
+    if by == "loser":
+        return
     out = [seat for seat in game.finish_order if seat != game.loser]
     for end in range(len(out), 1, -1):
         yield tuple(sorted(bots[seat] for seat in out[:end])), bots[out[end - 1]]
@@ -207,9 +221,14 @@ class Ratings:
 
 
 def fit_plackett_luce(
-    games: Sequence[MatchGame], bots: Sequence[str], anchor: str | None = None
+    games: Sequence[MatchGame],
+    bots: Sequence[str],
+    anchor: str | None = None,
+    *,
+    by: str = "order",
 ) -> Ratings:
-    """Fit Plackett–Luce ratings of ``bots`` to the finishing orders of ``games``.
+    """Fit Plackett–Luce ratings of ``bots`` to the finishing orders of ``games``
+    (``by="order"``) or to who lost them only (``by="loser"``: see the module).
 
     Each game's order is drawn from the bottom (see the module); the log-strengths
     of greatest likelihood are found by Newton's method with ``anchor`` (default
@@ -223,7 +242,11 @@ def fit_plackett_luce(
     >>> ratings = fit_plackett_luce(match.games, ["greedy", "random"])
     >>> ratings.anchor, ratings.elo[0] > 100
     ('random', True)
+    >>> fit_plackett_luce(match.games, ["greedy", "random"], by="loser").elo[0] > 100
+    True
     """
+    if by not in RATED_BY:
+        raise ArgumentError(f"by must be one of {', '.join(RATED_BY)}, not {by!r}")
     bots = tuple(bots)
     if len(set(bots)) != len(bots) or len(bots) < 2:
         raise ArgumentError(f"give at least two distinct bots, not {bots!r}")
@@ -239,7 +262,7 @@ def fit_plackett_luce(
             if spec not in index:
                 raise ArgumentError(f"a game has the bot {spec!r}, not one of {bots!r}")
             played[index[spec]] += 1
-        clusters.setdefault(game.deal, Counter()).update(_stages(game, index))
+        clusters.setdefault(game.deal, Counter()).update(_stages(game, index, by))
     if len(clusters) < 2:
         raise ArgumentError("the ratings need games of at least two deal sets")
     stages: Counter[tuple[tuple[int, ...], int]] = Counter()
@@ -334,7 +357,7 @@ def ladder_tables(
 
 
 def _fit(result: LadderResult) -> Ratings:
-    return fit_plackett_luce(result.games, result.bots)
+    return fit_plackett_luce(result.games, result.bots, by=result.by)
 
 
 @attrs.frozen
@@ -343,7 +366,8 @@ class LadderResult:
 
     ``bots`` are every bot of the ladder (with a gauntlet, the earlier ones and
     then the new one); ``games`` every game, each deal set's ``deal`` its own;
-    ``fit`` the :class:`Ratings` (computed from the games).
+    ``by`` what the ratings are fitted to (:data:`RATED_BY`); ``fit`` the
+    :class:`Ratings` (computed from the games).
 
     >>> ladder = run_ladder(["greedy", "random"], rounds=3, seed=4)
     >>> len(ladder.games), ladder.rules.players, ladder.fit.clusters
@@ -355,6 +379,7 @@ class LadderResult:
     seed: int
     rounds: int
     games: tuple[MatchGame, ...]
+    by: str = "order"
     fit: Ratings = attrs.field(init=False, default=attrs.Factory(_fit, takes_self=True))
 
     @property
@@ -403,6 +428,8 @@ class LadderResult:
             f"Ladder: {self.rules.describe()}, seed {self.seed}; {sets} deal sets, "
             f"{len(self.games)} games; Elo anchored at {self.anchor} = 0",
         ]
+        if self.by == "loser":
+            lines[0] += "; rated by who lost"
         rows: list[tuple[str, ...]] = [("rank", "bot", "Elo", "95 % interval", "games")]
         rows += [
             (
@@ -442,6 +469,7 @@ class LadderResult:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "rounds": self.rounds,
+            "by": self.by,
             "anchor": self.anchor,
             "ratings": [attrs.asdict(r) for r in self.ratings],
             "matrix": [list(row) for row in self.matrix()],
@@ -465,6 +493,7 @@ class LadderResult:
                 seed=data["seed"],
                 rounds=data["rounds"],
                 games=tuple(MatchGame.from_dict(game) for game in data["games"]),
+                by=data.get("by", "order"),  # (a ladder saved before by was kept)
             )
         except (KeyError, TypeError) as exc:
             raise RecordError(f"bad ladder record: {exc!r}") from None
@@ -542,6 +571,7 @@ def run_ladder(
     move_time: float | None = None,
     isolate: bool = False,
     timeout: float | None = None,
+    by: str = "order",
 ) -> LadderResult:
     """Rate ``bots`` against each other: ``rounds`` rounds of :func:`ladder_tables`.
 
@@ -553,7 +583,8 @@ def run_ladder(
     of both. ``state``, ``jobs``, ``executor``, ``chunk_size``, ``progress``,
     ``move_time`` and ``isolate`` are as in :func:`~skitgubbe.arena.sprt.run_sprt` (the
     state file makes a ladder resumable; ``timeout`` is the old name of ``move_time``,
-    deprecated).
+    deprecated). ``by`` is what the ratings are fitted to (:data:`RATED_BY`); it plays
+    no part in the games, so a finished ladder's state file can be rated again either way.
 
     >>> ladder = run_ladder(["greedy", "random"], rounds=4, seed=1)
     >>> gauntlet = run_ladder(["ismcts:iterations=30"], rounds=1, seed=1, base=ladder)
@@ -588,6 +619,8 @@ def run_ladder(
     if not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a Rules, not {rules!r}")
     move_time = move_time_argument(move_time, timeout, "run_ladder")
+    if by not in RATED_BY:
+        raise ArgumentError(f"by must be one of {', '.join(RATED_BY)}, not {by!r}")
     check_int("rounds", rounds, 1)
     check_int("seed", seed, 0, 2**64)
     report = check_running(jobs, executor, chunk_size, progress, "ladder")
@@ -632,5 +665,5 @@ def run_ladder(
             journal.close()
     games = [game for key, _ in schedule for game in done[key]]
     return LadderResult(
-        bots=everyone, rules=rules, seed=seed, rounds=rounds, games=(*earlier, *games)
+        bots=everyone, rules=rules, seed=seed, rounds=rounds, games=(*earlier, *games), by=by
     )

@@ -289,7 +289,7 @@ def run_ladder_command(args: argparse.Namespace, out: TextIO) -> int:
         if args.players is None:
             args.players = 3 if len(args.bots) >= 3 else 2
         rules = rules_from_args(args)
-    result = run_ladder(args.bots, rules, rounds=args.rounds, base=base, **running)
+    result = run_ladder(args.bots, rules, rounds=args.rounds, base=base, by=args.by, **running)
     out.write(result.describe() + "\n")
     return _save(
         out, [(args.out, result.save_json), (args.csv, result.save_csv), (args.plot, result.plot)]
@@ -463,6 +463,14 @@ def add_ladder_command(commands: Commands) -> None:
     command.add_argument("--rounds", type=int, default=20, help="rounds of tables (20)")
     command.add_argument(
         "--base", metavar="FILE", help="a saved ladder (--out) to add the one BOT to"
+    )
+    command.add_argument(
+        "--by",
+        choices=("order", "loser"),
+        default="order",
+        help="fit the ratings to the whole finishing order (order, the default) or to who "
+        "lost only (loser: the game's own verdict, everybody else wins alike); a finished "
+        "--state file can be rated again either way without playing",
     )
     _add_run_arguments(command)
     command.add_argument("--out", metavar="FILE", help="save the ladder as JSON")
