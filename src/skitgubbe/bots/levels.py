@@ -32,7 +32,7 @@ __all__ = ["LEVELS", "LevelBot", "easy", "expert", "hard", "medium"]
 LEVELS: Final[dict[str, tuple[str, str | None]]] = {
     "easy": ("greedy", None),
     "medium": ("net", None),
-    # The default search: equivalent moves merged, one thread, about 7 ms a decision.
+    # The default search: equivalent moves merged, one thread, about 10 ms a decision.
     "hard": ("ismcts", None),
     # The search on two threads within 0.1 s of wall time a decision (0.095 s of searching,
     # the rest for the threads and the bot's own work), endgames of up to 20 cards in two
@@ -108,7 +108,7 @@ def medium(seed: int | None = None) -> LevelBot:
 
 
 def hard(seed: int | None = None) -> LevelBot:
-    """The ``hard`` level (the default search, about 7 ms a decision).
+    """The ``hard`` level (the default search, about 10 ms a decision).
 
     >>> hard(seed=1)
     LevelBot('hard', seed=1)
