@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import json
 import re
 import subprocess
@@ -115,18 +116,40 @@ def test_async_server_example_serves_a_game_over_local_http() -> None:
             server.wait()
 
 
+@pytest.mark.parametrize(
+    ("sees", "name"), [("all", "sees every card"), ("hands1", "sees every hand in phase 1")]
+)
 def test_inference_ceiling_example_plays_the_cheater_against_plain_searches(
-    tmp_path: Path,
+    tmp_path: Path, sees: str, name: str
 ) -> None:
     path = tmp_path / "ceiling.json"
     out = run_example(
-        "examples/inference_ceiling.py",
+        "examples/inference_ceiling.py", "--sees", sees,
         "--deals", "1", "--players", "2", "--spec", "ismcts:iterations=30", "--out", str(path),
     )  # fmt: skip
     assert "1 deal set x 2 seat arrangements = 2 games" in out
     result = sg.arena.MatchResult.load_json(str(path))
-    assert result.entrants == ("ismcts:iterations=30 (sees every card)", "ismcts:iterations=30")
+    assert result.entrants == (f"ismcts:iterations=30 ({name})", "ismcts:iterations=30")
     assert [stats.games for stats in result.stats] == [2, 2]
+
+
+def test_the_hands_view_names_every_hand_and_hides_the_stock() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "inference_ceiling", ROOT / "examples" / "inference_ceiling.py"
+    )
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    game = sg.Game.new(sg.Rules.classic(players=3), seed=5)
+    for _ in range(12):
+        game.play(game.legal_moves[0])
+    whole = game._core.snapshot()
+    view = ceiling.hands_view(game.observation(0).core_view, whole)
+    assert sg._core.view_check(view) == 0
+    world = sg._core.sample_world(view, 1)
+    assert world.hands == game._core.hands
+    stocks = {sg._core.sample_world(view, seed).stock() for seed in range(8)}
+    assert len(stocks) > 1  # the stock's order is still dealt at random
 
 
 def test_replay_game_example_replays_from_seat_1(tmp_path: Path) -> None:

@@ -92,8 +92,17 @@ def test_workers_and_a_resumed_state_file_give_the_same_ladder(tmp_path: Path) -
     state = tmp_path / "ladder.jsonl"
     run_ladder(bots, rounds=2, seed=2, state=str(state))
     lines = state.read_text().splitlines()
-    with pytest.raises(ArgumentError, match="rounds"):
-        run_ladder(bots, rounds=4, seed=2, state=str(state))
+    with pytest.raises(ArgumentError, match="seed"):
+        run_ladder(bots, rounds=4, seed=3, state=str(state))
+    # More rounds on the same file: the two on file are kept, only the new ones played.
+    reports: list[tuple[int, int]] = []
+    grown = run_ladder(
+        bots, rounds=4, seed=2, state=str(state), progress=lambda d, t: reports.append((d, t))
+    )
+    assert grown == one and reports[0] == (2, 4) and reports[-1] == (4, 4)
+    assert state.read_text().splitlines()[:3] == lines  # the first header and sets kept
+    two = run_ladder(bots, rounds=2, seed=2)  # fewer rounds: the first ones, from the file
+    assert run_ladder(bots, rounds=2, seed=2, state=str(state)) == two != one
     state.write_text("\n".join(lines[:2]) + "\n" + lines[2][:20])  # one set, then a torn line
     partial = tmp_path / "partial.jsonl"
     run_ladder(bots, rounds=4, seed=2, state=str(partial), progress=lambda d, t: None)
@@ -186,7 +195,13 @@ def test_rated_by_the_loser_only_the_skitgubbe_counts() -> None:
     games = _synthetic_ladder(rng, 40, "independent")
     shuffled = [  # the same losers, the others' order reversed
         MatchGame(
-            g.deal, g.arrangement, g.seats, g.loser, (*g.finish_order[:-1][::-1], g.loser), False, 0
+            g.deal,
+            g.arrangement,
+            g.seats,
+            g.loser,
+            (*g.finish_order[:-1][::-1], g.finish_order[-1]),
+            False,
+            0,
         )
         for g in games
     ]

@@ -9,14 +9,16 @@ A run never overwrites a file that is not its own state: an empty file (or the r
 own header, cut short by a kill) is started afresh; any other file whose first line
 is not the header of this command is refused with a :class:`~skitgubbe.RecordError`
 naming it, one holding another run's header with an :class:`~skitgubbe.ArgumentError`
-naming what differs, and either is left as it was.
+naming what differs, and either is left as it was. A run may name parameters that can
+grow (a ladder's rounds): a file whose header differs from the run's only in those is
+the run's own, its first header kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from .. import _core
@@ -41,8 +43,10 @@ def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str
 class Journal:
     """A state file open for appending; :attr:`sets` holds the deal sets read back."""
 
-    def __init__(self, path: str, header: Mapping[str, Any]) -> None:
+    def __init__(self, path: str, header: Mapping[str, Any], grows: Collection[str] = ()) -> None:
         self.path = path
+        self.grows = frozenset(grows)
+        """Keys of the header's ``params`` that may differ from the file's."""
         self.sets: dict[int, tuple[MatchGame, ...]] = {}
         header = json.loads(json.dumps(header))  # as it reads back (tuples as lists)
         try:
@@ -100,6 +104,13 @@ class Journal:
                 "state file of this run"
             )
         differ = [key for key in sorted({*found, *header}) if found.get(key) != header.get(key)]
+        if differ == ["params"] and self.grows:
+            mine, theirs = dict(header["params"]), found["params"]
+            if (
+                isinstance(theirs, dict)
+                and {**theirs, **{key: mine.get(key) for key in self.grows}} == mine
+            ):
+                return
         if differ:
             detail = "; ".join(
                 f"{key}: file has {brief(found.get(key))}, this run {brief(header.get(key))}"

@@ -582,9 +582,12 @@ def run_ladder(
     tables against the bots of ``base``, and the ratings are fitted to the games
     of both. ``state``, ``jobs``, ``executor``, ``chunk_size``, ``progress``,
     ``move_time`` and ``isolate`` are as in :func:`~skitgubbe.arena.sprt.run_sprt` (the
-    state file makes a ladder resumable; ``timeout`` is the old name of ``move_time``,
-    deprecated). ``by`` is what the ratings are fitted to (:data:`RATED_BY`); it plays
-    no part in the games, so a finished ladder's state file can be rated again either way.
+    state file makes a ladder resumable, and lets it grow: run again with more ``rounds``
+    and the same file, and only the new rounds are played, since round ``r``'s tables
+    and deals do not depend on how many rounds there are; ``timeout`` is the old name of
+    ``move_time``, deprecated). ``by`` is what the ratings are fitted to
+    (:data:`RATED_BY`); it plays no part in the games, so a finished ladder's state file
+    can be rated again either way.
 
     >>> ladder = run_ladder(["greedy", "random"], rounds=4, seed=1)
     >>> gauntlet = run_ladder(["ismcts:iterations=30"], rounds=1, seed=1, base=ladder)
@@ -641,7 +644,7 @@ def run_ladder(
             seed=seed,
             params={"rounds": rounds, "gauntlet": gauntlet, "offset": offset, "timeout": move_time},
         )
-        journal = Journal(state, header)
+        journal = Journal(state, header, grows=("rounds",))  # more rounds: the same deals first
     done = {} if journal is None else dict(journal.sets)
     for key, plan in schedule:
         recorded = done.get(key)

@@ -317,7 +317,8 @@ def _add_run_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--state",
         metavar="FILE",
-        help="a JSON-lines file keeping every finished deal set: run again to resume",
+        help="a JSON-lines file keeping every finished deal set: run again to resume "
+        "(a ladder also with more --rounds, to play only the new ones)",
     )
     command.add_argument("--jobs", type=int, help="worker processes (default: this process)")
     command.add_argument("--chunk-size", type=int, help="deal sets per task (default 1)")
