@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import resource
 import shutil
-from collections.abc import Callable
+import signal
+import stat
+import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -453,3 +458,167 @@ def test_a_real_run_tampered_is_refused_too(
         assert exit_.value.code == 2, name
         assert error.count("\n") == 1 and str(copy / file) in error and says in error, name
         assert _snapshot(copy) == before, name
+
+
+# Files that are not regular files, or too large: refused before they are read (issue 40).
+
+
+class _Hung(BaseException):  # not an Exception: no `except Exception` takes it for a bad file
+    """The call under test did not return in time: it waited on a FIFO or read endlessly."""
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """Stop the test with `_Hung` if it runs longer than 10 s, and bound its address space
+    to 1 GB more than it holds now (a read of /dev/zero then ends in a MemoryError at once,
+    not with the machine's memory)."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise _Hung("train did not return: it waited on a FIFO or read a device endlessly")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    limits = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/status") as status:
+        held = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
+    resource.setrlimit(resource.RLIMIT_AS, (held + 2**30, limits[1]))
+    signal.alarm(10)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        resource.setrlimit(resource.RLIMIT_AS, limits)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _dev_zero_link(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _dev_zero_node(path: Path) -> None:
+    """A character device node of /dev/zero's numbers, named as the file (needs root)."""
+    path.unlink()
+    try:
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+
+
+_NOT_REGULAR = {"a FIFO": (_fifo, "is a FIFO (named pipe)"),
+                "/dev/zero symlinked": (_dev_zero_link, "is a device"),
+                "/dev/zero named": (_dev_zero_node, "is a device")}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(_NOT_REGULAR))
+@pytest.mark.parametrize(
+    "file", ["state.json", "model-0.pt", "model-1.pt", "net-0.sgnet", PART0, PART1]
+)
+def test_a_file_that_is_not_a_regular_file_is_refused_without_waiting_or_reading(
+    run: Path, capsys: pytest.CaptureFixture[str], deadline: None, file: str, kind: str
+) -> None:
+    """A FIFO is never waited on, a device never read: one line naming the file, at once."""
+    make, says = _NOT_REGULAR[kind]
+    make(run / file)
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", str(run), "--quiet"])
+    assert exit_.value.code == 2
+    line = capsys.readouterr().err.rstrip("\n")
+    assert line.startswith(f"skitgubbe: error: {run / file}"), line
+    assert says in line, line
+    with pytest.raises(RecordError, match=re.escape(str(run / file))):
+        train(run, progress=False)
+
+
+def _spy_on_torch_load(monkeypatch: pytest.MonkeyPatch, size: int) -> list[object]:
+    """The files of ``size`` bytes that torch.load is given from now on (it loads them all)."""
+    loads: list[object] = []
+    load = torch.load
+
+    def spy(file: Any, *args: Any, **kwargs: Any) -> Any:
+        found = (
+            os.fstat(file.fileno()).st_size if hasattr(file, "fileno") else os.stat(file).st_size
+        )
+        if found == size:
+            loads.append(file)
+        return load(file, *args, **kwargs)
+
+    monkeypatch.setattr(torch, "load", spy)
+    return loads
+
+
+def _sparse(path: Path, size: int) -> None:
+    """Make ``path`` a file of ``size`` bytes that holds no disk and no memory."""
+    path.unlink()
+    with open(path, "wb") as out:
+        out.truncate(size)
+
+
+@pytest.mark.parametrize(
+    ("file", "size"),
+    [
+        ("state.json", 64 * 2**20),
+        ("model-0.pt", 300 * 2**20),
+        ("model-1.pt", 2**40),
+        (PART0, 2**40),
+    ],
+)
+def test_a_file_too_large_is_refused_by_its_size_before_it_is_read(
+    run: Path, monkeypatch: pytest.MonkeyPatch, deadline: None, file: str, size: int
+) -> None:
+    """A sparse file: its size is refused before a byte is read or torch.load is called."""
+    _sparse(run / file, size)
+    loads = _spy_on_torch_load(monkeypatch, size)
+    with pytest.raises(RecordError) as caught:
+        train(run, progress=False)
+    message = str(caught.value)
+    assert message.startswith(str(run / file)), message
+    assert f"is {size:,} bytes, larger than" in message, message
+    assert loads == []
+
+
+def test_a_model_file_whose_tensors_unpack_too_large_is_refused_before_it_is_loaded(
+    run: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small file can hold a large tensor (a zip entry deflated: 300 MB of zeros in a few
+    hundred KB); the sizes its entries unpack to are checked before torch.load reads any."""
+    model = run / "model-0.pt"
+    torch.save({"l1.weight": torch.zeros(10_000_000)}, model)  # 40 MB unpacked
+    with zipfile.ZipFile(model) as source:
+        entries = [(info.filename, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(model, "w", zipfile.ZIP_DEFLATED) as packed:
+        for name, data in entries:
+            packed.writestr(name, data)
+    assert model.stat().st_size < 1_000_000
+    loads = _spy_on_torch_load(monkeypatch, model.stat().st_size)
+    with pytest.raises(RecordError, match=f"^{re.escape(str(model))}: its entries unpack to"):
+        train(run, progress=False)
+    assert loads == []
+
+
+def test_a_fifo_where_a_file_is_written_is_replaced_not_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deadline: None
+) -> None:
+    """Every file is written to a fresh `.partial` file, then renamed: a FIFO (or a link)
+    left at either name is neither waited on nor followed."""
+
+    def stop(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module, "_self_play", stop)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    os.mkfifo(folder / "state.json.partial")
+    (tmp_path / "elsewhere").write_text("kept")
+    (folder / "log.csv.partial").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(KeyboardInterrupt):
+        train(folder, TINY, progress=False)
+    assert json.loads((folder / "state.json").read_text())["history"] == []
+    train_module._write_log(str(folder), [_entry(0)])
+    assert (folder / "log.csv").read_text().startswith("generation,policy_loss")
+    assert (tmp_path / "elsewhere").read_text() == "kept"
+    assert sorted(path.name for path in folder.iterdir()) == ["log.csv", "state.json"]

@@ -22,22 +22,44 @@ import math
 import os
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import attrs
 
 from .. import _core
+from .._files import open_regular
 from .._text import brief
-from ..errors import RecordError
+from ..errors import RecordError, SkitgubbeError
 from ..game.rules import Rules
 from ..game.tensors import TENSOR_SIZE, import_numpy
 
 if TYPE_CHECKING:
     from ..bots.net import Network
 
-__all__ = ["Samples", "play_games"]
+__all__ = ["MAX_LEGAL_MOVES", "Samples", "max_file_size", "play_games"]
 
 _MIXED = 2  # the C core's SG_POLICY_MIXED rollouts
+
+MAX_LEGAL_MOVES: Final = 512
+"""The most legal moves a position has (the C core's ``SG_MAX_MOVES``): a sample's most."""
+
+_SAMPLE_BYTES: Final = 2 * TENSOR_SIZE + 8 + 4 * 4 * 2 + 1 + MAX_LEGAL_MOVES * (8 + 4)
+"""The most bytes one sample takes in a samples file: its float16 features, its
+``move_start`` entry, its values and their mask, its player count, and the codes and
+visit shares of at most :data:`MAX_LEGAL_MOVES` legal moves."""
+
+_FILE_OVERHEAD: Final = 1 << 20
+"""Bytes a samples file may hold beyond its arrays' (the zip's and the arrays' headers)."""
+
+
+def max_file_size(samples: int) -> int:
+    """The size in bytes of the largest samples file of at most ``samples`` samples
+    (:meth:`Samples.check_file` refuses a larger one before reading it).
+
+    >>> max_file_size(24 * 10_000) // 2**20  # a part: 24 games of 10,000 moves at most, in MB
+    2038
+    """
+    return _FILE_OVERHEAD + samples * _SAMPLE_BYTES
 
 
 @attrs.frozen(eq=False)
@@ -96,20 +118,22 @@ class Samples:
             players=numpy.concatenate([p.players for p in parts]),
         )
 
-    def save(self, path: str) -> None:
-        """Write the arrays to ``path`` (numpy's ``.npz``)."""
+    def save(self, path: str | os.PathLike[str] | IO[bytes]) -> None:
+        """Write the arrays to ``path``, a path or a binary file (numpy's ``.npz``)."""
         numpy = import_numpy()
         numpy.savez(path, **{f.name: getattr(self, f.name) for f in attrs.fields(Samples)})
 
     @classmethod
     def check_file(cls, path: str | os.PathLike[str], max_size: int | None = None) -> int:
         """The number of samples in the file at ``path``, once it is checked without
-        reading its big arrays: a ``.npz`` that holds every array :meth:`save` writes,
-        each of its dtype and of a shape that fits the others (``features`` is
-        ``size`` rows of the observation tensor, ``move_start`` runs from 0 up to the
-        number of moves), and at most ``max_size`` samples when that is given.
-        Anything else is a :class:`~skitgubbe.errors.RecordError` naming the file and
-        the array.
+        reading its big arrays: a regular file (a FIFO is never waited on, a device
+        never read), of at most :func:`max_file_size` bytes when ``max_size`` is
+        given, checked before it is read; a ``.npz`` that holds every array
+        :meth:`save` writes, each of its dtype and of a shape that fits the others
+        (``features`` is ``size`` rows of the observation tensor, ``move_start``
+        runs from 0 up to the number of moves, at most :data:`MAX_LEGAL_MOVES` a
+        sample), and at most ``max_size`` samples when that is given. Anything else
+        is a :class:`~skitgubbe.errors.RecordError` naming the file and the array.
 
         >>> import os, tempfile
         >>> import skitgubbe as sg
@@ -124,13 +148,36 @@ class Samples:
         Traceback (most recent call last):
             ...
         skitgubbe.errors.RecordError: ...part.npz lacks the array 'move_codes'
+        >>> os.remove(path)
+        >>> os.mkfifo(path)
+        >>> Samples.check_file(path)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: ...part.npz is a FIFO (named pipe), not a samples file
         """
+        with cls._open(path, max_size) as file:
+            return cls._check(file, os.fspath(path), max_size)
+
+    @staticmethod
+    def _open(path: str | os.PathLike[str], max_size: int | None) -> Any:
+        """The samples file at ``path`` open to read, checked as :func:`open_regular` checks."""
+        limit = None if max_size is None else max_file_size(max_size)
+        try:
+            return open_regular(path, "samples file", limit)
+        except RecordError:
+            raise
+        except SkitgubbeError as exc:
+            reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
+            raise RecordError(f"{os.fspath(path)} cannot be read: {reason}") from None
+
+    @classmethod
+    def _check(cls, file: Any, name: str, max_size: int | None) -> int:
+        """:meth:`check_file` of the open file ``file``, named ``name``."""
         import zipfile
 
         numpy = import_numpy()
-        name = os.fspath(path)
         try:
-            archive = zipfile.ZipFile(path)
+            archive = zipfile.ZipFile(file)
         except Exception as exc:  # any reason it cannot be read: a refusal, not a traceback
             raise RecordError(f"{name} is not a samples file: {_reason(exc)}") from None
         sizes: dict[str, int] = {}
@@ -161,6 +208,11 @@ class Samples:
                     raise RecordError(f"{where} is cut short (or too long) for its shape")
             if max_size is not None and sizes["n"] > max_size:
                 raise RecordError(f"{name} holds {sizes['n']} samples, more than {max_size}")
+            if sizes["m"] > sizes["n"] * MAX_LEGAL_MOVES:
+                raise RecordError(
+                    f"{name} holds {sizes['m']} moves, more than {MAX_LEGAL_MOVES} for each "
+                    f"of its {sizes['n']} samples"
+                )
             try:
                 with archive.open("move_start.npy") as stream:
                     starts = numpy.lib.format.read_array(stream, allow_pickle=False)
@@ -176,9 +228,10 @@ class Samples:
         return sizes["n"]
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Samples:
+    def load(cls, path: str | os.PathLike[str], max_size: int | None = None) -> Samples:
         """Read samples written by :meth:`save`, checked as :meth:`check_file` checks them
-        (a :class:`~skitgubbe.errors.RecordError` naming the file and the array).
+        (a :class:`~skitgubbe.errors.RecordError` naming the file and the array), from
+        the file opened once: what is read is what was checked.
 
         >>> import os, tempfile
         >>> import skitgubbe as sg
@@ -187,14 +240,21 @@ class Samples:
         >>> data.save(path)
         >>> Samples.load(path).size == data.size
         True
+        >>> Samples.load(path, max_size=3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: ...part.npz ... more than 3...
         """
         numpy = import_numpy()
-        cls.check_file(path)
-        try:
-            with numpy.load(path, allow_pickle=False) as data:
-                return cls(**{f.name: data[f.name] for f in attrs.fields(Samples)})
-        except Exception as exc:  # damaged after its headers (a bad CRC, a short stream)
-            raise RecordError(f"{os.fspath(path)} cannot be read: {_reason(exc)}") from None
+        name = os.fspath(path)
+        with cls._open(path, max_size) as file:
+            cls._check(file, name, max_size)
+            try:
+                file.seek(0)
+                with numpy.load(file, allow_pickle=False) as data:
+                    return cls(**{f.name: data[f.name] for f in attrs.fields(Samples)})
+            except Exception as exc:  # damaged after its headers (a bad CRC, a short stream)
+                raise RecordError(f"{name} cannot be read: {_reason(exc)}") from None
 
 
 _ARRAYS: Final[dict[str, tuple[str, tuple[int | str, ...]]]] = {

@@ -27,11 +27,13 @@ PyTorch is an optional dependency: ``pip install 'skitgubbe[train]'``.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from types import MappingProxyType
@@ -39,7 +41,7 @@ from typing import Any, Final
 
 import attrs
 
-from .._files import load_json_object
+from .._files import check_regular, load_json_object, open_regular
 from .._progress import ProgressBar
 from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
@@ -48,7 +50,16 @@ from ..game.tensors import import_numpy
 from .selfplay import Samples, play_games
 from .weights import encode
 
-__all__ = ["BOUNDS", "MAX_WIDTH", "TrainConfig", "check_setting", "import_torch", "train"]
+__all__ = [
+    "BOUNDS",
+    "MAX_WIDTH",
+    "MODEL_OVERHEAD",
+    "STATE_MAX_SIZE",
+    "TrainConfig",
+    "check_setting",
+    "import_torch",
+    "train",
+]
 
 GAMES_PER_PART: Final = 24
 """Self-play games per task (one ``part-*.npz`` file): the unit of work and of resuming."""
@@ -87,6 +98,14 @@ BOUNDS: Final[Mapping[str, tuple[float, float]]] = MappingProxyType({
 """The bounds of each :class:`TrainConfig` setting, inclusive (``learning_rate`` must be above
 its lower bound; for ``rules`` they count entries). They keep a run's memory sane whatever a
 ``state.json`` or an option says: ``hidden1=10**7`` would want 54 GB for one layer."""
+
+STATE_MAX_SIZE: Final = 1 << 21
+"""The largest ``state.json`` read, in bytes (2 MB): a run's settings and the measures of
+its 1,000 generations at most take a few hundred KB. A larger file is refused unread."""
+
+MODEL_OVERHEAD: Final = 1 << 20
+"""Bytes a ``model-N.pt`` may hold beyond its tensors' (the zip's and the pickle's), and
+its entries unpack to: a larger file is refused before ``torch.load`` reads it."""
 
 _HISTORY_KEYS: Final = (
     "generation", "policy_loss", "value_loss", "world_value_loss", "net_vs_greedy_loss_share",
@@ -240,9 +259,9 @@ def _self_play(
     data_dir = os.path.join(folder, f"gen-{generation}")
     os.makedirs(data_dir, exist_ok=True)
     weights = None
-    if generation > 0:
-        with open(os.path.join(folder, f"net-{generation - 1}.sgnet"), "rb") as file:
-            weights = file.read()  # checked when the run was resumed, or written by it
+    if generation > 0:  # checked when the run was resumed, or written by it: read as checked
+        weights = _read_bytes(os.path.join(folder, f"net-{generation - 1}.sgnet"), "weight file",
+                              _weights_size(config))  # fmt: skip
     first = generation * config.parts
     missing = [
         (path, first + i)
@@ -254,8 +273,9 @@ def _self_play(
 
     def keep(done: int, path: str, data: Samples) -> None:
         nonlocal samples
-        data.save(path + ".partial.npz")
-        os.replace(path + ".partial.npz", path)
+        buffer = io.BytesIO()
+        data.save(buffer)
+        _write_file(path, buffer.getvalue())
         samples += data.size
         progress(done, len(missing), f"{samples} new samples")
 
@@ -289,7 +309,8 @@ def _part_paths(folder: str, generation: int) -> list[str]:
 def _load_window(folder: str, generation: int, config: TrainConfig) -> Samples:
     parts: list[Samples] = []
     for g in range(max(0, generation - config.window + 1), generation + 1):
-        parts.extend(Samples.load(path) for path in _part_paths(folder, g))
+        limit = GAMES_PER_PART * _max_moves(config)
+        parts.extend(Samples.load(path, max_size=limit) for path in _part_paths(folder, g))
     data = Samples.join(parts)
     if data.size == 0:
         raise RecordError(f"{os.path.join(folder, f'gen-{generation}')}: no samples to train on")
@@ -507,16 +528,19 @@ def _plot(folder: str, history: Sequence[dict[str, Any]]) -> None:
     axes.set_xlabel("generation")
     axes.set_ylabel("loss share")
     axes.legend()
-    figure.savefig(os.path.join(folder, "curve.png"), format="png")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    _write_file(os.path.join(folder, "curve.png"), buffer.getvalue())
 
 
 def _write_log(folder: str, history: Sequence[dict[str, Any]]) -> None:
     if not history:
         return
-    with open(os.path.join(folder, "log.csv"), "w", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=list(history[0]))
-        writer.writeheader()
-        writer.writerows(history)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=list(history[0]))
+    writer.writeheader()
+    writer.writerows(history)
+    _write_file(os.path.join(folder, "log.csv"), text.getvalue().encode())
 
 
 def _check_keys(path: str, where: str, data: Mapping[str, Any], known: Sequence[str]) -> None:
@@ -546,7 +570,7 @@ def _read_state(path: str) -> tuple[TrainConfig, list[dict[str, Any]]]:
     """The settings and the generations done of the run whose ``state.json`` is ``path``,
     every key and value checked: a :class:`~skitgubbe.errors.RecordError` naming the file
     and the field otherwise."""
-    state = load_json_object(path, "training run's state")
+    state = load_json_object(path, "training run's state", max_size=STATE_MAX_SIZE)
     _check_keys(path, "the state", state, ("config", "history"))
     saved, history = state["config"], state["history"]
     if not isinstance(saved, dict):
@@ -593,12 +617,43 @@ def _read_state(path: str) -> tuple[TrainConfig, list[dict[str, Any]]]:
 def _load_model(path: str, model: Any) -> Any:
     """The state dict in the ``model-N.pt`` file at ``path``, once it is checked to be one
     of ``model`` (the same tensors, of the same shapes): a
-    :class:`~skitgubbe.errors.RecordError` naming the file (and the tensor) otherwise."""
+    :class:`~skitgubbe.errors.RecordError` naming the file (and the tensor) otherwise.
+
+    Before ``torch.load`` reads it, the file is checked to be a regular file (a FIFO
+    never waited on, a device never read) of at most the bytes of ``model``'s tensors
+    and :data:`MODEL_OVERHEAD`, and so are the sizes its zip entries unpack to (a small
+    file can hold a large tensor, deflated); it is loaded with ``weights_only=True``
+    from the file that was checked."""
     torch = import_torch()
+    expected = model.state_dict()
+    limit = MODEL_OVERHEAD + sum(t.numel() * t.element_size() for t in expected.values())
+    what = "PyTorch model file"
     try:
-        loaded = torch.load(path, map_location="cpu", weights_only=True)
-    except FileNotFoundError:
-        raise RecordError(f"{path} is missing") from None
+        file = open_regular(path, what, limit)
+    except RecordError:
+        raise
+    except SkitgubbeError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, FileNotFoundError):
+            raise RecordError(f"{path} is missing") from None
+        reason = cause.strerror if isinstance(cause, OSError) and cause.strerror else str(exc)
+        raise RecordError(f"{path} cannot be read: {reason}") from None
+    try:
+        with file:
+            try:
+                with zipfile.ZipFile(file) as archive:
+                    unpacked = sum(info.file_size for info in archive.infolist())
+            except Exception:  # not a zip: torch.load says what it is (a legacy file, …)
+                unpacked = 0
+            if unpacked > limit:
+                raise RecordError(
+                    f"{path}: its entries unpack to {unpacked:,} bytes, more than any model "
+                    f"of this run's settings (at most {limit:,})"
+                )
+            file.seek(0)
+            loaded = torch.load(file, map_location="cpu", weights_only=True)
+    except RecordError:
+        raise
     except Exception as exc:  # whatever a damaged file makes torch.load raise
         lines = str(exc).strip().splitlines()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else (
@@ -608,7 +663,6 @@ def _load_model(path: str, model: Any) -> Any:
         raise RecordError(f"{path} is not a PyTorch model file: {reason}") from None
     if not isinstance(loaded, Mapping):
         raise RecordError(f"{path} holds {type(loaded).__name__}, not a model's state dict")
-    expected = model.state_dict()
     for key, tensor in expected.items():
         if key not in loaded:
             raise RecordError(f"{path} lacks the tensor {key!r}")
@@ -635,18 +689,28 @@ def _load_model(path: str, model: Any) -> Any:
     return loaded
 
 
-def _check_weights(path: str, config: TrainConfig) -> None:
-    """Refuse the ``net-N.sgnet`` file at ``path`` unless it loads, with this run's layer sizes."""
-    from ..bots.net import Network
+def _weights_size(config: TrainConfig) -> int:
+    """The size in bytes of the weight file of a run of ``config``'s layer sizes."""
     from .weights import shapes
 
     layers = (config.hidden1, config.hidden2, config.action, config.world1, config.world2)
-    size = 48 + 4 * sum(math.prod(shape) for shape in shapes(*layers).values())
+    return 48 + 4 * sum(math.prod(shape) for shape in shapes(*layers).values())
+
+
+def _check_weights(path: str, config: TrainConfig) -> None:
+    """Refuse the ``net-N.sgnet`` file at ``path`` unless it is a regular file that loads,
+    with this run's layer sizes (its kind and size checked before it is read)."""
+    from ..bots.net import Network
+
+    layers = (config.hidden1, config.hidden2, config.action, config.world1, config.world2)
+    size = _weights_size(config)
     try:
-        found = os.path.getsize(path)
+        info = os.stat(path)
     except OSError as exc:
         raise RecordError(f"{path} is missing" if isinstance(exc, FileNotFoundError) else
                           f"{path} cannot be read: {exc.strerror or exc}") from None  # fmt: skip
+    check_regular(path, info, "weight file", None)
+    found = info.st_size
     if found != size:  # checked before reading it: the file may be anything
         raise RecordError(f"{path} holds {found} bytes, not the {size} of this run's weights")
     try:
@@ -703,10 +767,36 @@ def _max_moves(config: TrainConfig) -> int:
     return max(_rules(name).max_moves for name in config.rules)
 
 
+def _read_bytes(path: str, what: str, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (a ``what``), at most ``limit`` of them,
+    checked before it is read (:func:`~skitgubbe._files.open_regular`)."""
+    try:
+        with open_regular(path, what, limit) as file:
+            data = file.read(limit + 1)
+    except RecordError:
+        raise
+    except SkitgubbeError as exc:
+        raise RecordError(str(exc)) from None
+    if len(data) > limit:
+        raise RecordError(f"{path} grew as it was read, larger than any {what}")
+    return data
+
+
+def _write_file(path: str, data: bytes) -> None:
+    """Write ``data`` as the file ``path``: to ``path.partial``, made afresh (whatever was
+    there is removed first, so that no FIFO is waited on and no link followed), then
+    renamed over ``path`` (which is replaced, whatever it was, without being opened)."""
+    partial = path + ".partial"
+    if os.path.lexists(partial):
+        os.unlink(partial)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    with os.fdopen(os.open(partial, flags | getattr(os, "O_BINARY", 0), 0o644), "wb") as file:
+        file.write(data)
+    os.replace(partial, path)
+
+
 def _write_state(path: str, state: Mapping[str, Any]) -> None:
-    with open(path + ".partial", "w") as file:
-        json.dump(state, file, indent=2)
-    os.replace(path + ".partial", path)
+    _write_file(path, json.dumps(state, indent=2).encode())
 
 
 def train(
@@ -733,7 +823,14 @@ def train(
     :data:`BOUNDS`), the ``model-N.pt`` and ``net-N.sgnet`` files, the sample
     parts' arrays — and a file that is not what the run wrote raises
     :class:`~skitgubbe.errors.RecordError` naming the file and the field, with
-    the folder left as it was.
+    the folder left as it was. Every file is read as the weight loader reads
+    one: a regular file (a FIFO is never waited on, a device never read), its
+    size checked against a bound before a byte is read (:data:`STATE_MAX_SIZE`;
+    a model's tensors and :data:`MODEL_OVERHEAD`, for the file and for what its
+    zip entries unpack to; :func:`~skitgubbe.learn.selfplay.max_file_size`), a
+    model loaded with ``torch.load(weights_only=True)``. Every file is written
+    to a fresh ``.partial`` file, then renamed over its name: nothing found at
+    either name is opened.
 
     >>> history = train("runs/example", TrainConfig(generations=1))  # doctest: +SKIP
     >>> history[-1]["net_vs_greedy_loss_share"]  # doctest: +SKIP
@@ -799,11 +896,10 @@ def train(
             data = _load_window(folder, generation, config)
             say(f"generation {generation}: training on {data.size} samples")
             losses = _fit(model, data, config, config.seed + generation, progress)
-            with open(weights + ".partial", "wb") as file:
-                file.write(encode(_arrays(model)))
-            os.replace(weights + ".partial", weights)
-            torch.save(model.state_dict(), model_path + ".partial")
-            os.replace(model_path + ".partial", model_path)
+            _write_file(weights, encode(_arrays(model)))
+            buffer = io.BytesIO()
+            torch.save(model.state_dict(), buffer)
+            _write_file(model_path, buffer.getvalue())
         else:  # trained before the run stopped (and checked by _check_run)
             model.load_state_dict(_load_model(model_path, model))
             losses = {
