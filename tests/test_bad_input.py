@@ -33,6 +33,7 @@ from skitgubbe import (
     Rules,
     RulesError,
     SkitgubbeError,
+    TrumpRule,
     play_game,
 )
 from skitgubbe.game.cards import ALL_CARDS
@@ -336,7 +337,8 @@ def test_every_variant_is_accepted_by_the_engine(field: str, value: object) -> N
     while game.result is None:
         game.play(game.legal_moves[0])
     assert game.rules == rules
-    shedding = Game.from_shedding(rules, ["9D", "JD", "4C"], trump="S", leader=0)
+    trump = None if rules.trump is TrumpRule.NONE else "S"  # docs/rules.md §5.1
+    shedding = Game.from_shedding(rules, ["9D", "JD", "4C"], trump=trump, leader=0)
     assert shedding.legal_moves
 
 
@@ -396,6 +398,23 @@ def test_bad_phase_2_hands_are_refused() -> None:
         Game.from_shedding(Rules.classic(), ["9D", "JD"], trump="S", leader=0)
     with pytest.raises(ParseError):
         Game.from_shedding(Rules.classic(), ["9D", "JD", "4C"], trump="X", leader=0)
+
+
+@pytest.mark.parametrize("suit", ["C", "hearts", "\u2660"])
+def test_a_trump_suit_under_rules_without_trump_is_refused(suit: str) -> None:
+    # docs/rules.md §5.1: trump='none' has no trump, so J♣ must not beat 10♥.
+    rules = Rules.classic(players=2, trump="none")
+    with pytest.raises(ArgumentError, match=r"these rules have no trump \(trump='none'.*not '"):
+        Game.from_shedding(rules, ["JC JS JH", "TH 2D"], trump=suit, leader=1)
+    game = Game.from_shedding(rules, ["JC JS JH", "TH 2D"], trump=None, leader=1)
+    assert game.trump is None
+    game.play("TH")
+    assert [str(m) for m in game.legal_moves] == ["J♥", "pick"]
+    # A record that names a trump under such rules is refused the same way.
+    record = game.record()
+    record["start"]["trump"] = "clubs"
+    with pytest.raises(RecordError, match="these rules have no trump"):
+        Game.from_record(record)
 
 
 @pytest.mark.parametrize("seat", [-1, 3, "1"])

@@ -418,9 +418,10 @@ def test_every_position_of_real_play_passes_the_state_check_and_unpickles(
             if seat < rules.players:
                 hands[seat].append(card)
         leader = rng.randrange(rules.players)
-        game = sg.Game.from_shedding(
-            rules, hands, trump=rng.choice([None, "S", "H"]), leader=leader
-        )
+        trump = rng.choice([None, "S", "H"])
+        if rules.trump is sg.TrumpRule.NONE:  # no trump to name (docs/rules.md §5.1)
+            trump = None
+        game = sg.Game.from_shedding(rules, hands, trump=trump, leader=leader)
     else:
         game = sg.Game.new(rules, seed=rng.getrandbits(64))
     while True:

@@ -49,7 +49,7 @@ from .cards import Card, CardSet, Suit, unchecked_set
 from .events import Event, from_raw, seen_by
 from .moves import Move
 from .observation import History, HistoryNode, Observation, Phase, TablePlay
-from .rules import Rules
+from .rules import Rules, TrumpRule
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "Events", "Game", "GameResult"]
 
@@ -365,12 +365,20 @@ class Game(_core.GameCore):
         card is out of play, ``trump`` is public, ``leader`` leads.
 
         The dealer is the seat before the leader, so players without cards go
-        out in seat order starting with the leader.
+        out in seat order starting with the leader. Under rules with
+        ``trump=TrumpRule.NONE`` there is no trump (docs/rules.md §5.1): give
+        ``trump=None``; a suit is refused.
 
         >>> import skitgubbe as sg
         >>> game = sg.Game.from_shedding(None, ["9D QD", "JD AD", "4C"], trump="S", leader=0)
         >>> game.phase, [str(m) for m in game.legal_moves]
         (<Phase.SHEDDING: 1>, ['9♦', 'Q♦'])
+        >>> no_trump = sg.Rules.classic(players=2, trump="none")
+        >>> sg.Game.from_shedding(no_trump, ["JC", "TH"], trump="C", leader=0)
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.ArgumentError: these rules have no trump (trump='none', \
+docs/rules.md §5.1), so trump must be None, not 'C'
         """
         if rules is None:
             if not isinstance(hands, Sequence) or isinstance(hands, (str, bytes)):
@@ -383,6 +391,11 @@ class Game(_core.GameCore):
         masks = _hand_masks(hands, rules.players)
         leader = _seat(leader, rules.players, "leader")
         suit = _to_suit(trump)
+        if rules.trump is TrumpRule.NONE and suit != _core.NO_SUIT:
+            raise ArgumentError(
+                "these rules have no trump (trump='none', docs/rules.md §5.1), "
+                f"so trump must be None, not {brief(trump)}"
+            )
         core = _core.Core.shedding(rules._core_values(), masks, suit, leader)
         start = {
             "hands": tuple([str(unchecked_set(m)) for m in masks[: rules.players]]),
