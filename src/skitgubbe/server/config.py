@@ -11,6 +11,7 @@ from it, against the server's bounds (the constants below).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -18,7 +19,13 @@ import attrs
 
 from .. import bots
 from ..bots.levels import LevelBot
-from ..bots.search import ISMCTSBot, PIMCBot
+from ..bots.net import NetBot
+from ..bots.search import (
+    _SOLVE_NODES_PER_ITERATION,
+    _SOLVE_NODES_PER_SECOND,
+    ISMCTSBot,
+    PIMCBot,
+)
 from ..errors import SkitgubbeError
 from ..game.rules import Rules
 from ..play.players import Player
@@ -30,6 +37,7 @@ __all__ = [
     "ENGINE_PREFIX",
     "MAX_BOT_ITERATIONS",
     "MAX_BOT_SECONDS",
+    "MAX_DECISION_SECONDS",
     "MAX_MOVES",
     "MAX_PLAYERS",
     "MAX_SPEC",
@@ -37,6 +45,7 @@ __all__ = [
     "OPERATOR_ONLY",
     "TableConfig",
     "bot_cost",
+    "decision_seconds",
 ]
 
 MIN_PLAYERS: Final = 2
@@ -49,6 +58,85 @@ MAX_BOT_ITERATIONS: Final = 20_000
 MAX_BOT_SECONDS: Final = 10.0
 """The longest time budget per move a searching bot may be given, in seconds of work
 (``ismcts:time=S``, times its ``threads``: each thread searches ``S`` seconds)."""
+MAX_DECISION_SECONDS: Final = 0.5
+"""The most CPU-seconds of work a seat's bot may cost a decision (:func:`decision_seconds`,
+its price in the worst positions measured). Chosen to admit the levels and the default
+searches with room (``expert`` is priced 0.28 s, ``pimc`` 0.25 s, ``hard`` and ``ismcts``
+0.14 s; a fresh bot of each took at most 0.21, 0.02 and 0.08 s a decision in the positions
+of benchmarks/test_bot_cost.py) and to refuse what issue 40 found taking a server down: a
+search rolling out with the network (``"ismcts:iterations=20000,rollout=net"``, priced
+48 s), PIMC with thousands of worlds, long time budgets (``"ismcts:time=10"``). It admits up to
+14,900 iterations of the default ISMCTS, or a time budget of 0.44 s of work on one thread."""
+
+# -- the cost model: CPU-seconds of work on one core, from benchmarks/test_bot_cost.py --
+#
+# Each constant is the largest value benchmarks/test_bot_cost.py measured (CPU time,
+# time.process_time, one core of an AMD EPYC of 2026) over its positions, rounded up by
+# about a quarter to a half: the start, 20 and 60 moves into games of the slowest rule set
+# found (benchmarks/test_core.py: runs, whole-pile pick-ups, 5-card hands, no trump,
+# everyone to each trick; 3 and 4 players) and classic games of 3 and 4 players. The
+# slowest rules cost two to three times as much an iteration as a typical classic position,
+# so a price is an upper estimate for the worst position of the worst rules, not a typical
+# one. ``python -m pytest benchmarks/test_bot_cost.py`` measures them again and fails when
+# one is above its constant.
+
+SEARCH_DECISION_SECONDS: Final = 0.0005
+"""A search's fixed cost a decision (its view, the C call, the root's moves; measured
+0.04–0.07 ms), and a root solve's clearing of its table."""
+BELIEF_SECONDS: Final = 0.05
+"""What ``sampling="exact"`` (the default) costs a decision at most: the worlds' constraints
+read from the history (:mod:`skitgubbe.game.worlds`), by a bot that reads it whole (a fresh
+one, after a restart). Measured at most 35 ms over 1,134 positions of 43 rule sets, 15 ms at
+the 99th percentile; a bot at a table reads on from its last decision, so usually far less."""
+ISMCTS_ITERATION_SECONDS: Final = 6e-6
+"""One ISMCTS iteration without its rollout: a world sampled, the tree descended, a node
+added (measured at most 4.6 µs, with ``rollout_cap=1``)."""
+ROLLOUT_MOVE_SECONDS: Final[Mapping[str, float]] = {
+    "random": 0.08e-6,
+    "greedy": 0.12e-6,
+    "mixed": 0.12e-6,
+    "mast": 0.3e-6,
+    "nast": 0.3e-6,
+    "net": 12e-6,
+}
+"""One move of a rollout by its policy (``rollout``), or by the playout that draws its
+random moves (``playout=mast`` or ``nast``), when the rollout runs to its cap (measured at
+most 0.06, 0.09, 0.10, 0.22, 0.19 and 11 µs a move: the built-in policies in C, ``net`` a
+forward pass of the network a move)."""
+ROLLOUT_MOVES: Final[Mapping[str, int]] = {
+    "random": 500,
+    "greedy": 500,
+    "mixed": 500,
+    "mast": 500,
+    "nast": 500,
+    "net": MAX_MOVES,
+}
+"""The longest a rollout runs when its cap does not stop it: a built-in policy ends the game
+within 250–470 moves on average in the slowest positions measured (its cost stops growing
+with the cap there), the network's best move can go round in circles until the rules'
+``max_moves`` (at most :data:`MAX_MOVES`: a rollout of 10,000 moves cost 36 ms)."""
+PIMC_ROLLOUT_SECONDS: Final = 1e-6
+"""A PIMC rollout's cost besides its moves: its move applied to a copy of the world
+(measured at most 0.4 µs with ``rollout_cap=1``)."""
+NET_EVAL_SECONDS: Final[Mapping[str, float]] = {"values": 8e-6, "prior": 22e-6}
+"""One evaluation of the network by a search: its values alone (a PIMC move's world with
+``net=true``, an ISMCTS leaf with ``prior=false``; measured at most 6.3 and 4.4 µs), or the
+priors of a new node with them (``net=true``; measured at most 17 µs besides the iteration)."""
+SOLVER_LEAF_SECONDS: Final = 8e-6
+"""What ``solver`` adds to an ISMCTS iteration in an endgame (leaves solved, at most 2,000
+positions each, one table for the search; measured at most 5 µs)."""
+SOLVE_POSITION_SECONDS: Final = 0.4e-6
+"""One position of a root solve (``solver``: within 10 positions an iteration of the budget,
+or a million a second of ``time``; measured 0.16–0.18 µs)."""
+THREAD_SECONDS: Final = 0.0002
+"""Starting and joining one more thread of a decision (``threads``; measured 0.1 ms)."""
+NET_DECISION_SECONDS: Final = 0.0002
+"""The ``net`` bot's decision, one forward pass (measured 0.04 ms)."""
+PIMC_LEGAL_MOVES: Final = 64
+"""The legal moves PIMC is priced for (it plays ``worlds × rollouts`` games after each):
+a measured 99.9th percentile, 61, of 75,626 decisions with two or more moves in games of
+400 random rule sets, rounded up (the median is 4, the 99th percentile 33; the most seen
+was 127, in 2-player rules with runs; the core allows 512)."""
 MAX_SPEC: Final = 200
 """The longest bot spec, in characters."""
 CHEAP_BOTS: Final = frozenset({"random", "greedy"})
@@ -134,7 +222,102 @@ def bot_cost(bot: Player) -> tuple[int | None, float | None]:
     return None, None
 
 
-def _check_plain(seat: int, spec: str, stored: bool, max_iterations: int) -> None:
+def _rollout_seconds(rollout: str, playout: str, cap: int) -> float:
+    """One rollout's moves: capped at ``cap``, at most what its policy runs on its own."""
+    kind = rollout if playout == "plain" else playout
+    move = max(ROLLOUT_MOVE_SECONDS[kind], ROLLOUT_MOVE_SECONDS.get(rollout, 0.0))
+    return min(cap, ROLLOUT_MOVES[kind]) * move
+
+
+def _ismcts_seconds(bot: ISMCTSBot) -> float:
+    """The price of one ISMCTS decision (see :func:`decision_seconds`)."""
+    net = bot.net is not False
+    iteration = ISMCTS_ITERATION_SECONDS
+    if net and (bot.prior or bot.leaf == "net"):
+        iteration += NET_EVAL_SECONDS["prior" if bot.prior else "values"]
+    if not (net and bot.leaf == "net") or bot.blend is not None:  # a rollout at each leaf
+        iteration += _rollout_seconds(bot.rollout, bot.playout, bot.rollout_cap)
+    solve = 0.0
+    if bot.solver:
+        iteration += SOLVER_LEAF_SECONDS
+        budgets: list[float] = []
+        if bot.iterations is not None:
+            budgets.append(_SOLVE_NODES_PER_ITERATION * bot.iterations)
+        if bot.time is not None:
+            budgets.append(_SOLVE_NODES_PER_SECOND * bot.time)
+        solve = min(budgets) * SOLVE_POSITION_SECONDS  # the root's, before the search
+    search = math.inf if bot.iterations is None else bot.iterations * iteration
+    if bot.time is not None:  # each thread searches that long, and ends its iteration
+        search = min(search, bot.threads * (bot.time + iteration))
+    beliefs = BELIEF_SECONDS if bot.sampling == "exact" else 0.0
+    threads = (bot.threads - 1) * THREAD_SECONDS
+    return SEARCH_DECISION_SECONDS + beliefs + threads + solve + search
+
+
+def _pimc_seconds(bot: PIMCBot) -> float:
+    """The price of one PIMC decision (see :func:`decision_seconds`)."""
+    if bot.net is not False:  # each move's world scored by the network, not rolled out
+        game = PIMC_ROLLOUT_SECONDS + NET_EVAL_SECONDS["values"]
+        games = bot.worlds * PIMC_LEGAL_MOVES
+    else:
+        game = PIMC_ROLLOUT_SECONDS + _rollout_seconds(bot.rollout, "plain", bot.rollout_cap)
+        games = bot.worlds * bot.rollouts * PIMC_LEGAL_MOVES
+    beliefs = BELIEF_SECONDS if bot.sampling == "exact" else 0.0
+    return SEARCH_DECISION_SECONDS + beliefs + games * game
+
+
+def decision_seconds(bot: Player) -> float:
+    """What one decision of ``bot`` (the bot of a plain spec) costs the server: an upper
+    estimate, in CPU-seconds on one core, for the worst positions measured (the slowest
+    rule set found, see the constants above; a typical classic position costs a half to a
+    third of it), from the constants measured by ``benchmarks/test_bot_cost.py``.
+
+    ISMCTS: its ``iterations`` times one iteration's price (the tree's work, the network's
+    evaluation with ``net=true``, a rollout of ``min(rollout_cap, what the policy runs)``
+    moves at the policy's price a move unless the network scores the leaf, the solver's
+    leaves), or with ``time`` that many seconds on each of its ``threads`` when that is less;
+    plus a root solve's budget with ``solver``, the exact worlds' beliefs and the threads'
+    start. PIMC: ``worlds × rollouts`` rollouts after each of
+    :data:`PIMC_LEGAL_MOVES` legal moves (with ``net=true``, ``worlds`` evaluations of the
+    network a move instead). A level costs what its bot costs; ``random`` and ``greedy`` cost
+    0, ``net`` a forward pass. A bot that is no plain spec's (an operator's, a program) is not
+    priced here: 0.
+
+    >>> from skitgubbe import bots
+    >>> from skitgubbe.server.config import decision_seconds
+    >>> round(decision_seconds(bots.make("ismcts")), 2)  # 3,000 iterations, mixed rollouts
+    0.14
+    >>> round(decision_seconds(bots.make("ismcts:iterations=20000,rollout=net")))
+    48
+    >>> round(decision_seconds(bots.make("ismcts:iterations=20000")), 2)  # the same, mixed
+    0.65
+    >>> decision_seconds(bots.make("ismcts:time=10")) > 10  # ten seconds and an iteration
+    True
+    >>> [round(decision_seconds(bots.make(spec)), 2) for spec in ("expert", "pimc", "hard")]
+    [0.28, 0.25, 0.14]
+    >>> decision_seconds(bots.make("greedy")), decision_seconds(bots.make("easy"))
+    (0.0, 0.0)
+    """
+    if isinstance(bot, LevelBot):  # a strength level: the bot it plays, or its fallback
+        fallback = 0.0 if bot.fallback is None else decision_seconds(bot.fallback)
+        return max(decision_seconds(bot.bot), fallback)
+    if isinstance(bot, ISMCTSBot):
+        return _ismcts_seconds(bot)
+    if isinstance(bot, PIMCBot):
+        return _pimc_seconds(bot)
+    if isinstance(bot, NetBot):
+        return NET_DECISION_SECONDS
+    return 0.0  # random and greedy cost next to nothing; any other bot is not priced here
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a price is told: two figures, whole seconds from 10 on."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.2g}"
+
+
+def _check_plain(
+    seat: int, spec: str, stored: bool, max_iterations: int, max_seconds: float
+) -> None:
     """Refuse ``spec`` unless it is plain (and, when not ``stored``, within the bounds
     of cost): it is only parsed and checked, and the bot it names made, which reads no
     file, imports and compiles nothing."""
@@ -144,10 +327,18 @@ def _check_plain(seat: int, spec: str, stored: bool, max_iterations: int) -> Non
     except SkitgubbeError as error:
         raise TableError(f"seat {seat}: {error}; {OPERATOR_ONLY}") from None
     if not stored:
+        price = decision_seconds(bot)
+        if price > max_seconds:
+            raise TableError(
+                f"seat {seat}: {spec!r} costs about {_seconds(price)} s of work a decision; "
+                f"this server allows {_seconds(max_seconds)} s"
+            )
         _check_cost(seat, spec, bot, max_iterations)
 
 
 def _check_cost(seat: int, spec: str, bot: Player, max_iterations: int) -> None:
+    """The bound on iterations of before the price (:func:`bot_cost`), kept for operators
+    who lower it."""
     iterations, seconds = bot_cost(bot)
     if iterations is None and seconds is None:
         return
@@ -223,6 +414,7 @@ class TableConfig:
         engines: Collection[str] = (),
         named_bots: Collection[str] = (),
         max_bot_iterations: int = MAX_BOT_ITERATIONS,
+        max_decision_seconds: float = MAX_DECISION_SECONDS,
         stored: bool = False,
     ) -> TableConfig:
         """A configuration from JSON (a lobby request, or the store), checked field by field,
@@ -230,10 +422,23 @@ class TableConfig:
         ``"engine:NAME"`` seat may use and ``named_bots`` those a ``"bot:NAME"`` seat may
         use (the operator's), any other seat is a plain spec
         (:func:`~skitgubbe.bots.check_plain_spec`: built-in bots, numbers and words, never a
-        file, a module or code, stored or not), ``max_bot_iterations`` bounds a searching bot's
-        work per move (:func:`bot_cost`). A ``stored`` configuration was accepted once: the
-        server's bounds on cost (``max_moves``, the bots' work) are not applied again, so
-        that lowering them never keeps a game from resuming."""
+        file, a module or code, stored or not). ``max_decision_seconds`` bounds what a seat's
+        bot costs a decision, in CPU-seconds (:func:`decision_seconds`, its price);
+        ``max_bot_iterations`` bounds a searching bot's iterations too (:func:`bot_cost`:
+        ISMCTS's ``iterations``, PIMC's ``worlds × rollouts``, unless a time budget of at
+        most :data:`MAX_BOT_SECONDS` of work stops it first), for an operator who lowers it.
+        A ``stored`` configuration was accepted once: the server's bounds on cost
+        (``max_moves``, the bots' work) are not applied again, so that lowering them never
+        keeps a game from resuming.
+
+        >>> TableConfig.from_json({"seats": [None, "ismcts:iterations=20000,rollout=net"]})
+        Traceback (most recent call last):
+            ...
+        skitgubbe.server.errors.TableError: seat 1: 'ismcts:iterations=20000,rollout=net' \
+costs about 48 s of work a decision; this server allows 0.5 s
+        >>> TableConfig.from_json({"seats": [None, "expert", "ismcts"]}).seats
+        (None, 'expert', 'ismcts')
+        """
         if not isinstance(data, Mapping):
             raise TableError("a table's configuration is a JSON object")
         seats = data.get("seats")
@@ -269,7 +474,7 @@ class TableConfig:
                         )
                     break
             else:
-                _check_plain(seat, spec, stored, max_bot_iterations)
+                _check_plain(seat, spec, stored, max_bot_iterations, max_decision_seconds)
         rules = _rules(data.get("rules", "classic"), len(seats), stored)
         stand_in = data.get("stand_in", "greedy")
         if not isinstance(stand_in, str) or stand_in not in CHEAP_BOTS:
