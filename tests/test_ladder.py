@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from resume_support import kill_mid_run, on_dask
 
 from skitgubbe.arena import MatchGame, arrangements
 from skitgubbe.arena.ladder import ELO_PER_THETA, LadderResult, fit_plackett_luce, run_ladder
-from skitgubbe.errors import ArgumentError
+from skitgubbe.errors import ArgumentError, RecordError
 
 THETA = {"random": 0.0, "a": 0.3, "b": 0.6, "c": 1.0}
 
@@ -227,3 +229,129 @@ def test_a_ladder_rated_by_the_loser_saves_and_reads_back_how() -> None:
     assert LadderResult.from_dict(data) == ladder
     del data["by"]  # a ladder saved before "by" was kept: rated by the order
     assert LadderResult.from_dict(data).by == "order"
+
+
+# A state file is checked line by line against the ladder's own schedule (issue 40).
+
+_TABLE = ["random", "greedy", "ismcts:iterations=5", "ismcts:iterations=6"]
+"""Four bots at three seats: four tables a round, each deal under six seatings."""
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], LadderResult]:
+    """The lines of a finished two-round ladder's state file, and the ladder."""
+    state = tmp_path_factory.mktemp("journal") / "ladder.jsonl"
+    ladder = run_ladder(_TABLE, rounds=2, seed=3, state=str(state))
+    return state.read_text().splitlines(), ladder
+
+
+def _set_games(line: dict[str, Any], change: Callable[[list[dict[str, Any]]], object]) -> None:
+    change(line["games"])
+
+
+def _every_game(change: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], None]:
+    return lambda line: [change(game) for game in line["games"]]  # type: ignore[func-returns-value]
+
+
+def _swap_two_seats(game: dict[str, Any]) -> None:
+    game["seats"][0], game["seats"][1] = game["seats"][1], game["seats"][0]
+
+
+def _next_loser(game: dict[str, Any]) -> None:
+    game["loser"] = (game["loser"] + 1) % len(game["seats"])
+
+
+# name: (the line changed (1 is the header), how, what the refusal says after "line N: ")
+_TAMPERED: dict[str, tuple[int, Callable[[dict[str, Any]], object], str]] = {
+    "a set's games repeated 50 times": (
+        3, lambda line: line.update(games=line["games"] * 50),
+        "deal set 1: expected 6 games (one for each seating of its table",
+    ),
+    "a set with one game": (
+        4, lambda line: line.update(games=line["games"][:1]),
+        "deal set 2: expected 6 games (one for each seating of its table",
+    ),
+    "seats reordered": (
+        2, lambda line: _swap_two_seats(line["games"][2]),
+        "deal set 0, game 2: expected the seats",
+    ),
+    "seatings reordered": (
+        5, lambda line: line["games"].reverse(), "deal set 3, game 0: expected arrangement 0",
+    ),
+    "a bot twice at one table": (
+        6, lambda line: line["games"][0]["seats"].__setitem__(1, line["games"][0]["seats"][0]),
+        "deal set 4, game 0: a bot twice at one table",
+    ),
+    "every loser rewritten": (
+        7, _every_game(_next_loser), "deal set 5, game 0: the loser is seat",
+    ),
+    "a deal of another set": (
+        8, _every_game(lambda game: game.update(deal=0)),
+        "deal set 6, game 0: expected deal 6 (its deal set's), found 0",
+    ),
+    "a set at another table": (
+        9, lambda line: line.update(set=8),
+        "deal set 8, game 0: expected the seats",
+    ),
+    "a set far beyond the schedule": (
+        9, lambda line: line.update(set=10**6),
+        "deal set 1000000, game 0: expected the seats",
+    ),
+    "a finish order short": (
+        2, lambda line: line["games"][1].update(finish_order=line["games"][1]["finish_order"][1:]),
+        "deal set 0, game 1: the finish order",
+    ),
+    "a game truncated early": (
+        3, lambda line: line["games"][0].update(truncated=True, loser=None),
+        "deal set 1, game 0: truncated after",
+    ),
+    "more moves than the cap": (
+        3, lambda line: line["games"][5].update(moves=10**6),
+        "deal set 1, game 5: 1000000 moves, more than the rules' cap",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_TAMPERED))
+def test_a_tampered_state_file_is_refused_naming_the_line(
+    journal: tuple[list[str], LadderResult], tmp_path: Path, name: str
+) -> None:
+    lines, _ = journal
+    number, change, says = _TAMPERED[name]
+    line = json.loads(lines[number - 1])
+    change(line)
+    changed = [*lines[: number - 1], json.dumps(line), *lines[number:]]
+    state = tmp_path / "ladder.jsonl"
+    state.write_text("\n".join(changed) + "\n")
+    with pytest.raises(RecordError) as caught:
+        run_ladder(_TABLE, rounds=2, seed=3, state=str(state))
+    assert str(caught.value).startswith(f"{state}, line {number}: {says}"), str(caught.value)
+    assert state.read_text() == "\n".join(changed) + "\n"  # left as it was
+
+
+def test_a_set_twice_in_a_state_file_is_refused_naming_both_lines(
+    journal: tuple[list[str], LadderResult], tmp_path: Path
+) -> None:
+    lines, _ = journal
+    state = tmp_path / "ladder.jsonl"
+    state.write_text("\n".join([*lines, lines[3]]) + "\n")
+    with pytest.raises(RecordError, match=f"line {len(lines) + 1}: deal set 2 again .*line 4"):
+        run_ladder(_TABLE, rounds=2, seed=3, state=str(state))
+
+
+def test_an_untouched_state_file_resumes_grows_and_shrinks(
+    journal: tuple[list[str], LadderResult], tmp_path: Path
+) -> None:
+    lines, ladder = journal
+    state = tmp_path / "ladder.jsonl"
+    state.write_text("\n".join(lines[:6]) + "\n")  # the header and five deal sets
+    assert run_ladder(_TABLE, rounds=2, seed=3, state=str(state)) == ladder
+    assert state.read_text().splitlines()[:6] == lines[:6]
+    grown = run_ladder(_TABLE, rounds=3, seed=3, state=str(state))
+    assert grown == run_ladder(_TABLE, rounds=3, seed=3)
+    assert run_ladder(_TABLE, rounds=2, seed=3, state=str(state)) == ladder  # sets beyond kept
+    gauntlet = tmp_path / "gauntlet.jsonl"
+    base = run_ladder(["random", "greedy"], rounds=2, seed=1)
+    more = run_ladder(["ismcts:iterations=5"], rounds=2, seed=1, base=base, state=str(gauntlet))
+    assert run_ladder(["ismcts:iterations=5"], rounds=2, seed=1, base=base,
+                      state=str(gauntlet)) == more  # fmt: skip

@@ -12,13 +12,17 @@ naming it, one holding another run's header with an :class:`~skitgubbe.ArgumentE
 naming what differs, and either is left as it was. A run may name parameters that can
 grow (a ladder's rounds): a file whose header differs from the run's only in those is
 the run's own, its first header kept.
+
+Every line is checked as it is read: a deal set on two lines is refused, and so is one
+the run's ``check`` refuses (a ladder checks each set against its own schedule), with a
+:class:`~skitgubbe.RecordError` naming the line.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from .. import _core
@@ -40,14 +44,45 @@ def state_header(kind: str, rules: Mapping[str, Any], **fields: Any) -> dict[str
     }
 
 
-class Journal:
-    """A state file open for appending; :attr:`sets` holds the deal sets read back."""
+SetCheck = Callable[[int, Sequence[MatchGame]], None]
+"""Told each deal set read back (its key and games); raises a
+:class:`~skitgubbe.RecordError` saying what is wrong with it (the journal adds the line)."""
 
-    def __init__(self, path: str, header: Mapping[str, Any], grows: Collection[str] = ()) -> None:
+
+class Journal:
+    """A state file open for appending; :attr:`sets` holds the deal sets read back.
+
+    ``check``, if given, is told every deal set read back and refuses one that is not
+    what the run would have written; a deal set on two lines is refused either way:
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "state.jsonl")
+    >>> header = state_header("sprt", {"players": 2}, specs=["a", "b"], seed=1, params={})
+    >>> game = MatchGame(0, 0, ("a", "b"), 1, (0, 1), False, 30)
+    >>> journal = Journal(path, header)
+    >>> journal.append(0, [game])
+    >>> journal.append(0, [game])
+    >>> journal.close()
+    >>> Journal(path, header)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    skitgubbe.errors.RecordError: .../state.jsonl, line 3: deal set 0 again (first on line 2)
+    """
+
+    def __init__(
+        self,
+        path: str,
+        header: Mapping[str, Any],
+        grows: Collection[str] = (),
+        check: SetCheck | None = None,
+    ) -> None:
         self.path = path
         self.grows = frozenset(grows)
         """Keys of the header's ``params`` that may differ from the file's."""
+        self.check = check
         self.sets: dict[int, tuple[MatchGame, ...]] = {}
+        self.lines: dict[int, int] = {}
+        """The line of each deal set read back."""
         header = json.loads(json.dumps(header))  # as it reads back (tuples as lists)
         try:
             with open(path, "rb") as file:
@@ -127,10 +162,20 @@ class Journal:
         games = record.get("games")
         if not isinstance(games, list) or not games:
             raise RecordError(f"{self.path}, line {number}: 'games' must be a non-empty list")
+        key = record["set"]
+        if key in self.lines:
+            raise RecordError(
+                f"{self.path}, line {number}: deal set {key} again (first on line "
+                f"{self.lines[key]})"
+            )
         try:
-            self.sets[record["set"]] = tuple(MatchGame.from_dict(game) for game in games)
+            played = tuple(MatchGame.from_dict(game) for game in games)
+            if self.check is not None:
+                self.check(key, played)
         except RecordError as exc:
             raise RecordError(f"{self.path}, line {number}: {exc}") from None
+        self.sets[key] = played
+        self.lines[key] = number
 
     def append(self, key: int, games: Sequence[MatchGame]) -> None:
         """Record the finished deal set ``key`` (one line, flushed to the system)."""

@@ -37,10 +37,11 @@ from typing import Any, Final
 import attrs
 
 from .._files import check_header, write_csv, write_text
+from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError, SkitgubbeError
 from ..game.rules import Rules
 from ._journal import Journal, state_header
-from .results import MatchGame, plot_figure
+from .results import MatchGame, arrangements, plot_figure
 from .runner import (
     MatchPlan,
     Progress,
@@ -356,6 +357,119 @@ def ladder_tables(
     return [tuple(([gauntlet] if gauntlet is not None else []) + group) for group in groups]
 
 
+class _Schedule:
+    """Which table, and so which seatings, each deal set of a ladder has: deal set
+    ``offset + r·T + t`` is table ``t`` of round ``r``'s :func:`ladder_tables` (``T`` of
+    them a round, however many rounds there are), played on its own deal, under every
+    seating of the table in :func:`~skitgubbe.arena.arrangements`' order.
+
+    >>> schedule = _Schedule(["a", "b", "c"], Rules.classic(2), 0, None, 10)
+    >>> schedule.table(10), schedule.table(14), schedule.table(9)  # round 0, round 1, none
+    (('a', 'b'), ('a', 'c'), None)
+    """
+
+    def __init__(
+        self, bots: Sequence[str], rules: Rules, seed: int, gauntlet: str | None, offset: int
+    ) -> None:
+        self.bots, self.rules, self.seed, self.gauntlet = tuple(bots), rules, seed, gauntlet
+        self.offset = offset
+        self.per_round = len(self._round(0))
+        self.rounds: dict[int, list[tuple[str, ...]]] = {}
+
+    def _round(self, round_: int) -> list[tuple[str, ...]]:
+        return ladder_tables(self.bots, self.rules.players, round_, self.seed, self.gauntlet)
+
+    def table(self, key: int) -> tuple[str, ...] | None:
+        """The table of deal set ``key`` (``None``: no deal set of this ladder)."""
+        if key < self.offset:
+            return None
+        round_, index = divmod(key - self.offset, self.per_round)
+        if round_ not in self.rounds:
+            if len(self.rounds) > 64:  # a file is read in order: rounds seldom come back
+                self.rounds.clear()
+            self.rounds[round_] = self._round(round_)
+        return self.rounds[round_][index]
+
+    def check(self, key: int, games: Sequence[MatchGame]) -> None:
+        """Refuse the deal set ``key`` read back as ``games`` unless it is what the ladder
+        plays as that set: its table's every seating once, in order, each on the set's
+        own deal, and each result one a game can have. A
+        :class:`~skitgubbe.errors.RecordError` says what was expected and what found.
+
+        Who lost, and the order the others went out in, are checked to be consistent
+        (a permutation of the table's seats, the loser last; a truncated game ended by
+        the move cap, with no loser; a crash lost by the crashed seat), not to be the
+        game's: that takes playing it again.
+
+        >>> schedule = _Schedule(["a", "b"], Rules.classic(2), 0, None, 0)
+        >>> schedule.check(3, [MatchGame(3, 0, ("a", "b"), 1, (0, 1), False, 50),
+        ...                    MatchGame(3, 1, ("b", "a"), 0, (1, 0), False, 70)])
+        >>> schedule.check(3, [MatchGame(3, 0, ("a", "b"), 0, (0, 1), False, 50)])
+        Traceback (most recent call last):
+            ...
+        skitgubbe.errors.RecordError: deal set 3: expected 2 games (one for each seating of its table ('a', 'b')), found 1
+        """  # noqa: E501
+        table = self.table(key)
+        if table is None:
+            raise RecordError(
+                f"deal set {key}: expected a deal set from {self.offset} on (this ladder's)"
+            )
+        seatings = arrangements(table)
+        if len(games) != len(seatings):
+            raise RecordError(
+                f"deal set {key}: expected {len(seatings)} games (one for each seating of its "
+                f"table {brief(table)}), found {len(games)}"
+            )
+        cap = self.rules.max_moves
+        for index, (game, seats) in enumerate(zip(games, seatings, strict=True)):
+            where = f"deal set {key}, game {index}"
+            if game.arrangement != index:
+                raise RecordError(
+                    f"{where}: expected arrangement {index}, found {game.arrangement}"
+                )
+            if len(set(game.seats)) != len(game.seats):
+                raise RecordError(f"{where}: a bot twice at one table: {brief(game.seats)}")
+            if game.seats != seats:
+                raise RecordError(
+                    f"{where}: expected the seats {brief(seats)}, found {brief(game.seats)}"
+                )
+            if game.deal != key:
+                raise RecordError(
+                    f"{where}: expected deal {key} (its deal set's), found {game.deal}"
+                )
+            problem = _result_problem(game, cap)
+            if problem is not None:
+                raise RecordError(f"{where}: {problem}")
+
+
+def _result_problem(game: MatchGame, cap: int) -> str | None:
+    """What makes ``game``'s result one no game under a move cap of ``cap`` has, if anything."""
+    players = len(game.seats)
+    order, loser = game.finish_order, game.loser
+    if game.moves > cap:
+        return f"{game.moves} moves, more than the rules' cap of {cap}"
+    if game.crash is not None:
+        if loser != game.crash.seat or not order or order[-1] != game.crash.seat:
+            return (
+                f"the loser is seat {loser} and the finish order {list(order)}: a crash of "
+                f"seat {game.crash.seat} has that seat as the loser, last in the finish order"
+            )
+        return None
+    if game.truncated:
+        if loser is not None or game.moves != cap or len(order) >= players:
+            return (
+                f"truncated after {game.moves} moves with the loser {loser} and the finish "
+                f"order {list(order)}: the move cap ends a game after {cap} moves, with no "
+                "loser and a seat still holding cards"
+            )
+        return None
+    if sorted(order) != list(range(players)):
+        return f"the finish order {list(order)} is not every seat of the table once"
+    if loser is not None and loser != order[-1]:
+        return f"the loser is seat {loser}, not seat {order[-1]}, last in the finish order"
+    return None
+
+
 def _fit(result: LadderResult) -> Ratings:
     return fit_plackett_luce(result.games, result.bots, by=result.by)
 
@@ -585,9 +699,13 @@ def run_ladder(
     state file makes a ladder resumable, and lets it grow: run again with more ``rounds``
     and the same file, and only the new rounds are played, since round ``r``'s tables
     and deals do not depend on how many rounds there are; ``timeout`` is the old name of
-    ``move_time``, deprecated). ``by`` is what the ratings are fitted to
-    (:data:`RATED_BY`); it plays no part in the games, so a finished ladder's state file
-    can be rated again either way.
+    ``move_time``, deprecated). Every line of the state file is checked against that
+    schedule before anything is played: a deal set on two lines, or one whose games are
+    not its table's seatings once each on its own deal, with a result a game can have,
+    is a :class:`~skitgubbe.errors.RecordError` naming the line, what was expected and
+    what found (the results themselves are not played again: docs/sprt.md, resuming).
+    ``by`` is what the ratings are fitted to (:data:`RATED_BY`); it plays no part in the
+    games, so a finished ladder's state file can be rated again either way.
 
     >>> ladder = run_ladder(["greedy", "random"], rounds=4, seed=1)
     >>> gauntlet = run_ladder(["ismcts:iterations=30"], rounds=1, seed=1, base=ladder)
@@ -637,6 +755,7 @@ def run_ladder(
             schedule.append((offset + len(schedule), plans[table]))
     journal = None
     if state is not None:
+        ladder = _Schedule(others, rules, seed, gauntlet, offset)
         header = state_header(
             "ladder",
             rules.to_dict(),
@@ -644,12 +763,9 @@ def run_ladder(
             seed=seed,
             params={"rounds": rounds, "gauntlet": gauntlet, "offset": offset, "timeout": move_time},
         )
-        journal = Journal(state, header, grows=("rounds",))  # more rounds: the same deals first
+        # More rounds: the same deals first. Every line is checked against the schedule.
+        journal = Journal(state, header, grows=("rounds",), check=ladder.check)
     done = {} if journal is None else dict(journal.sets)
-    for key, plan in schedule:
-        recorded = done.get(key)
-        if recorded is not None and recorded[0].seats not in plan.seatings:
-            raise ArgumentError(f"{state}: deal set {key} was not played at its table")
     if report is not None:
         report(len(done), len(schedule))
     units: Iterator[Unit] = ((key, plan, key) for key, plan in schedule if key not in done)
