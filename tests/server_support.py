@@ -20,12 +20,35 @@ from typing import IO, Any
 _LOGS: dict[int, IO[bytes]] = {}  # each server's stderr, by its process id
 
 
+ROOMY = (
+    "creates_per_minute_per_client=100000",
+    "creates_per_minute=100000",
+    "open_tables_per_client=100000",
+    "open_tables=100000",
+)
+"""Limits for tests that are not about them: one test client makes as many tables as it
+needs (the other bounds stay at their defaults). ``--limit`` options of ``skitgubbe serve``,
+and :class:`~skitgubbe.server.limits.Limits` by :func:`roomy`."""
+
+
+def roomy(**changes: Any) -> Any:
+    """:data:`ROOMY` as :class:`~skitgubbe.server.limits.Limits`, with ``changes``."""
+    import attrs
+
+    from skitgubbe.server.limits import Limits
+
+    return attrs.evolve(Limits.from_options(ROOMY), **changes)
+
+
 def serve(test: Callable[[Any], Awaitable[None]], store: Any = ":memory:", **options: Any) -> None:
     """Run ``test(client)`` (at most 120 s) against ``create_app(store, **options)`` in this
-    process, through aiohttp's test client."""
+    process, through aiohttp's test client (with :func:`roomy` limits unless ``options``
+    give some)."""
     from aiohttp.test_utils import TestClient, TestServer
 
     from skitgubbe.server import create_app
+
+    options.setdefault("limits", roomy())
 
     async def main() -> None:
         async with TestClient(TestServer(create_app(store, **options))) as client:
@@ -46,13 +69,17 @@ def start_server(
     *args: str,
     env: dict[str, str] | None = None,
     prefix: Sequence[str] = (),
+    limits: Sequence[str] = ROOMY,
 ) -> subprocess.Popen[bytes]:
     """``skitgubbe serve`` (with ``args``) on ``port`` and ``db``, once it listens. Its stderr
     goes to a file (a pipe nobody reads would fill and stop the server): :func:`stop_server`
     gives it back. ``env`` adds to the environment; ``prefix`` runs the server under another
-    program (``strace -f -o FILE``)."""
+    program (``strace -f -o FILE``); ``limits`` are its ``--limit`` options (:data:`ROOMY`;
+    ``()`` for the defaults)."""
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_server, once read
     command = [sys.executable, "-m", "skitgubbe", "serve", "--port", str(port), "--db", str(db)]
+    for limit in limits:
+        command += ["--limit", limit]
     server = subprocess.Popen(
         [*prefix, *command, *args],
         stdout=subprocess.DEVNULL,

@@ -22,6 +22,7 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp")
 from server_support import (  # noqa: E402
     CANARY,
+    ROOMY,
     SLOW_CALLBACK,
     fifo_unopened,
     free_port,
@@ -241,11 +242,11 @@ def test_a_stored_table_that_can_no_longer_be_built_is_closed_and_the_rest_resum
     assert closed["moves"].moves == ["flip-flop"]  # its record is kept
 
 
-async def _finished_tables(http: Any, count: int) -> list[str]:
+async def _finished_tables(http: Any, count: int, max_moves: int = 400) -> list[str]:
     """``count`` tables of two greedy bots, once every one is over."""
     ids = []
     for _ in range(count):
-        seats = {"seats": ["greedy", "greedy"], "rules": {"max_moves": 400}}
+        seats = {"seats": ["greedy", "greedy"], "rules": {"max_moves": max_moves}}
         response = await http.post("/api/tables", json=seats)
         ids.append((await response.json())["id"])
     for _ in range(600):  # at most 60 s
@@ -257,27 +258,38 @@ async def _finished_tables(http: Any, count: int) -> list[str]:
 
 
 def test_reviews_are_bounded_per_client_and_in_all(tmp_path: Path) -> None:
-    """A client has at most MAX_REVIEWS_PER_CLIENT reviews under way (429 past it), the
-    server at most MAX_PENDING_REVIEWS (503 past it), each refusal with a Retry-After; a
-    review asked again is the same one, not a new one; a seat in other than ASCII digits
-    is a 400 (``²`` was a 500 and ``𝟎`` seat 0 on 3f6faa5)."""
-    from skitgubbe.server.advice import MAX_PENDING_REVIEWS, MAX_REVIEWS_PER_CLIENT
-
+    """A client has at most two reviews under way (429 past it, with a Retry-After), and
+    may ask for another once they are done (its count goes down again); a review asked
+    again is the same one, not a new one; a seat in other than ASCII digits is a 400
+    (``²`` was a 500 and ``𝟎`` seat 0 on 3f6faa5). All clients together have at most
+    ``review_decisions`` decisions of reviews under way: another address gets no review
+    past it (503), and a game longer than ``review_max_decisions`` is refused, saying so."""
     port = free_port()
     # A review slow enough to stay under way while the test asks (it stops at shutdown).
-    server = start_server(tmp_path / "server.db", port, "--review-engine", "ismcts:iterations=6000")
+    options = (*ROOMY, "review_decisions=120", "review_max_decisions=100")
+    server = start_server(
+        tmp_path / "server.db",
+        port,
+        "--review-engine",
+        "ismcts:iterations=3000",
+        limits=options,
+    )
     url = f"http://127.0.0.1:{port}"
-    statuses: list[tuple[str, int, str | None]] = []
+    statuses: list[tuple[str, int, str | None, str]] = []
 
-    async def review(address: str, table: str, seat: int) -> None:
+    async def review(address: str, table: str, seat: int) -> int:
         connector = aiohttp.TCPConnector(local_addr=(address, 0))
         async with aiohttp.ClientSession(url, connector=connector) as http:
             response = await http.get(f"/api/tables/{table}/review?seat={seat}")
-            statuses.append((address, response.status, response.headers.get("Retry-After")))
+            body = await response.json()
+            statuses.append(
+                (address, response.status, response.headers.get("Retry-After"), str(body))
+            )
+            return response.status
 
     async def main() -> dict[str, int]:
         async with aiohttp.ClientSession(url) as http:
-            tables = await _finished_tables(http, MAX_PENDING_REVIEWS // 2 + 2)
+            tables = await _finished_tables(http, 8, max_moves=150)
             odd = {}
             for text in ("²", "𝟎", "-1", "0x1", ""):
                 response = await http.get(f"/api/tables/{tables[0]}/review", params={"seat": text})
@@ -287,18 +299,47 @@ def test_reviews_are_bounded_per_client_and_in_all(tmp_path: Path) -> None:
             await review("127.0.0.1", *pairs[0])
         await review("127.0.0.1", *pairs[1])
         await review("127.0.0.1", *pairs[2])  # a third of one client's: 429
-        for n, pair in enumerate(pairs[3 : MAX_PENDING_REVIEWS + 1]):  # one each, to the bound
-            await review(f"127.0.0.{n + 2}", *pair)
-        await review("127.0.0.200", *pairs[MAX_PENDING_REVIEWS + 1])  # past the bound: 503
+        for pair in pairs[:2]:  # once both are done, the client may ask again
+            for _ in range(600):
+                if await review("127.0.0.1", *pair) == 200:
+                    break
+                await asyncio.sleep(0.1)
+        del statuses[4:]
+        assert await review("127.0.0.1", *pairs[2]) == 202
+        for n, pair in enumerate(pairs[3:]):  # other addresses, up to the bound in decisions
+            if await review(f"127.0.0.{n + 2}", *pair) == 503:
+                break
         return odd
 
     try:
-        odd = asyncio.run(asyncio.wait_for(main(), 90))
+        odd = asyncio.run(asyncio.wait_for(main(), 120))
     finally:
         stop_server(server)
     assert odd == {text: 400 for text in odd}
-    assert MAX_REVIEWS_PER_CLIENT == 2
-    assert [s[1] for s in statuses[:4]] == [202, 202, 202, 429]
+    assert [s[1] for s in statuses[:4]] == [202, 202, 202, 429], statuses
     assert statuses[3][2] is not None and int(statuses[3][2]) > 0
-    assert [s[1] for s in statuses[4:-1]] == [202] * (MAX_PENDING_REVIEWS - 2)
-    assert statuses[-1][1] == 503 and statuses[-1][2] is not None
+    assert statuses[4][1] == 202  # the count went down when the first two were done
+    others = [s[1] for s in statuses[5:]]
+    assert others[-1] == 503 and statuses[-1][2] is not None, statuses  # the total in decisions
+    assert 1 <= len(others) <= 4 and set(others[:-1]) <= {202, 400}, statuses
+
+
+def test_a_review_longer_than_the_bound_is_refused_saying_so(tmp_path: Path) -> None:
+    """A game with more of a seat's decisions than ``review_max_decisions`` is not
+    reviewed (a review of a 10,000-move game held the review thread 86 s): 400, naming
+    the count and the bound."""
+    port = free_port()
+    server = start_server(tmp_path / "server.db", port, limits=(*ROOMY, "review_max_decisions=5"))
+    url = f"http://127.0.0.1:{port}"
+
+    async def main() -> tuple[int, str]:
+        async with aiohttp.ClientSession(url) as http:
+            (table,) = await _finished_tables(http, 1)
+            response = await http.get(f"/api/tables/{table}/review?seat=0")
+            return response.status, (await response.json())["error"]
+
+    try:
+        status, error = asyncio.run(asyncio.wait_for(main(), 60))
+    finally:
+        stop_server(server)
+    assert status == 400 and "reviews at most 5" in error, error

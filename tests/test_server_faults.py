@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
-from server_support import free_port, start_server, stop_server  # noqa: E402
+from server_support import free_port, roomy, start_server, stop_server  # noqa: E402
 
 import skitgubbe as sg  # noqa: E402
 from skitgubbe.server import Lobby, SQLiteStore, Table, TableError  # noqa: E402
@@ -322,7 +322,7 @@ def _play_with_faults(
     told: Told = {}
 
     async def main() -> list[Table]:
-        lobby = Lobby(store)
+        lobby = Lobby(store, limits=roomy())
         playing: list[Table] = []
         for index in range(tables):  # people's tables, and some of bots only
             seats = [None, "greedy", "random"] if index % 3 else ["greedy", "random"]

@@ -49,6 +49,7 @@ async def new_table(client: TestClient, **config: Any) -> dict[str, Any]:
 async def claim(client: TestClient, table: str, seat: int = 0, name: str = "Ann") -> str:
     response = await client.post(f"/api/tables/{table}/claim", json={"seat": seat, "name": name})
     assert response.status == 201, await response.text()
+    client.session.cookie_jar.clear()  # each person sits down from a browser of their own
     return str((await response.json())["token"])
 
 

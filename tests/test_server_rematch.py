@@ -17,6 +17,7 @@ from test_server import SHORT, claim, frames_until, join, new_table, play_out
 
 
 async def rematch(client: TestClient, table: str, token: str | None) -> Any:
+    client.session.cookie_jar.clear()  # each person asks from a browser of their own
     return await client.post(f"/api/tables/{table}/rematch", json={"token": token})
 
 

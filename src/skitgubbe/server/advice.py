@@ -33,8 +33,7 @@ import collections
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -46,6 +45,8 @@ from ..game import svg
 from ..game.observation import Observation
 from ..game.state import Game
 from .errors import TableError
+from .limits import Limits
+from .pool import FairPool
 
 __all__ = [
     "HINT_ENGINE",
@@ -59,6 +60,7 @@ __all__ = [
     "Advisor",
     "Review",
     "ReviewStoppedError",
+    "TurnHint",
     "check_engine",
     "hint",
     "hint_seed",
@@ -300,22 +302,117 @@ class Review:
         return {"status": "working", "done": self.done, "total": self.total}
 
 
+class TurnHint:
+    """The hint of one turn of one seat at a table: one search however often it is asked
+    (asked again, the seat is sent the same hint), and none once the turn ends
+    (:meth:`cancel`: a hint still waiting for a thread never runs).
+
+    >>> import asyncio, skitgubbe as sg
+    >>> async def main() -> list:
+    ...     advisor = Advisor(hint_engine="ismcts:iterations=100")
+    ...     sent: list = []
+    ...     async def send(message) -> None:
+    ...         sent.append(message["type"])
+    ...     turn = TurnHint(advisor, "t", seat=0, number=0)
+    ...     view = sg.Game.new(seed=4).observation(0)
+    ...     turn.ask(view, "192.0.2.1", send)
+    ...     while turn.advice is None:
+    ...         await asyncio.sleep(0.01)
+    ...     turn.ask(view, "192.0.2.1", send)  # found already: sent again, no search
+    ...     await asyncio.sleep(0.01)
+    ...     await advisor.close()
+    ...     return sent
+    >>> asyncio.run(main())
+    ['hint', 'hint']
+    """
+
+    def __init__(self, advisor: Advisor, table: str, seat: int, number: int) -> None:
+        self.advisor = advisor
+        self.table = table
+        self.seat = seat
+        self.number = number
+        self.advice: dict[str, Any] | None = None
+        self._searching: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def ask(
+        self,
+        view: Observation,
+        client: str,
+        send: Callable[[Mapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        """The seat asks (``client``: who, for the bounds on hints waiting): the hint is
+        searched at ``view`` the first time (in the advisor's hint threads) and handed to
+        ``send`` as a ``hint`` frame once found, or an ``error`` frame (too many hints
+        waiting: it may be asked again; a failed search)."""
+        loop = asyncio.get_running_loop()
+        if self.advice is not None:
+            work: Awaitable[None] = send({"type": "hint", **self.advice})
+        elif self._searching is None:
+            self._searching = loop.create_task(self._search(view, client, send))
+            return
+        else:
+            return  # under way: it is sent when it is found
+        task = loop.create_task(_awaited(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _search(
+        self,
+        view: Observation,
+        client: str,
+        send: Callable[[Mapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        try:
+            self.advice = await self.advisor.hint(view, client, self.table)
+        except TableError as error:  # too many hints waiting: said; it may be asked again
+            self._searching = None
+            await send({"type": "error", "error": str(error), "code": error.code})
+            return
+        except Exception:  # a bug in the search: the seat is told, the table plays on
+            _log.exception("table %s: the hint for seat %s failed", self.table, self.seat)
+            self._searching = None
+            await send(
+                {"type": "error", "error": "the hint failed (a bug, logged)", "code": "internal"}
+            )
+            return
+        await send({"type": "hint", **self.advice})
+
+    def cancel(self) -> None:
+        """The turn is over: the search is dropped if it still waits for a thread (a running
+        one finishes in its thread, and nobody is sent it)."""
+        for task in [self._searching, *self._tasks]:
+            if task is not None:
+                task.cancel()
+
+
+async def _awaited(work: Awaitable[None]) -> None:
+    await work
+
+
 class Advisor:
     """Hints and reviews for one server's tables: the engines they run, and the reviews
     done so far (at most :data:`MAX_REVIEWS`, by table and seat).
 
-    Hints come first: they run in worker threads of their own (at most ``at_once`` at a
-    time), reviews in others (at most :data:`MAX_REVIEWS_AT_ONCE`), so a hint never waits
-    behind a review, nor behind the tables' bots. At most :data:`MAX_PENDING_REVIEWS`
-    reviews are under way or waiting, at most :data:`MAX_REVIEWS_PER_CLIENT` of them
-    asked for by one client: past that a review is refused with ``503`` (or ``429``) and
-    a ``Retry-After``. Each finished game and seat is reviewed once (the result is kept).
+    Hints come first: they run in worker threads of their own (``at_once`` at a time),
+    reviews in others (:data:`MAX_REVIEWS_AT_ONCE`), so a hint never waits behind a review,
+    nor behind the tables' bots; both are shared fairly between clients
+    (:class:`~skitgubbe.server.pool.FairPool`: one client's hints or reviews never hold
+    every thread, and take turns with everybody else's). What waits is bounded by
+    ``limits`` (:class:`~skitgubbe.server.limits.Limits`): hints waiting per client and in
+    all; reviews under way per client (429 past it); the decisions all reviews under way
+    still have to analyse (503 past it, with a ``Retry-After``); and the decisions of one
+    review (a longer game's review is refused, saying so). Each finished game and seat is
+    reviewed once (the result is kept).
 
     >>> import asyncio, skitgubbe as sg
-    >>> advisor = Advisor(hint_engine="ismcts:iterations=200")
-    >>> game = sg.Game.new(seed=4)
-    >>> advice = asyncio.run(advisor.hint(game.observation(0)))
-    >>> advice["engine"], len(advice["moves"]) == len(game.legal_moves)
+    >>> async def main() -> tuple:
+    ...     advisor = Advisor(hint_engine="ismcts:iterations=200")
+    ...     game = sg.Game.new(seed=4)
+    ...     advice = await advisor.hint(game.observation(0))
+    ...     await advisor.close()
+    ...     return advice["engine"], len(advice["moves"]) == len(game.legal_moves)
+    >>> asyncio.run(main())
     ('ismcts:iterations=200', True)
     >>> Advisor(review_engine="random")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -328,25 +425,37 @@ class Advisor:
         hint_engine: str = HINT_ENGINE,
         review_engine: str = REVIEW_ENGINE,
         at_once: int = MAX_AT_ONCE,
+        limits: Limits | None = None,
     ) -> None:
         if type(at_once) is not int or at_once < 1:
             raise ArgumentError(f"at_once must be an int >= 1, not {at_once!r}")
         self.hint_engine = check_engine(hint_engine, "hint_engine")
         self.review_engine = check_engine(review_engine, "review_engine")
         self.at_once = at_once
+        self.limits = limits or Limits()
         self.reviews: collections.OrderedDict[tuple[str, int], Review] = collections.OrderedDict()
         # Threads of their own: hints never queue behind reviews or the tables' searches.
-        self._hints = ThreadPoolExecutor(at_once, thread_name_prefix="skitgubbe-hint")
-        self._reviews = ThreadPoolExecutor(
-            MAX_REVIEWS_AT_ONCE, thread_name_prefix="skitgubbe-review"
+        self._hints = FairPool(
+            at_once,
+            per_client=max(1, at_once - 1),
+            max_queued_per_client=self.limits.hints_per_client,
+            max_queued=self.limits.hints,
+            name="skitgubbe-hint",
         )
+        self._reviews = FairPool(MAX_REVIEWS_AT_ONCE, name="skitgubbe-review")
         self._asked: collections.Counter[str] = collections.Counter()  # pending, by client
+        self._decisions: collections.OrderedDict[tuple[str, int], int] = (
+            collections.OrderedDict()
+        )  # each reviewed game and seat's decisions, counted once
+        self.pending_decisions = 0
+        """The decisions the reviews under way still have to analyse."""
 
-    async def hint(self, view: Observation) -> dict[str, Any]:
-        """A hint at ``view`` (:func:`hint`), worked out in a hint thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._hints, hint, view, self.hint_engine, hint_seed(view)
+    async def hint(self, view: Observation, client: str = "", table: str = "") -> dict[str, Any]:
+        """A hint at ``view`` (:func:`hint`), worked out in a hint thread when the turn of
+        ``client`` (who asked) and ``table`` comes; :class:`~skitgubbe.server.pool.PoolFullError`
+        (a :class:`TableError`, 429 or 503) when too many hints wait already."""
+        return await self._hints.run(
+            client, table, functools.partial(hint, view, self.hint_engine, hint_seed(view))
         )
 
     def pending(self) -> int:
@@ -356,6 +465,32 @@ class Advisor:
         0
         """
         return sum(1 for found in self.reviews.values() if found.task is not None)
+
+    def decisions(self, table_id: str, seat: int, record: Mapping[str, Any]) -> int:
+        """How many of ``seat``'s moves a review of ``record`` analyses (counted once a game
+        and seat: a game of the move cap is replayed once, however often it is asked).
+
+        >>> import skitgubbe as sg
+        >>> game = sg.Game.new(sg.Rules.classic(2), seed=5)
+        >>> while game.result is None:
+        ...     _ = game.play(game.legal_moves[0])
+        >>> mine = sum(1 for e in game.history if getattr(e, "seat", None) == 0)
+        >>> Advisor().decisions("t", 0, game.record()) <= len(game.moves)
+        True
+        """
+        key = (table_id, seat)
+        found = self._decisions.get(key)
+        if found is None:
+            game = Game.from_record({**record, "moves": [], "result": None})
+            found = 0
+            for text in record["moves"]:
+                if game.to_move == seat:
+                    found += 1
+                game.play(text)
+            self._decisions[key] = found
+            while len(self._decisions) > MAX_REVIEWS:
+                self._decisions.popitem(last=False)
+        return found
 
     def review(
         self,
@@ -367,36 +502,46 @@ class Advisor:
     ) -> Review:
         """The review of ``seat`` at finished table ``table_id`` (whose ``record`` is given):
         the one done or under way, else a new one, started in the running loop for
-        ``client`` (who asked: an address), unless too many are pending
-        (:class:`~skitgubbe.server.errors.TableError` 503, or 429 for one client)."""
+        ``client`` (who asked: a client key), unless its game is too long to review (400),
+        too much review work is pending (503) or ``client`` has too many under way (429)
+        (:class:`~skitgubbe.server.errors.TableError`)."""
         key = (table_id, seat)
         found = self.reviews.get(key)
         if found is not None and found.error is None:
             self.reviews.move_to_end(key)
             return found
-        if self.pending() >= MAX_PENDING_REVIEWS:
+        decisions = self.decisions(table_id, seat, record)
+        limits = self.limits
+        if decisions > limits.review_max_decisions:
             raise TableError(
-                f"the server is working out {MAX_PENDING_REVIEWS} reviews already: "
-                f"ask again in {RETRY_SECONDS} s",
-                503,
-                retry_after=RETRY_SECONDS,
+                f"this game has {decisions} moves of seat {seat} to review; this server "
+                f"reviews at most {limits.review_max_decisions} (a game that long is cut by "
+                "the move limit: review it with skitgubbe analyse on your own machine)"
             )
-        if self._asked[client] >= MAX_REVIEWS_PER_CLIENT:
+        if self._asked[client] >= limits.reviews_per_client:
             raise TableError(
-                f"you have {MAX_REVIEWS_PER_CLIENT} reviews under way: ask for another once "
+                f"you have {limits.reviews_per_client} reviews under way: ask for another once "
                 "they are done",
                 429,
+                retry_after=RETRY_SECONDS,
+            )
+        if self.pending_decisions + decisions > limits.review_decisions:
+            raise TableError(
+                f"the server has {self.pending_decisions} decisions of reviews to work out "
+                f"already: ask again in {RETRY_SECONDS} s",
+                503,
                 retry_after=RETRY_SECONDS,
             )
         started = Review()
         self.reviews[key] = started
         self._asked[client] += 1
+        self.pending_decisions += decisions
 
         async def work() -> None:
-            loop = asyncio.get_running_loop()
             try:
-                started.result = await loop.run_in_executor(
-                    self._reviews,
+                started.result = await self._reviews.run(
+                    client,
+                    table_id,
                     functools.partial(
                         review, record, seat, names, self.review_engine, started.progress
                     ),
@@ -405,11 +550,15 @@ class Advisor:
                 started.error = str(error)
             except ReviewStoppedError:
                 started.error = "the review was stopped (the server is shutting down)"
+            except asyncio.CancelledError:
+                started.error = "the review was stopped (the server is shutting down)"
+                raise
             except Exception:  # a bug: said to the client, logged with its traceback
                 _log.exception("the review of table %s, seat %s failed", table_id, seat)
                 started.error = "the review failed (a bug, logged)"
             finally:
                 started.task = None
+                self.pending_decisions -= decisions
                 self._asked[client] -= 1
                 if self._asked[client] <= 0:
                     del self._asked[client]
@@ -422,6 +571,14 @@ class Advisor:
             del self.reviews[oldest]
         return started
 
+    def under_way(self, client: str) -> int:
+        """How many reviews ``client`` has under way or waiting.
+
+        >>> Advisor().under_way("192.0.2.1")
+        0
+        """
+        return self._asked.get(client, 0)
+
     async def close(self) -> None:
         """Stop the reviews under way (a server shutting down: each stops at its next
         decision) and the advisor's threads."""
@@ -432,4 +589,4 @@ class Advisor:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await found.task
         for pool in (self._hints, self._reviews):
-            pool.shutdown(wait=False, cancel_futures=True)
+            await pool.close()

@@ -4,7 +4,10 @@
 aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
 :func:`run` serves it (``skitgubbe serve``). The API:
 
-* ``GET /api/tables``: the tables, public (no token, no card);
+* ``GET /api/tables``: the tables, public (no token, no card): the open and running ones
+  (the newest first) and the last finished ones; ``?status=live`` or ``?status=over`` for one
+  kind, ``&limit=N`` and ``&before=ID`` (the last table of the page before) to page through
+  them. It carries an ``ETag``: asked with ``If-None-Match``, an unchanged list is a ``304``;
 * ``GET /api/engines``: the names of the engines a seat may be given
   (``"engine:NAME"``);
 * ``GET /api/bots``: ``{"builtin": [...], "named": [...]}``, the built-in bots a
@@ -16,6 +19,9 @@ aiohttp program can mount (``parent.add_subapp("/skitgubbe/", app)``);
   secret ``token``, shown once (the server keeps only its hash);
 * ``POST /api/tables/{id}/leave`` (``{"token": ...}``): give a seat back before
   the start;
+* ``POST /api/tables/{id}/rematch`` (``{"token": ...}``): a finished table's rematch,
+  ``POST /api/tables/{id}/decline`` (``{"token": ...}``) to give up the seat kept there;
+  ``GET /api/tables/{id}/session``: the session's tally;
 * ``GET /api/tables/{id}/record``: a finished game's record, for
   ``skitgubbe replay``;
 * ``GET /api/tables/{id}/review?seat=N``: a finished game reviewed from seat
@@ -35,7 +41,9 @@ Requests are at most :data:`MAX_REQUEST` bytes and frames :data:`MAX_FRAME`; a
 socket that sends :data:`MAX_BAD_FRAMES` bad frames is closed. An error is JSON,
 ``{"error": message, "code": code}``; a request the store could not write is
 answered ``503`` with the code :data:`STORE_UNAVAILABLE` (the tables wait and go
-on by themselves once the store writes again).
+on by themselves once the store writes again). What one client may make the server do is
+bounded (:class:`~skitgubbe.server.limits.Limits`): past a bound the answer is ``429`` (the
+client's own bound) or ``503`` (the server's), with a ``Retry-After`` where waiting helps.
 """
 
 from __future__ import annotations
@@ -45,7 +53,8 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
 
@@ -58,11 +67,13 @@ from ..game.cards import Card
 from .advice import HINT_ENGINE, REVIEW_ENGINE
 from .config import MAX_BOT_ITERATIONS
 from .errors import TableError, shorten
+from .limits import Limits, Network, client_of
 from .lobby import Lobby
 from .store import SQLiteStore, Store, StoreError
 from .tables import Table
 
 __all__ = [
+    "BROWSER_COOKIE",
     "FULL_GC_SECONDS",
     "MAX_BAD_FRAMES",
     "MAX_BOT_ITERATIONS",
@@ -86,8 +97,13 @@ JOIN_TIME: Final = 10.0
 FULL_GC_SECONDS: Final = 600.0
 """How often the serving process runs a full garbage collection (:func:`tune_gc`)."""
 
+BROWSER_COOKIE: Final = "skitgubbe-browser"
+"""The cookie that tells one browser from another (a random id, ``HttpOnly``): a browser
+holds at most one seat of a table."""
+
 _log: Final = logging.getLogger("skitgubbe.server")
 LOBBY: Final = web.AppKey("lobby", Lobby)
+_TRUSTED: Final = web.AppKey("trusted", Sequence[Network])  # the trusted proxies' networks
 _GC_TASK: Final = web.AppKey("gc_task", asyncio.Task[None])
 _NEVER: Final = 1 << 30  # a threshold never reached
 
@@ -203,9 +219,59 @@ async def _body(request: web.Request) -> Any:
     return _load(text, "the request body")
 
 
+def _client(request: web.Request) -> str:
+    """Who sent ``request`` (:func:`~skitgubbe.server.limits.client_of`): its address, or
+    behind a proxy the operator trusts, the address the proxy forwarded."""
+    forwarded = request.headers.get("X-Forwarded-For")
+    return client_of(request.remote, forwarded, request.app[_TRUSTED])
+
+
+def _browser(request: web.Request) -> str | None:
+    """The browser's id from its cookie (``None``: it has none yet)."""
+    value = request.cookies.get(BROWSER_COOKIE)
+    return value if value and len(value) <= 64 and value.isascii() else None
+
+
+def _seated(request: web.Request, browser: str, body: dict[str, Any], status: int) -> web.Response:
+    """A seat's answer, giving a browser that had no id its new one (:data:`BROWSER_COOKIE`)."""
+    response = web.json_response(body, status=status)
+    if _browser(request) is None:
+        response.set_cookie(
+            BROWSER_COOKIE,
+            browser,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+            secure=request.secure,
+            path="/",
+        )
+    return response
+
+
+def _browser_id(request: web.Request) -> str:
+    """The browser's id: its cookie's, or a new one (which :func:`_seated` sends it)."""
+    return _browser(request) or secrets.token_urlsafe(18)
+
+
 async def _list_tables(request: web.Request) -> web.Response:
+    """The tables (see the module's docstring): ``304`` when the ``If-None-Match`` is the
+    list's ``ETag``."""
     lobby = request.app[LOBBY]
-    return web.json_response([table.summary() for table in lobby.tables.values()])
+    query = request.query
+    limit: int | None = None
+    try:
+        text = query.get("limit")
+        if text is not None:
+            if not (text.isascii() and text.isdigit()) or len(text) > 4:
+                raise TableError(f"limit must be a number, not {shorten(text)}")
+            limit = int(text)
+        body, etag = lobby.listing(query.get("status"), limit, query.get("before"))
+    except TableError as error:
+        return _error(error)
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("If-None-Match") == etag:
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=body, content_type="application/json", headers=headers)
 
 
 async def _list_engines(request: web.Request) -> web.Response:
@@ -219,7 +285,7 @@ async def _list_bots(request: web.Request) -> web.Response:
 
 async def _create_table(request: web.Request) -> web.Response:
     try:
-        table = request.app[LOBBY].create(await _body(request))
+        table = request.app[LOBBY].create(await _body(request), client=_client(request))
     except TableError as error:
         return _error(error)
     return web.json_response(table.summary(), status=201)
@@ -227,7 +293,7 @@ async def _create_table(request: web.Request) -> web.Response:
 
 async def _get_table(request: web.Request) -> web.Response:
     try:
-        return web.json_response(request.app[LOBBY].get(request.match_info["id"]).summary())
+        return web.json_response(request.app[LOBBY].find(request.match_info["id"]).summary())
     except TableError as error:
         return _error(error)
 
@@ -235,7 +301,7 @@ async def _get_table(request: web.Request) -> web.Response:
 async def _get_session(request: web.Request) -> web.Response:
     try:
         lobby = request.app[LOBBY]
-        return web.json_response(lobby.session(lobby.get(request.match_info["id"])))
+        return web.json_response(lobby.session(lobby.find(request.match_info["id"])))
     except TableError as error:
         return _error(error)
 
@@ -243,16 +309,32 @@ async def _get_session(request: web.Request) -> web.Response:
 async def _rematch(request: web.Request) -> web.Response:
     try:
         lobby = request.app[LOBBY]
-        old = lobby.get(request.match_info["id"])
+        old = lobby.find(request.match_info["id"])
         data = await _body(request)
         if not isinstance(data, dict):
             raise TableError('send {"token": string}')
-        table, seat, token = lobby.rematch(old.id, data.get("token"))
+        browser = _browser_id(request)
+        table, seat, token = lobby.rematch(old.id, data.get("token"), _client(request), browser)
     except TableError as error:
         return _error(error)
-    await old.tell_seats()  # the others at the old table: a rematch is there to join
+    if isinstance(old, Table):
+        await old.tell_seats()  # the others at the old table: a rematch is there to join
     await table.tell_seats()  # and those already at the new one: who sat down
-    return web.json_response({"table": table.id, "seat": seat, "token": token}, status=201)
+    return _seated(request, browser, {"table": table.id, "seat": seat, "token": token}, 201)
+
+
+async def _decline(request: web.Request) -> web.Response:
+    try:
+        lobby = request.app[LOBBY]
+        data = await _body(request)
+        if not isinstance(data, dict):
+            raise TableError('send {"token": string}')
+        table = lobby.decline(request.match_info["id"], data.get("token"))
+    except TableError as error:
+        return _error(error)
+    if table is not None:
+        await table.tell_seats()
+    return web.json_response({"rematch": None if table is None else table.id})
 
 
 async def _claim_seat(request: web.Request) -> web.Response:
@@ -261,7 +343,8 @@ async def _claim_seat(request: web.Request) -> web.Response:
         data = await _body(request)
         if not isinstance(data, dict):
             raise TableError('send {"seat": number, "name": string}')
-        token = table.claim(data.get("seat"), data.get("name"))
+        browser = _browser_id(request)
+        token = table.claim(data.get("seat"), data.get("name"), browser)
         seat = table.seat_of(token)
         if table.ready():
             table.start()
@@ -269,7 +352,7 @@ async def _claim_seat(request: web.Request) -> web.Response:
         return _error(error)
     if table.status == "open":  # those already seated see who sat down (once the game
         await table.tell_seats()  # starts, its first update tells them)
-    return web.json_response({"table": table.id, "seat": seat, "token": token}, status=201)
+    return _seated(request, browser, {"table": table.id, "seat": seat, "token": token}, 201)
 
 
 async def _leave_seat(request: web.Request) -> web.Response:
@@ -298,7 +381,7 @@ async def _get_review(request: web.Request) -> web.Response:
         if not (text.isascii() and text.isdigit()) or len(text) > 2:
             raise TableError(f"give the seat to review as ?seat=N, not {shorten(text)}")
         review = request.app[LOBBY].review(
-            request.match_info["id"], int(text), client=request.remote or ""
+            request.match_info["id"], int(text), client=_client(request)
         )
     except TableError as error:
         return _error(error)
@@ -378,12 +461,23 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         await ws.prepare(request)
     except ConnectionError:  # the client left before the handshake's answer
         return web.Response()  # (aiohttp finds the connection gone, and logs nothing)
-    with contextlib.suppress(ConnectionError):  # the client went away: nothing to log
-        await _serve_socket(request.app[LOBBY], ws)
+    lobby, client = request.app[LOBBY], _client(request)
+    try:
+        lobby.sockets.acquire(client)
+    except TableError as error:
+        with contextlib.suppress(ConnectionError):
+            await _Socket(ws).send({"type": "error", "error": str(error), "code": error.code})
+            await ws.close(message=b"refused")
+        return ws
+    try:
+        with contextlib.suppress(ConnectionError):  # the client went away: nothing to log
+            await _serve_socket(lobby, ws, client)
+    finally:
+        lobby.sockets.release(client)
     return ws
 
 
-async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse) -> None:
+async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "") -> None:
     """One socket's life: its join (or watch) frame, then its moves."""
     socket = _Socket(ws)
     table: Table | None = None
@@ -443,7 +537,7 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse) -> None:
                     await refuse("spectators get no hints")
                     continue
                 try:
-                    table.ask_hint(seat, data.get("n"))
+                    table.ask_hint(seat, data.get("n"), client)
                 except TableError as error:  # a person's fair question: not a bad frame
                     await socket.send({"type": "error", "error": str(error), "code": error.code})
                 continue
@@ -473,6 +567,7 @@ def create_app(
     max_bot_iterations: int = MAX_BOT_ITERATIONS,
     hint_engine: str = HINT_ENGINE,
     review_engine: str = REVIEW_ENGINE,
+    limits: Limits | None = None,
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
@@ -496,6 +591,8 @@ def create_app(
     ``hint_engine`` is the search a hint runs (at a table created with ``"hints":
     true``), ``review_engine`` the one a finished game's review runs at each decision:
     bot specs of ``ismcts`` or ``pimc`` (:mod:`skitgubbe.server.advice`).
+    ``limits`` bounds what one client, and all together, may make the server do
+    (:class:`~skitgubbe.server.limits.Limits`, its defaults if ``None``).
 
     >>> from skitgubbe.server import create_app
     >>> app = create_app(":memory:")
@@ -511,12 +608,15 @@ def create_app(
         max_bot_iterations=max_bot_iterations,
         hint_engine=hint_engine,
         review_engine=review_engine,
+        limits=limits,
     )
     app[LOBBY] = lobby
+    app[_TRUSTED] = lobby.limits.networks()
 
     async def startup(app: web.Application) -> None:
         if restore:
             lobby.restore()
+        lobby.start_sweeping()
 
     async def cleanup(app: web.Application) -> None:
         await lobby.close()
@@ -539,6 +639,7 @@ def create_app(
     app.router.add_post("/api/tables/{id}/claim", _claim_seat)
     app.router.add_post("/api/tables/{id}/leave", _leave_seat)
     app.router.add_post("/api/tables/{id}/rematch", _rematch)
+    app.router.add_post("/api/tables/{id}/decline", _decline)
     app.router.add_get("/api/tables/{id}/session", _get_session)
     app.router.add_get("/api/tables/{id}/record", _get_record)
     app.router.add_get("/api/tables/{id}/review", _get_review)
@@ -599,6 +700,7 @@ def run(
     hint_engine: str = HINT_ENGINE,
     review_engine: str = REVIEW_ENGINE,
     named_bots: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
 ) -> None:  # pragma: no cover - serves until interrupted
     """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
     with the collector tuned for many tables (:func:`tune_gc`).
@@ -617,6 +719,7 @@ def run(
         max_bot_iterations=max_bot_iterations,
         hint_engine=hint_engine,
         review_engine=review_engine,
+        limits=limits,
     )
     tune_gc(app)
     # Open sockets do not hold a shutdown up: the store already has every move.

@@ -26,6 +26,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -38,7 +39,15 @@ import attrs
 
 from ..errors import SkitgubbeError
 
-__all__ = ["SQLiteStore", "Status", "Store", "StoreError", "StoredSeat", "StoredTable"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "SQLiteStore",
+    "Status",
+    "Store",
+    "StoreError",
+    "StoredSeat",
+    "StoredTable",
+]
 
 Status = Literal["open", "running", "over", "closed"]
 """A table's state: seats still open, being played, finished, or closed by the server
@@ -100,6 +109,11 @@ class StoredTable:
     stand_ins: dict[int, str] = attrs.field(factory=dict)
     created: float = attrs.field(factory=time.time)
     record: dict[str, Any] | None = None
+    rematch: str | None = None
+    """The id of the table's rematch, once a person asked for one (:meth:`Store.set_rematch`)."""
+    public_at: float | None = None
+    """When a finished table's end is public (its end plus the spectator delay, epoch
+    seconds): listed as finished only from then on (``None``: at once)."""
 
 
 @runtime_checkable
@@ -137,12 +151,26 @@ class Store(Protocol):
     def flush(self) -> None:
         """Store every move appended since the last flush, in one transaction."""
 
-    def finish(self, table_id: str, record: dict[str, Any]) -> None:
-        """Mark the table over and keep its game record."""
+    def finish(self, table_id: str, record: dict[str, Any], public_at: float | None = None) -> None:
+        """Mark the table over and keep its game record; its end is public from
+        ``public_at`` (epoch seconds; ``None``: at once)."""
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        """Keep the id of a finished table's rematch."""
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         """The tables in these states, with their seats and moves (flushed first), oldest
         first."""
+
+    def table(self, table_id: str) -> StoredTable | None:
+        """One table in any state, with its seats and moves, or ``None``."""
+
+    def finished(
+        self, limit: int, before: str | None = None, now: float | None = None
+    ) -> list[StoredTable]:
+        """At most ``limit`` finished tables whose end is public at ``now`` (epoch seconds,
+        default the clock's), the last to become public first, without their moves (their
+        ``record`` has them); ``before``: only those listed after that table's id."""
 
     def abandon(self, table_id: str, reason: str) -> None:
         """Mark a table that can no longer be played ``closed``, keeping ``reason`` as its
@@ -186,6 +214,49 @@ CREATE TABLE IF NOT EXISTS stand_ins (
     PRIMARY KEY (table_id, n)
 );
 """
+"""Schema 1, what every release before schema versions wrote (``PRAGMA user_version`` 0)."""
+
+SCHEMA_VERSION: Final = 2
+"""The schema this release writes (``PRAGMA user_version``); older files are upgraded when
+opened (:data:`_MIGRATIONS`), and say so once in the log."""
+
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
+    # 1 -> 2: finished tables leave the server's memory and are served from the store: the
+    # store keeps a rematch's id and when a table's end is public, and lists the finished.
+    1: (
+        "ALTER TABLE tables ADD COLUMN rematch TEXT",
+        "ALTER TABLE tables ADD COLUMN public_at REAL",
+        "CREATE INDEX IF NOT EXISTS tables_finished ON tables (status, public_at, id)",
+    ),
+}
+"""The statements that take a file from schema ``n`` to ``n + 1``, each in a transaction."""
+
+_log: Final = logging.getLogger("skitgubbe.server")
+
+
+def _migrate(db: sqlite3.Connection, path: str) -> None:
+    """Create the schema in a new file, or upgrade an older file to :data:`SCHEMA_VERSION`
+    (one transaction a step; a file newer than this release is refused)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} has schema {version}, newer than this release's {SCHEMA_VERSION}: "
+            "upgrade skitgubbe to open it"
+        )
+    if version == SCHEMA_VERSION:
+        return
+    existed = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'tables'").fetchone()
+    db.executescript(_SCHEMA)
+    start = max(version, 1)
+    for step in range(start, SCHEMA_VERSION):
+        db.execute("BEGIN")
+        for statement in _MIGRATIONS[step]:
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {step + 1}")
+        db.execute("COMMIT")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if existed:
+        _log.warning("the store %s was upgraded from schema %s to %s", path, start, SCHEMA_VERSION)
 
 
 class SQLiteStore:
@@ -216,7 +287,7 @@ class SQLiteStore:
         self._closed = False
         self._db: sqlite3.Connection | None = self._connect()
         wal = self._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        self._db.executescript(_SCHEMA)
+        _migrate(self._db, path)
         self._checkpoints: _Checkpoints | None = None
         # Held by each transaction, and by the checkpoint thread to finish a checkpoint.
         self._writing = threading.Lock()
@@ -335,12 +406,15 @@ class SQLiteStore:
         self._moves.append((table_id, index, move, stand_in))
         self._counts[table_id] = count + 1
 
-    def finish(self, table_id: str, record: dict[str, Any]) -> None:
+    def finish(self, table_id: str, record: dict[str, Any], public_at: float | None = None) -> None:
         self._write(
-            "UPDATE tables SET status = 'over', record = ? WHERE id = ?",
-            (json.dumps(record), table_id),
+            "UPDATE tables SET status = 'over', record = ?, public_at = ? WHERE id = ?",
+            (json.dumps(record), public_at, table_id),
         )
         self._counts.pop(table_id, None)
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        self._write("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
 
     def abandon(self, table_id: str, reason: str) -> None:
         """Close a table that can no longer be played, with its reason (see :class:`Store`).
@@ -359,45 +433,112 @@ class SQLiteStore:
         self._counts.pop(table_id, None)
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
-        self.flush()
+        marks = ", ".join("?" * len(status))
+        return self._read(f"status IN ({marks})", tuple(status), "created, id")
+
+    def table(self, table_id: str) -> StoredTable | None:
+        """One table (see :class:`Store`).
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(StoredTable("t1", {"seats": [None, "greedy"]}, seed=7, seats=[None, None]))
+        >>> store.table("t1").status, store.table("t2")
+        ('open', None)
+        """
+        found = self._read("id = ?", (table_id,), "id")
+        return found[0] if found else None
+
+    def finished(
+        self, limit: int, before: str | None = None, now: float | None = None
+    ) -> list[StoredTable]:
+        """The finished tables whose end is public, newest first (see :class:`Store`).
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> for n in range(3):
+        ...     store.create(StoredTable(f"t{n}", {"seats": [None, None]}, 7, [None, None]))
+        ...     store.finish(f"t{n}", {"moves": []}, public_at=100.0 + n)
+        >>> [t.id for t in store.finished(2, now=150.0)], [t.id for t in store.finished(5, "t1")]
+        (['t2', 't1'], ['t0'])
+        >>> [t.id for t in store.finished(5, now=101.5)]  # t2's end is not public yet
+        ['t1', 't0']
+        """
+        clock = time.time() if now is None else now
+        where = "status = 'over' AND COALESCE(public_at, 0) <= ?"
+        args: list[object] = [clock]
+        if before is not None:
+            where += (
+                " AND (COALESCE(public_at, 0), id) < (SELECT COALESCE(public_at, 0), id "
+                "FROM tables WHERE id = ?)"
+            )
+            args.append(before)
+        order = "COALESCE(public_at, 0) DESC, id DESC"
+        return self._read(where, tuple(args), order, limit=limit, moves=False)
+
+    def _read(
+        self,
+        where: str,
+        args: tuple[object, ...],
+        order: str,
+        *,
+        limit: int | None = None,
+        moves: bool = True,
+    ) -> list[StoredTable]:
+        """The tables ``where`` says, with their seats (and moves: flushed first)."""
+        if moves:
+            self.flush()
         try:
-            return self._load(self._connection(), status)
+            return self._load(self._connection(), where, args, order, limit, moves)
         except sqlite3.Error as error:
             raise StoreError(f"the store could not read: {error}") from error
 
-    def _load(self, db: sqlite3.Connection, status: Sequence[Status]) -> list[StoredTable]:
-        marks = ", ".join("?" * len(status))
-        chosen = f"SELECT id FROM tables WHERE status IN ({marks})"
+    def _load(
+        self,
+        db: sqlite3.Connection,
+        where: str,
+        args: tuple[object, ...],
+        order: str,
+        limit: int | None,
+        with_moves: bool,
+    ) -> list[StoredTable]:
+        limited = "" if limit is None else f" LIMIT {int(limit)}"
+        rows = db.execute(
+            "SELECT id, config, seed, status, created, record, rematch, public_at FROM tables "
+            f"WHERE {where} ORDER BY {order}{limited}",
+            args,
+        ).fetchall()
+        ids = [row[0] for row in rows]
         seats: dict[str, dict[int, StoredSeat]] = {}
-        for table_id, seat, token_hash, name in db.execute(
-            f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({chosen})",
-            tuple(status),
-        ):
-            seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
         moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
-        for table_id, n, run in db.execute(
-            f"SELECT table_id, n, moves FROM moves WHERE table_id IN ({chosen}) "
-            "ORDER BY table_id, n",
-            tuple(status),
-        ):
-            _extend(moves[table_id], table_id, n, run)
         stand_ins: dict[str, dict[int, str]] = {}
-        for table_id, n, stand_in in db.execute(
-            f"SELECT table_id, n, stand_in FROM stand_ins WHERE table_id IN ({chosen})",
-            tuple(status),
-        ):
-            stand_ins.setdefault(table_id, {})[n] = stand_in
+        for chunk in _chunks(ids):
+            marks = ", ".join("?" * len(chunk))
+            for table_id, seat, token_hash, name in db.execute(
+                f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({marks})",
+                chunk,
+            ):
+                seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
+            if not with_moves:
+                continue
+            for table_id, n, run in db.execute(
+                f"SELECT table_id, n, moves FROM moves WHERE table_id IN ({marks}) "
+                "ORDER BY table_id, n",
+                chunk,
+            ):
+                _extend(moves[table_id], table_id, n, run)
+            for table_id, n, stand_in in db.execute(
+                f"SELECT table_id, n, stand_in FROM stand_ins WHERE table_id IN ({marks})",
+                chunk,
+            ):
+                stand_ins.setdefault(table_id, {})[n] = stand_in
         tables = []
-        for table_id, config, seed, state, created, record in db.execute(
-            f"SELECT id, config, seed, status, created, record FROM tables "
-            f"WHERE status IN ({marks}) ORDER BY created, id",
-            tuple(status),
-        ).fetchall():
+        for table_id, config, seed, state, created, record, rematch, public_at in rows:
             parsed = json.loads(config)
             players = _players(parsed)
             claimed = seats.get(table_id, {})
             played = moves.get(table_id, [])
-            self._counts[table_id] = len(played)
+            if with_moves and state in ("open", "running"):
+                self._counts[table_id] = len(played)
             tables.append(
                 StoredTable(
                     table_id,
@@ -409,6 +550,8 @@ class SQLiteStore:
                     stand_ins.get(table_id, {}),
                     created,
                     None if record is None else json.loads(record),
+                    rematch,
+                    public_at,
                 )
             )
         return tables
@@ -454,6 +597,15 @@ def _players(config: object) -> int:
     if isinstance(seats, list):
         return min(len(seats), 16)
     return players if type(players) is int and 0 <= players <= 16 else 0
+
+
+def _chunks(ids: list[str], size: int = 500) -> list[tuple[str, ...]]:
+    """``ids`` in runs of at most ``size`` (SQLite bounds the ``?`` of one statement).
+
+    >>> _chunks(["a", "b", "c"], 2)
+    [('a', 'b'), ('c',)]
+    """
+    return [tuple(ids[start : start + size]) for start in range(0, len(ids), size)]
 
 
 def _extend(moves: list[str], table_id: str, n: int, run: str) -> None:

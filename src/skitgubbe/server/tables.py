@@ -26,14 +26,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, Final, Protocol
-
-import attrs
+import time
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import bots
 from ..bots.command import EngineSpec
@@ -45,7 +44,7 @@ from ..game.observation import Observation
 from ..game.state import Game
 from ..play.players import Player
 from ..play.referee import PlayerCall, Referee
-from .advice import Advisor
+from .advice import Advisor, TurnHint
 from .commits import GroupCommit, retrying
 
 # The names moved to skitgubbe.server.config and .errors in 0.1.0 (``X as X``) stay
@@ -62,95 +61,27 @@ from .config import TableConfig as TableConfig
 from .config import bot_cost as bot_cost
 from .errors import TableError as TableError
 from .errors import shorten
-from .frames import distinct_names, public_json, seat_json
+from .frames import MAX_NAME as MAX_NAME
+from .frames import distinct_names, is_text, name_problem, public_json, seat_json, summary_json
+from .seats import Connection as Connection
+from .seats import Reservations, Seat
+from .seats import hash_token as hash_token
+from .spectators import Spectators
+from .spectators import quietly as _quietly
 from .store import Store, StoredSeat, StoredTable, StoreError
+
+if TYPE_CHECKING:
+    from .pool import FairPool
 
 __all__ = ["Connection", "Table", "hash_token"]
 
-MAX_NAME: Final = 40
-"""The longest name a person may give, in characters."""
 MAX_SPECTATORS: Final = 100
-"""The most spectators a table takes at once (each holds ``spectator_delay`` seconds of
-updates in memory)."""
+"""The most spectators a table takes at once."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
 # Stored moves are parsed again on every restart, and a few hundred texts cover them all.
 _parse_move: Final = functools.lru_cache(maxsize=4096)(Move.parse)
-
-
-class Connection(Protocol):
-    """One viewer's socket, as a table sees it.
-
-    >>> class Recorder:
-    ...     def __init__(self) -> None:
-    ...         self.sent: list = []
-    ...     async def send(self, message) -> None:
-    ...         self.sent.append(dict(message))
-    ...     async def close(self, reason: str) -> None:
-    ...         pass
-    >>> import asyncio
-    >>> from skitgubbe.server import Lobby, SQLiteStore
-    >>> async def main() -> list:
-    ...     lobby = Lobby(SQLiteStore(":memory:"))
-    ...     table = lobby.create({"seats": [None, "greedy"]})
-    ...     token = table.claim(0, "Ann")
-    ...     recorder = Recorder()
-    ...     await table.attach(table.seat_of(token), recorder)
-    ...     return [message["type"] for message in recorder.sent]
-    >>> asyncio.run(main())
-    ['welcome']
-    """
-
-    async def send(self, message: Mapping[str, Any]) -> None:
-        """Send one JSON message (raise ``ConnectionError`` when gone)."""
-
-    async def close(self, reason: str) -> None:
-        """Close the connection, saying why."""
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 of a seat token, as the store keeps it.
-
-    >>> len(hash_token("secret")), hash_token("secret") == hash_token("secret")
-    (64, True)
-    """
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _is_text(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (JSON lets a lone surrogate through).
-
-    >>> _is_text("Åsa"), _is_text("x\\ud800")
-    (True, False)
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-@attrs.define(eq=False)
-class _Seat:
-    """A seat of a table, as its :class:`~skitgubbe.Referee` seats it: a person's (whose
-    answers come through :meth:`Table.submit`) or a bot's (asked through :meth:`choose`);
-    the table's stand-in is one too. It has no ``game_started`` or ``game_ended`` hook: a
-    seat's bot is asked for moves only."""
-
-    claimed: StoredSeat | None
-    bot: Player | None
-    # An engine's process or an operator's bot: made at the seat's first move, in a
-    # worker thread (it may start a program or read a file), and closed when play stops.
-    start: Callable[[], Player] | None = None
-    connection: Connection | None = None
-    seen: int = 0  # how many of the seat's history events it has been sent
-
-    def choose(self, observation: Observation) -> Move:
-        """The seat's bot's move (a referee's turn calls this; never for a person's seat)."""
-        if self.bot is None:
-            raise TableError("this seat has no bot (a person's, or an engine not started)")
-        return self.bot.choose(observation)
 
 
 class Table:
@@ -182,9 +113,26 @@ class Table:
         engines: Mapping[str, EngineSpec] | None = None,
         named_bots: Mapping[str, str] | None = None,
         advisor: Advisor | None = None,
+        owner: str = "",
+        searches: FairPool | None = None,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         self.id = stored.id
         self._advisor = advisor
+        self.owner = owner
+        """The client that made the table (its key): its searches count as that client's."""
+        self._searches = searches
+        self._on_change = on_change or _nothing
+        self.activity = time.monotonic()
+        """When a person last sat down or left (an open table expires without any)."""
+        self.public_since: float | None = None
+        """When the end became public (monotonic clock), for the lobby's eviction."""
+        self.listed_from: float | None = None
+        """A rematch is listed in the lobby only once the old table's end is public (epoch
+        seconds; ``None``: at once)."""
+        self.reservations = Reservations()
+        """The open seats kept for people (a rematch's, :meth:`Lobby.rematch
+        <skitgubbe.server.Lobby.rematch>`)."""
         self.config = config
         self.store = store
         self._commits = commits or GroupCommit(store)
@@ -201,10 +149,10 @@ class Table:
                     f"table {self.id}: stored move {index} {text!r}: {error}"
                 ) from None
         engines, named_bots = engines or {}, named_bots or {}
-        self._seats: list[_Seat] = []
+        self._seats: list[Seat] = []
         for seat, spec in enumerate(config.seats):
             if spec is None:
-                self._seats.append(_Seat(stored.seats[seat], None))
+                self._seats.append(Seat(stored.seats[seat], None))
             elif spec.startswith((ENGINE_PREFIX, BOT_PREFIX)):
                 engine = engines.get(spec[len(ENGINE_PREFIX) :])
                 named = named_bots.get(spec[len(BOT_PREFIX) :])
@@ -215,29 +163,31 @@ class Table:
                     start = functools.partial(bots.make, named, seed=seat)
                 else:
                     raise TableError(f"table {self.id}: seat {seat}: this server has no {spec!r}")
-                self._seats.append(_Seat(None, None, start))
+                self._seats.append(Seat(None, None, start))
             else:  # a plain spec: no file, import or compile (checked again: a config
                 try:  # may be made without TableConfig.from_json)
                     bots.check_plain_spec(spec)
                 except SkitgubbeError as error:
                     raise TableError(f"table {self.id}: seat {seat}: {error}") from None
-                self._seats.append(_Seat(None, bots.make(spec, seed=seat)))
+                self._seats.append(Seat(None, bots.make(spec, seed=seat)))
         self.game = game
         """The game; while it is played, it changes only through the referee's ``accept``."""
         # The table loop, while play runs (as play_game_async makes one a call): the
         # referee opens each seat's turn, checks and plays its answer. None otherwise, so
         # that a finished table keeps no record of its answers but the game.
-        self._referee: Referee[_Seat] | None = None
-        self._stand_in = _Seat(None, bots.make(config.stand_in, seed=len(config.seats)))
-        self._spectators: set[Connection] = set()
+        self._referee: Referee[Seat] | None = None
+        self._stand_in = Seat(None, bots.make(config.stand_in, seed=len(config.seats)))
+        # Each spectator with the number of the delayed frame it joined at; the frames held
+        # back (spectator_delay): one ordered queue a table, one task draining it.
+        self._spectators = Spectators(config.spectator_delay, self._show)
         self._public_seen = 0  # seat 0's history events the spectators have been sent
         self._answer: asyncio.Future[Move | None] | None = None
         self._waiting: int | None = None  # the seat whose answer _answer awaits
-        self._turn: PlayerCall[_Seat] | None = None  # its turn, once opened (_person_call)
+        self._turn: PlayerCall[Seat] | None = None  # its turn, once opened (_person_call)
         self._deadline: float | None = None  # loop time at which that seat's move is due
         # The hint of the turn the table awaits: its seat and move number, and the hint
         # once found (one search a turn however often it is asked; kept for the turn).
-        self._hint: tuple[int, int, dict[str, Any] | None] | None = None
+        self._hint: TurnHint | None = None
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.moves_stored = len(stored.moves)  # moves the store has committed
@@ -250,11 +200,15 @@ class Table:
         else:
             result = None if self.game.result is None else self.game.result.to_dict()
             self._shown = (self.game.moves_played, result, self.status == "over")
-        self.rematch: str | None = None
+        self.rematch: str | None = stored.rematch
         """The id of this table's rematch, once a person at it asked for one."""
+        self.public_at = stored.public_at
+        """When the end is public (epoch seconds), once the game is over."""
         self.done = asyncio.Event()
         if self.status == "over":
             self.done.set()
+            if self._shown[2]:
+                self.public_since = time.monotonic()
 
     # -- the lobby's view -------------------------------------------------------------------
 
@@ -272,40 +226,32 @@ class Table:
         ]
 
     def summary(self) -> dict[str, Any]:
-        """What the lobby lists: public, with no token and no card."""
+        """What the lobby lists: public, with no token and no card (:func:`summary_json`)."""
         seats: list[dict[str, Any]] = []
         for seat, spec in enumerate(self.config.seats):
             claimed = self._seats[seat].claimed
-            if spec is not None:
-                seats.append({"kind": "bot", "name": spec})
-            elif claimed is None:
-                seats.append({"kind": "open", "name": None})
-            else:
+            if spec is None and claimed is None:
                 seats.append(
-                    {
-                        "kind": "person",
-                        "name": claimed.name,
-                        "connected": self._seats[seat].connection is not None,
-                    }
+                    {"kind": "open", "name": None, "reserved": self.reservations.name(seat)}
                 )
-        return {
-            "id": self.id,
-            "status": "running" if self.status == "over" and not self._shown[2] else self.status,
-            "players": self.players,
-            "seats": seats,
-            "rules": self.config.rules.to_dict(),
-            "move_time": self.config.move_time,
-            "spectator_delay": self.config.spectator_delay,
-            # As the spectators see it: spectator_delay seconds late.
-            "moves": self._shown[0],
-            "result": self._shown[1],
-            "created": self.created,
-            "hints": self.config.hints,
-            "names": self.names(),
-            "dealer": self.game.dealer,
-            "after": self.config.after,
-            "rematch": self.rematch if self._shown[2] else None,
-        }
+            elif spec is None and claimed is not None:
+                connected = self._seats[seat].connection is not None
+                seats.append({"kind": "person", "name": claimed.name, "connected": connected})
+            else:
+                seats.append({"kind": "bot", "name": spec})
+        shown = self._shown[2]
+        return summary_json(
+            self.id,
+            self.config,
+            "running" if self.status == "over" and not shown else self.status,
+            seats,
+            moves=self._shown[0],
+            result=self._shown[1],
+            created=self.created,
+            names=self.names(),
+            dealer=self.game.dealer,
+            rematch=self.rematch if shown else None,
+        )
 
     def names(self) -> list[str]:
         """Each seat's name, told apart from the others: the person's name or the bot's spec
@@ -326,25 +272,59 @@ class Table:
 
     # -- seats --------------------------------------------------------------------------------
 
-    def claim(self, seat: object, name: object) -> str:
+    def claim(
+        self, seat: object, name: object, browser: str | None = None, *, holder: str | None = None
+    ) -> str:
         """Give an open seat to a person; returns the seat's secret token (only its hash is
-        stored: lose it and the seat is lost)."""
+        stored: lose it and the seat is lost). ``browser`` is the claiming browser's id (a
+        browser holds at most one seat of a table: 409 for a second); ``holder`` the token
+        hash a reserved seat is kept for (:meth:`reserve`: a rematch's seat waits for its
+        person, and nobody else may take it meanwhile)."""
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
-        if type(seat) is not int or seat not in self.open_seats():
-            raise TableError(f"seat {shorten(seat)} is not open at table {self.id}", 409)
-        if (
-            not isinstance(name, str)
-            or not 1 <= len(name.strip()) <= MAX_NAME
-            or not _is_text(name)
-            or not name.isprintable()
-        ):
-            raise TableError(f"a name is 1 … {MAX_NAME} printable characters")
+        if type(seat) is not int:
+            raise TableError(
+                f"seat must be a seat's number 0 … {self.players - 1}, not {shorten(seat)}"
+            )
+        if seat not in self.open_seats():
+            raise TableError(f"seat {seat} is not open at table {self.id}", 409)
+        problem = name_problem(name)
+        if problem is not None:
+            raise TableError(problem)
+        assert isinstance(name, str)  # name_problem checked it
+        self.reservations.check(seat, holder)
+        browser_hash = None if browser is None else hash_token(browser)
+        if browser_hash is not None:
+            for other, state in enumerate(self._seats):
+                if state.claimed is not None and state.browser == browser_hash:
+                    raise TableError(f"this browser holds seat {other} of this table already", 409)
         token = secrets.token_urlsafe(32)
-        claimed = StoredSeat(hash_token(token), name.strip())
+        claimed = StoredSeat(hash_token(token), unicodedata.normalize("NFC", name.strip()))
         self.store.claim(self.id, seat, claimed.token_hash, claimed.name)
         self._seats[seat].claimed = claimed
+        self._seats[seat].browser = browser_hash
+        self.reservations.taken(seat)
+        self._touch()
         return token
+
+    def unreserve(self, holder: str) -> None:
+        """The person whose token hash is ``holder`` declined: their seat is open to all."""
+        if self.reservations.drop(holder):
+            self._touch()
+
+    def _touch(self) -> None:
+        """A person sat down or left: the open table's clock starts again; the lobby shows it."""
+        self.activity = time.monotonic()
+        self._on_change()
+
+    def connected(self) -> bool:
+        """Whether any seat's socket or spectator is connected."""
+        return bool(self._spectators) or any(s.connection is not None for s in self._seats)
+
+    def token_hash(self, seat: int) -> str:
+        """The hash of the token of the person at ``seat`` (``""`` for nobody's)."""
+        claimed = self._seats[seat].claimed
+        return "" if claimed is None else claimed.token_hash
 
     def claimed_name(self, seat: int) -> str:
         """The name of the person at ``seat`` (:class:`TableError` for a seat nobody claimed).
@@ -362,7 +342,7 @@ class Table:
 
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`TableError` (403) for any other."""
-        if isinstance(token, str) and len(token) <= 100 and _is_text(token):
+        if isinstance(token, str) and len(token) <= 100 and is_text(token):
             digest = hash_token(token)
             for seat, state in enumerate(self._seats):
                 if state.claimed is not None and hmac.compare_digest(
@@ -378,6 +358,8 @@ class Table:
             raise TableError("the game has started: a seat can no longer be left", 409)
         self.store.release(self.id, seat)
         self._seats[seat].claimed = None
+        self._seats[seat].browser = None
+        self._touch()
 
     # -- connections ----------------------------------------------------------------------
 
@@ -437,12 +419,13 @@ class Table:
         if self.config.spectator_delay and self.game.moves_played:
             # What the table looked like spectator_delay ago is not kept: a late
             # spectator sees the table as it is once the delay has passed.
-            self._later(self.config.spectator_delay, connection, message)
+            await self._spectators.send(message, connection)
         else:
             await _quietly(connection.send(message))
 
     def unwatch(self, connection: Connection) -> None:
-        """A spectator left."""
+        """A spectator left: nothing is held back for it any more (its welcome, if it still
+        waited; once the last one leaves, the frames held back for spectators go too)."""
         self._spectators.discard(connection)
 
     # -- play -----------------------------------------------------------------------------
@@ -465,12 +448,22 @@ class Table:
             self.status = "running"
         self._task = asyncio.get_running_loop().create_task(self._play())
 
-    async def stop(self) -> None:
-        """Cancel play (a server shutting down); the stored game is untouched."""
-        for task in [self._task, *self._tasks]:
+    async def stop(self, close: str | None = None) -> None:
+        """Cancel play (a server shutting down, or the lobby letting the table go: then
+        every socket is closed with the reason ``close``); the stored game is untouched."""
+        if close is not None:
+            connections = [s.connection for s in self._seats if s.connection is not None]
+            for connection in connections:
+                await _quietly(connection.close(close))
+        await self._spectators.close(close)
+        if self._hint is not None:
+            self._hint.cancel()
+            self._hint = None
+        tasks = [self._task, *self._tasks]
+        for task in tasks:
             if task is not None:
                 task.cancel()
-        for task in [self._task, *self._tasks]:
+        for task in tasks:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
@@ -516,14 +509,17 @@ class Table:
             raise TableError(f"{move} is not legal now; legal: {legal}") from None
         answer.set_result(move)
 
-    def ask_hint(self, seat: int, number: object) -> None:
+    def ask_hint(self, seat: int, number: object, client: str = "") -> None:
         """The seat asks for a hint at its turn (``number``: the move it is asked, as in a
         move frame). The hint is worked out from the seat's own observation in a worker
         thread (:class:`~skitgubbe.server.advice.Advisor`) and sent to that seat alone as
         ``{"type": "hint", ...}`` (:func:`~skitgubbe.server.advice.hint`), if it is still
-        that turn. One search a turn: asked again, the seat gets the same hint. Refused with
-        :class:`TableError` at a table without hints (403) and when it is not the seat's
-        turn or the number is stale (409).
+        that turn. One search a turn: asked again, the seat gets the same hint; when the turn
+        ends, a hint still waiting for a thread is dropped (it never runs). ``client`` is who
+        asked, for the bounds on hints waiting (:class:`~skitgubbe.server.limits.Limits`:
+        past them the seat gets an ``error`` frame, ``too_many_requests`` or ``busy``).
+        Refused with :class:`TableError` at a table without hints (403) and when it is not
+        the seat's turn or the number is stale (409).
 
         >>> import asyncio
         >>> from skitgubbe.server import Lobby, SQLiteStore, TableError
@@ -548,45 +544,20 @@ class Table:
                 f"move {self.game.moves_played}",
                 409,
             )
-        if self._hint is not None and self._hint[:2] == (seat, number):
-            advice = self._hint[2]
-            if advice is not None:  # found already: sent again
-                self._in_task(self._send_hint(seat, number, advice))
-            return  # under way: it is sent when it is found
-        self._hint = (seat, number, None)
+        if self._hint is None or (self._hint.seat, self._hint.number) != (seat, number):
+            if self._hint is not None:
+                self._hint.cancel()
+            self._hint = TurnHint(self._advisor, self.id, seat, number)
         # The seat's observation, the referee's turn's: the search is given nothing else.
-        self._in_task(self._work_hint(seat, number, self._view(seat)))
+        self._hint.ask(self._view(seat), client, functools.partial(self._send_hint, seat, number))
 
-    def _in_task(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` in a task of the table's own (:meth:`stop` cancels it)."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _work_hint(self, seat: int, number: int, view: Observation) -> None:
-        """Find the hint at ``view`` (in a worker thread) and send it to the seat."""
-        assert self._advisor is not None  # ask_hint checked it
-        try:
-            advice = await self._advisor.hint(view)
-        except Exception:  # a bug in the search: the seat is told, the table plays on
-            _log.exception("table %s: the hint for seat %s failed", self.id, seat)
-            if self._hint is not None and self._hint[:2] == (seat, number):
-                self._hint = None  # it may be asked again
-            state = self._seats[seat]
-            if state.connection is not None:
-                message = {"type": "error", "error": "the hint failed (a bug, logged)"}
-                await _quietly(state.connection.send({**message, "code": "internal"}))
-            return
-        if self._hint is not None and self._hint[:2] == (seat, number):
-            self._hint = (seat, number, advice)
-        await self._send_hint(seat, number, advice)
-
-    async def _send_hint(self, seat: int, number: int, advice: dict[str, Any]) -> None:
-        """Send the seat its hint, if the table still awaits its answer to move ``number``."""
+    async def _send_hint(self, seat: int, number: int, message: Mapping[str, Any]) -> None:
+        """Send the seat its hint (or why there is none), if the table still awaits its
+        answer to move ``number``."""
         state = self._seats[seat]
         if state.connection is None or not self._asked(seat) or self.game.moves_played != number:
             return  # the turn is over: the hint is of no use now
-        await _quietly(state.connection.send({"type": "hint", **advice}))
+        await _quietly(state.connection.send(message))
 
     async def _play(self) -> None:
         """Run the game on the referee to its end. The seat to move is a bot's (the referee
@@ -611,8 +582,10 @@ class Table:
                 self._turn = None  # answered: the next seat's turn is opened anew
             await self._flush()
             self.status = "over"
-            record = self.game.record()
-            await retrying(functools.partial(self.store.finish, self.id, record), self.id)
+            record = {**self.game.record(), "names": self.names()}
+            self.public_at = time.time() + self.config.spectator_delay
+            finish = functools.partial(self.store.finish, self.id, record, self.public_at)
+            await retrying(finish, self.id)
             self._publish()
             self.done.set()
             await self._close_bots()
@@ -628,7 +601,7 @@ class Table:
         finally:
             self._referee, self._turn = None, None
 
-    async def _bot_turn(self, referee: Referee[_Seat]) -> None:
+    async def _bot_turn(self, referee: Referee[Seat]) -> None:
         """The referee opens the bot's turn: the bot's answer, or the stand-in's (``"error"``)
         when the bot fails or the referee refuses its answer: a broken bot never stops a
         table. (The turn, and the observation it holds, lives only this long: held while the
@@ -644,7 +617,10 @@ class Table:
                 await self._flush()
                 if state.bot is None and state.start is not None:
                     state.bot = await asyncio.to_thread(state.start)
-                answer = await asyncio.to_thread(turn)
+                if self._searches is not None:  # a fair share of the search threads
+                    answer = await self._searches.run(self.owner, self.id, turn)
+                else:
+                    answer = await asyncio.to_thread(turn)
         except Exception:  # a bot that raises, an engine that dies or is late
             self._stand_in_for(turn, "error")
             return
@@ -653,7 +629,7 @@ class Table:
         except PlayerError:  # the referee refused the answer: not a legal move
             self._stand_in_for(turn, "error")
 
-    def _stand_in_for(self, turn: PlayerCall[_Seat], reason: str) -> None:
+    def _stand_in_for(self, turn: PlayerCall[Seat], reason: str) -> None:
         """The stand-in answers ``turn`` for its seat, for ``reason``."""
         stand_in = turn.instead(self._stand_in, reason)
         self._accept(stand_in, stand_in())
@@ -679,14 +655,16 @@ class Table:
             self._answer = None
             self._waiting = None
             self._deadline = None
-            self._hint = None  # a hint still searching is sent to nobody
+            if self._hint is not None:  # a hint still waiting for a thread never runs
+                self._hint.cancel()
+                self._hint = None
 
     def _asked(self, seat: int) -> bool:
         """Whether the table awaits ``seat``'s answer (and it has not come)."""
         answer = self._answer
         return self._waiting == seat and answer is not None and not answer.done()
 
-    def _person_call(self) -> PlayerCall[_Seat]:
+    def _person_call(self) -> PlayerCall[Seat]:
         """The referee's turn for the person the table awaits, opened the first time it is
         needed: to show the person the prompt, to play its answer or the stand-in's. (Opening
         a turn builds the seat's observation: a table restored with nobody at it builds none
@@ -778,7 +756,7 @@ class Table:
             "result": None if self.game.result is None else self.game.result.to_dict(),
         }
 
-    def _accept(self, turn: PlayerCall[_Seat], answer: object) -> None:
+    def _accept(self, turn: PlayerCall[Seat], answer: object) -> None:
         """Hand ``answer`` to the referee, which checks it and plays it (or raises
         :class:`~skitgubbe.PlayerError` and changes nothing), then to the store; it is told
         at the next :meth:`_flush`."""
@@ -826,11 +804,7 @@ class Table:
                 "result": result,
             }
             self._public_seen = len(history)
-            for connection in list(self._spectators):
-                if self.config.spectator_delay:
-                    self._later(self.config.spectator_delay, connection, message)
-                else:
-                    await _quietly(connection.send(message))
+            await self._spectators.send(message)
 
     async def _store_pending(self) -> None:
         """Wait until every move played is stored (through the group commit, which retries
@@ -843,26 +817,14 @@ class Table:
         """Show the lobby the moves told so far, ``spectator_delay`` seconds late: the lobby
         gives away no more than a spectator sees."""
         result = None if self.game.result is None else self.game.result.to_dict()
-        shown = (self.game.moves_played, result, self.status == "over")
-        if self.config.spectator_delay:
-            loop = asyncio.get_running_loop()
-            loop.call_later(self.config.spectator_delay, self._show, shown)
-        else:
-            self._show(shown)
+        self._spectators.show((self.game.moves_played, result, self.status == "over"))
 
     def _show(self, shown: tuple[int, dict[str, Any] | None, bool]) -> None:
         if shown[0] >= self._shown[0]:
             self._shown = shown
-
-    def _later(self, delay: float, connection: Connection, message: Mapping[str, Any]) -> None:
-        async def send() -> None:
-            await asyncio.sleep(delay)
-            if connection in self._spectators:
-                await _quietly(connection.send(message))
-
-        task = asyncio.get_running_loop().create_task(send())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            if shown[2] and self.public_since is None:
+                self.public_since = time.monotonic()
+            self._on_change()
 
     def record(self) -> dict[str, Any]:
         """The finished game's record (its seed included), with the seats' ``names`` (which
@@ -880,15 +842,13 @@ class Table:
         return {**self.game.record(), "names": self.names()}
 
 
+def _nothing() -> None:
+    """No-one to tell of a change."""
+
+
 def _time_up(answer: asyncio.Future[Move | None]) -> None:
     if not answer.done():
         answer.set_result(None)
-
-
-async def _quietly(call: Any) -> None:
-    """Await a send or a close; a viewer that has gone is not the table's failure."""
-    with contextlib.suppress(ConnectionError, RuntimeError, asyncio.CancelledError):
-        await call
 
 
 def __getattr__(name: str) -> Any:

@@ -87,6 +87,16 @@ def add_serve_command(commands: Commands) -> None:
         metavar="SPEC",
         help=f"the search behind the review page after a game (default {DEFAULT_ENGINE})",
     )
+    command.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the bounds on what a client may make the server do, such as "
+        "open_tables_per_client=4 or trusted_proxies=127.0.0.1 (the address of a reverse "
+        "proxy whose X-Forwarded-For the server believes); docs/server.md lists them all "
+        "with their defaults; repeat for more",
+    )
     command.set_defaults(handler=_run_server)
 
 
@@ -102,6 +112,12 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
     named_bots = _named(args.bot, "--bot", "mine=ismcts:net=my.sgnet")
     if args.max_bot_iterations < 1:
         raise ArgumentError(f"--max-bot-iterations must be >= 1, not {args.max_bot_iterations}")
+    from ...server.limits import Limits
+
+    try:
+        limits = Limits.from_options(args.limit)
+    except ArgumentError as error:
+        raise ArgumentError(f"--limit: {error}") from None
     run(
         args.host,
         args.port,
@@ -111,6 +127,7 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
         hint_engine=args.hint_engine,
         review_engine=args.review_engine,
         named_bots=named_bots,
+        limits=limits,
     )
     return 0
 
