@@ -102,7 +102,7 @@ async function sit(table, seat) {
 function describeSeat(seat, label) {
   const span = element("span", "seat-label");
   if (seat.kind === "open") {
-    span.append("(open)");
+    span.append(seat.reserved ? "(kept for " + seat.reserved + ")" : "(open)");
     return span;
   }
   const bot = seat.kind === "bot";
@@ -157,7 +157,7 @@ async function refresh() {
     row.append(element("td", "", table.id), seats, status);
     const actions = element("td");
     table.seats.forEach((seat, index) => {
-      if (seat.kind === "open" && table.status === "open") {
+      if (seat.kind === "open" && table.status === "open" && !seat.reserved) {
         const button = element("button", "sit", "sit at seat " + index);
         button.type = "button";
         button.dataset.key = table.id + "/sit/" + index;

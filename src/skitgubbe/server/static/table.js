@@ -414,7 +414,8 @@ function renderWaiting() {
   const waiting = state.openSeats.length;
   $("waiting-text").textContent = waitingText() + ": the game begins when every seat is taken.";
   $("share-link").value = location.origin + "/table?id=" + encodeURIComponent(tableId);
-  const visitor = state.seat === null && waiting > 0;
+  // A browser that holds a seat here (the creator's) is never offered a second one.
+  const visitor = state.seat === null && !state.token && waiting > 0;
   $("sit").hidden = !visitor;
   $("share").hidden = visitor;
   if (visitor && !$("sit-name").value) $("sit-name").value = localStorage.getItem("skitgubbe-name") || "";
@@ -627,6 +628,8 @@ function connect() {
       $("error").textContent = event.reason === "refused" ? "this browser holds no seat at that table" : event.reason;
       return;
     }
+    if (event.reason === "the game is over" && state.result) return;  // nothing more to come
+    if (event.reason.startsWith("the table expired")) { $("error").textContent = event.reason; return; }
     setTimeout(connect, retry);  // the server restarted, or the network blinked: join again
     retry = Math.min(retry * 2, 8000);
   });
