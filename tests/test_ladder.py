@@ -5,6 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
+import re
+import resource
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -355,3 +359,31 @@ def test_an_untouched_state_file_resumes_grows_and_shrinks(
     more = run_ladder(["ismcts:iterations=5"], rounds=2, seed=1, base=base, state=str(gauntlet))
     assert run_ladder(["ismcts:iterations=5"], rounds=2, seed=1, base=base,
                       state=str(gauntlet)) == more  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a device"])
+def test_a_state_file_that_is_not_a_regular_file_is_refused_without_waiting(
+    tmp_path: Path, kind: str
+) -> None:
+    state = tmp_path / "ladder.jsonl"
+    if kind == "a FIFO":
+        os.mkfifo(state)
+    else:
+        state.symlink_to("/dev/zero")
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("the ladder waited on its state file, or read it endlessly")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    limits = resource.getrlimit(resource.RLIMIT_AS)  # a read of /dev/zero ends at 1 GB more
+    with open("/proc/self/status") as status:
+        held = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
+    resource.setrlimit(resource.RLIMIT_AS, (held + 2**30, limits[1]))
+    signal.alarm(10)
+    try:
+        with pytest.raises(RecordError, match=f"^{re.escape(str(state))} is {kind}"):
+            run_ladder(["random", "greedy"], rounds=1, seed=1, state=str(state))
+    finally:
+        signal.alarm(0)
+        resource.setrlimit(resource.RLIMIT_AS, limits)
+        signal.signal(signal.SIGALRM, previous)

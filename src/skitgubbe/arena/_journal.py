@@ -11,7 +11,8 @@ is not the header of this command is refused with a :class:`~skitgubbe.RecordErr
 naming it, one holding another run's header with an :class:`~skitgubbe.ArgumentError`
 naming what differs, and either is left as it was. A run may name parameters that can
 grow (a ladder's rounds): a file whose header differs from the run's only in those is
-the run's own, its first header kept.
+the run's own, its first header kept. A file that is not a regular file (a FIFO, a
+device, a folder) is refused before it is read.
 
 Every line is checked as it is read: a deal set on two lines is refused, and so is one
 the run's ``check`` refuses (a ladder checks each set against its own schedule), with a
@@ -26,6 +27,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from .. import _core
+from .._files import open_regular
 from .._text import brief
 from .._version import __version__
 from ..errors import ArgumentError, RecordError, SkitgubbeError
@@ -84,13 +86,15 @@ class Journal:
         self.lines: dict[int, int] = {}
         """The line of each deal set read back."""
         header = json.loads(json.dumps(header))  # as it reads back (tuples as lists)
-        try:
-            with open(path, "rb") as file:
+        try:  # a regular file, checked before it is read: a FIFO is not waited on
+            with open_regular(path, f"{header['format']} file", None) as file:
                 data = file.read()
-        except FileNotFoundError:
+        except RecordError:
+            raise
+        except SkitgubbeError as exc:
+            if not isinstance(exc.__cause__, FileNotFoundError):
+                raise
             data = b""
-        except OSError as exc:
-            raise SkitgubbeError(f"cannot read {path}: {exc.strerror or exc}") from exc
         first = json.dumps(header).encode() + b"\n"
         # Empty, or this run's own header cut short by a kill (at least its format, so
         # that a few bytes of another file are not taken for one): written afresh.
