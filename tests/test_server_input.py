@@ -82,9 +82,9 @@ def test_a_huge_player_count_is_refused_before_anything_is_built(tmp_path: Path)
         ({"seats": [None, "greedy"], "spectator_delay": 10**9}, "spectator_delay must be"),
         ({"seats": [None, "greedy"], "move_time": 1e309}, "move_time must be a number"),
         ({"seats": [None, "greedy"], "bot_delay": 10**400}, "bot_delay must be a number"),
-        ({"seats": [None, "ismcts:iterations=100000000"]}, "searches too much"),
-        ({"seats": [None, "ismcts:time=1000"]}, "searches too much"),
-        ({"seats": [None, "pimc:worlds=1000,rollouts=1000"]}, "searches too much"),
+        ({"seats": [None, "ismcts:iterations=100000000"]}, "costs about"),
+        ({"seats": [None, "ismcts:time=1000"]}, "costs about"),
+        ({"seats": [None, "pimc:worlds=1000,rollouts=1000"]}, "costs about"),
         ({"seats": [None, "greedy"], "stand_in": "x" * 10_000}, "stand_in must be one of"),
     ],
 )
@@ -161,15 +161,15 @@ def test_the_operator_bounds_the_bots_search_per_move() -> None:
             ("ismcts:iterations=100", 201),
             ("pimc:worlds=20,rollouts=5", 201),
             ("pimc:worlds=20,rollouts=6", 400),
-            ("ismcts:iterations=100000,time=0.5", 201),  # it stops at whichever comes first
+            ("ismcts:iterations=100000,time=0.2", 201),  # it stops at whichever comes first
             ("ismcts:time=11", 400),
             ("greedy", 201),
         ]:
             response = await client.post("/api/tables", json={"seats": [None, spec]})
             body = await response.json()
             assert response.status == status, (spec, body)
-            if status == 400:
-                assert "at most 100 iterations" in body["error"], body
+            if status == 400:  # the operator's bound, or the bound on a decision's work
+                assert "at most 100 iterations" in body["error"] or "costs about" in body["error"]
 
     serve(test, max_bot_iterations=100)
     assert MAX_BOT_ITERATIONS == 20_000
