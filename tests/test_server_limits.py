@@ -91,7 +91,9 @@ def test_finished_tables_leave_memory_and_are_served_from_the_store_after_a_rest
     async def play(http: Any) -> dict[str, Any]:
         config = {**PEOPLE, "move_time": 0.05}  # nobody answers: a stand-in plays for Ann
         table = await (await http.post("/api/tables", json=config)).json()
-        claimed = await http.post(f"/api/tables/{table['id']}/claim", json={"seat": 0, "name": "Ann"})
+        claimed = await http.post(
+            f"/api/tables/{table['id']}/claim", json={"seat": 0, "name": "Ann"}
+        )
         token = (await claimed.json())["token"]
 
         async def over() -> bool:

@@ -34,6 +34,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import inspect
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -74,7 +76,11 @@ class Spectators:
 
     def __init__(self, delay: float, show: Callable[[Shown], None]) -> None:
         self.delay = delay
-        self._show = show
+        # A table's own method, held weakly: no cycle between a table and its spectators,
+        # so a finished table is freed when the lobby lets it go, not at a full collection.
+        self._shows: Callable[[], Callable[[Shown], None] | None] = (
+            weakref.WeakMethod(show) if inspect.ismethod(show) else lambda: show
+        )
         self._joined: dict[Connection, int] = {}  # each spectator, with the count it came at
         self._queue: collections.deque[_Delayed] = collections.deque()
         self._count = 0
@@ -88,6 +94,11 @@ class Spectators:
 
     def __contains__(self, connection: object) -> bool:
         return connection in self._joined
+
+    def _show(self, shown: Shown) -> None:
+        show = self._shows()
+        if show is not None:
+            show(shown)
 
     def held(self) -> int:
         """How many items are held back."""
