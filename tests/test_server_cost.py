@@ -123,7 +123,7 @@ def test_a_time_budget_costs_its_seconds_on_each_thread() -> None:
 
 
 def test_the_bound_is_the_operators() -> None:
-    with pytest.raises(TableError, match=r"'hard' costs about 0\.14 s .* allows 0\.1 s"):
+    with pytest.raises(TableError, match=r"'hard' costs about 0\.13 s .* allows 0\.1 s"):
         seat("hard", max_decision_seconds=0.1)
     assert seat("ismcts:time=10", max_decision_seconds=11).seats[1] == "ismcts:time=10"
     # The bound on iterations still applies on top of the price.

@@ -61,12 +61,12 @@ MAX_BOT_SECONDS: Final = 10.0
 MAX_DECISION_SECONDS: Final = 0.5
 """The most CPU-seconds of work a seat's bot may cost a decision (:func:`decision_seconds`,
 its price in the worst positions measured). Chosen to admit the levels and the default
-searches with room (``expert`` is priced 0.28 s, ``pimc`` 0.25 s, ``hard`` and ``ismcts``
-0.14 s; a fresh bot of each took at most 0.21, 0.02 and 0.08 s a decision in the positions
+searches with room (``expert`` is priced 0.28 s, ``pimc`` 0.20 s, ``hard`` and ``ismcts``
+0.13 s; a fresh bot of each took at most 0.21, 0.02 and 0.08 s a decision in the positions
 of benchmarks/test_bot_cost.py) and to refuse what issue 40 found taking a server down: a
 search rolling out with the network (``"ismcts:iterations=20000,rollout=net"``, priced
 48 s), PIMC with thousands of worlds, long time budgets (``"ismcts:time=10"``). It admits up to
-14,900 iterations of the default ISMCTS, or a time budget of 0.44 s of work on one thread."""
+16,600 iterations of the default ISMCTS, or a time budget of 0.44 s of work on one thread."""
 
 # -- the cost model: CPU-seconds of work on one core, from benchmarks/test_bot_cost.py --
 #
@@ -88,9 +88,10 @@ BELIEF_SECONDS: Final = 0.05
 read from the history (:mod:`skitgubbe.game.worlds`), by a bot that reads it whole (a fresh
 one, after a restart). Measured at most 35 ms over 1,134 positions of 43 rule sets, 15 ms at
 the 99th percentile; a bot at a table reads on from its last decision, so usually far less."""
-ISMCTS_ITERATION_SECONDS: Final = 6e-6
+ISMCTS_ITERATION_SECONDS: Final = 3e-6
 """One ISMCTS iteration without its rollout: a world sampled, the tree descended, a node
-added (measured at most 4.6 µs, with ``rollout_cap=1``)."""
+added (measured at most 1.9 µs with exact worlds, 1.4 µs with uniform ones, with
+``rollout_cap=1``)."""
 ROLLOUT_MOVE_SECONDS: Final[Mapping[str, float]] = {
     "random": 0.08e-6,
     "greedy": 0.12e-6,
@@ -105,22 +106,26 @@ most 0.06, 0.09, 0.10, 0.22, 0.19 and 11 µs a move: the built-in policies in C,
 forward pass of the network a move)."""
 ROLLOUT_MOVES: Final[Mapping[str, int]] = {
     "random": 500,
-    "greedy": 500,
-    "mixed": 500,
+    "greedy": 300,
+    "mixed": 300,
     "mast": 500,
     "nast": 500,
     "net": MAX_MOVES,
 }
 """The longest a rollout runs when its cap does not stop it: a built-in policy ends the game
-within 250–470 moves on average in the slowest positions measured (its cost stops growing
-with the cap there), the network's best move can go round in circles until the rules'
-``max_moves`` (at most :data:`MAX_MOVES`: a rollout of 10,000 moves cost 36 ms)."""
+within about 470 moves (random) and 250 (greedy, mixed) on average in the slowest positions
+measured (its cost stops growing with the cap there); the network's best move can go round
+in circles until the rules' ``max_moves`` (at most :data:`MAX_MOVES`: a rollout of 10,000
+moves cost 36 ms), so its cap is priced in full (capped at 2,000 moves, the benchmark's
+rollouts with the network ran about 400 on average: a fifth of the price)."""
 PIMC_ROLLOUT_SECONDS: Final = 1e-6
 """A PIMC rollout's cost besides its moves: its move applied to a copy of the world
 (measured at most 0.4 µs with ``rollout_cap=1``)."""
-NET_EVAL_SECONDS: Final[Mapping[str, float]] = {"values": 8e-6, "prior": 22e-6}
+PIMC_WORLD_SECONDS: Final = 8e-6
+"""A world PIMC samples (measured at most 4 µs, exact)."""
+NET_EVAL_SECONDS: Final[Mapping[str, float]] = {"values": 16e-6, "prior": 22e-6}
 """One evaluation of the network by a search: its values alone (a PIMC move's world with
-``net=true``, an ISMCTS leaf with ``prior=false``; measured at most 6.3 and 4.4 µs), or the
+``net=true``, an ISMCTS leaf with ``prior=false``; measured at most 13.8 and 5.5 µs), or the
 priors of a new node with them (``net=true``; measured at most 17 µs besides the iteration)."""
 SOLVER_LEAF_SECONDS: Final = 8e-6
 """What ``solver`` adds to an ISMCTS iteration in an endgame (leaves solved, at most 2,000
@@ -263,7 +268,8 @@ def _pimc_seconds(bot: PIMCBot) -> float:
         game = PIMC_ROLLOUT_SECONDS + _rollout_seconds(bot.rollout, "plain", bot.rollout_cap)
         games = bot.worlds * bot.rollouts * PIMC_LEGAL_MOVES
     beliefs = BELIEF_SECONDS if bot.sampling == "exact" else 0.0
-    return SEARCH_DECISION_SECONDS + beliefs + games * game
+    worlds = bot.worlds * PIMC_WORLD_SECONDS
+    return SEARCH_DECISION_SECONDS + beliefs + worlds + games * game
 
 
 def decision_seconds(bot: Player) -> float:
@@ -286,15 +292,15 @@ def decision_seconds(bot: Player) -> float:
     >>> from skitgubbe import bots
     >>> from skitgubbe.server.config import decision_seconds
     >>> round(decision_seconds(bots.make("ismcts")), 2)  # 3,000 iterations, mixed rollouts
-    0.14
+    0.13
     >>> round(decision_seconds(bots.make("ismcts:iterations=20000,rollout=net")))
     48
     >>> round(decision_seconds(bots.make("ismcts:iterations=20000")), 2)  # the same, mixed
-    0.65
+    0.59
     >>> decision_seconds(bots.make("ismcts:time=10")) > 10  # ten seconds and an iteration
     True
     >>> [round(decision_seconds(bots.make(spec)), 2) for spec in ("expert", "pimc", "hard")]
-    [0.28, 0.25, 0.14]
+    [0.28, 0.2, 0.13]
     >>> decision_seconds(bots.make("greedy")), decision_seconds(bots.make("easy"))
     (0.0, 0.0)
     """
