@@ -21,6 +21,9 @@ from skitgubbe.server.config import (
     MAX_BOT_ITERATIONS,
     MAX_DECISION_SECONDS,
     PIMC_LEGAL_MOVES,
+    ROOT_SOLVE_POSITIONS,
+    SOLVE_POSITION_SECONDS,
+    SOLVER_LEAF_SECONDS,
     TableConfig,
     decision_seconds,
 )
@@ -130,6 +133,18 @@ def test_the_bound_is_the_operators() -> None:
     with pytest.raises(TableError, match="searches too much"):
         seat("ismcts:iterations=500", max_bot_iterations=100)
     assert seat("ismcts:iterations=100", max_bot_iterations=100).seats[1]
+
+
+def test_the_root_solve_is_priced_for_the_budget_the_search_gives_it() -> None:
+    from skitgubbe.bots import search
+
+    per_iteration, per_second = ROOT_SOLVE_POSITIONS
+    assert (per_iteration, per_second) == (
+        search._SOLVE_NODES_PER_ITERATION,
+        search._SOLVE_NODES_PER_SECOND,
+    )
+    more = price("ismcts:iterations=1000,solver=20") - price("ismcts:iterations=1000")
+    assert more == pytest.approx(1000 * (SOLVER_LEAF_SECONDS + 10 * SOLVE_POSITION_SECONDS))
 
 
 def test_a_stored_table_is_not_priced_again() -> None:

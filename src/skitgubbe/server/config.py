@@ -20,12 +20,7 @@ import attrs
 from .. import bots
 from ..bots.levels import LevelBot
 from ..bots.net import NetBot
-from ..bots.search import (
-    _SOLVE_NODES_PER_ITERATION,
-    _SOLVE_NODES_PER_SECOND,
-    ISMCTSBot,
-    PIMCBot,
-)
+from ..bots.search import ISMCTSBot, PIMCBot
 from ..errors import SkitgubbeError
 from ..game.rules import Rules
 from ..play.players import Player
@@ -133,6 +128,9 @@ positions each, one table for the search; measured at most 5 µs)."""
 SOLVE_POSITION_SECONDS: Final = 0.4e-6
 """One position of a root solve (``solver``: within 10 positions an iteration of the budget,
 or a million a second of ``time``; measured 0.16–0.18 µs)."""
+ROOT_SOLVE_POSITIONS: Final = (10, 1_000_000)
+"""A root solve's budget (``solver``): positions an iteration, and a second of ``time``, as
+:class:`~skitgubbe.bots.ISMCTSBot` gives it."""
 THREAD_SECONDS: Final = 0.0002
 """Starting and joining one more thread of a decision (``threads``; measured 0.1 ms)."""
 NET_DECISION_SECONDS: Final = 0.0002
@@ -247,9 +245,9 @@ def _ismcts_seconds(bot: ISMCTSBot) -> float:
         iteration += SOLVER_LEAF_SECONDS
         budgets: list[float] = []
         if bot.iterations is not None:
-            budgets.append(_SOLVE_NODES_PER_ITERATION * bot.iterations)
+            budgets.append(ROOT_SOLVE_POSITIONS[0] * bot.iterations)
         if bot.time is not None:
-            budgets.append(_SOLVE_NODES_PER_SECOND * bot.time)
+            budgets.append(ROOT_SOLVE_POSITIONS[1] * bot.time)
         solve = min(budgets) * SOLVE_POSITION_SECONDS  # the root's, before the search
     search = math.inf if bot.iterations is None else bot.iterations * iteration
     if bot.time is not None:  # each thread searches that long, and ends its iteration
