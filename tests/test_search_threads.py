@@ -184,9 +184,14 @@ def test_a_server_counts_threads_as_compute() -> None:
     # A time budget is each thread's: threads multiply it.
     assert bot_cost(sg.bots.make("ismcts:time=0.5,threads=4")) == (None, 2.0)
     assert bot_cost(sg.bots.make("ismcts:iterations=400,time=0.5,threads=4")) == (400, 2.0)
-    TableConfig.from_json({"seats": [None, "ismcts:iterations=20000,threads=64"]})
-    TableConfig.from_json({"seats": [None, "ismcts:time=2,threads=5"]})
-    with pytest.raises(TableError, match="searches too much"):
-        TableConfig.from_json({"seats": [None, "ismcts:time=2,threads=6"]})  # 12 s of work
-    with pytest.raises(TableError, match="searches too much"):
-        TableConfig.from_json({"seats": [None, "ismcts:iterations=20001,threads=2"]})
+    # The server prices a decision's work (decision_seconds): threads add to a time budget.
+    TableConfig.from_json({"seats": [None, "ismcts:iterations=10000,threads=8"]})
+    TableConfig.from_json({"seats": [None, "ismcts:time=0.1,threads=4"]})  # 0.4 s of work
+    with pytest.raises(TableError, match="costs about"):
+        TableConfig.from_json({"seats": [None, "ismcts:time=0.1,threads=6"]})  # 0.6 s
+    with pytest.raises(TableError, match="costs about"):
+        TableConfig.from_json({"seats": [None, "ismcts:time=2,threads=5"]})  # 10 s
+    with pytest.raises(TableError, match="searches too much"):  # the operator's bound
+        TableConfig.from_json(
+            {"seats": [None, "ismcts:iterations=2001,threads=2"]}, max_bot_iterations=2000
+        )
