@@ -5,9 +5,10 @@ finished 4-player tables, put a player's hint at another table behind them: 147 
 of 0.03 s (hints and reviews shared two worker slots, first come first served), and the
 server grew from 43 to 114 MB. The server now works hints out in threads of their own and
 reviews in others (:class:`skitgubbe.server.advice.Advisor`), refuses a review past
-``MAX_PENDING_REVIEWS`` under way or waiting (503) and past ``MAX_REVIEWS_PER_CLIENT`` for
-one client address (429), both with a ``Retry-After``, and keeps one review per table and
-seat. The old server cannot be rebuilt from this code, so its figures above are the "before".
+``review_decisions`` decisions of reviews under way or waiting (503) and past
+``reviews_per_client`` for one client address (429), both with a ``Retry-After``
+(:class:`skitgubbe.server.limits.Limits`), and keeps one review per table and seat. The old
+server cannot be rebuilt from this code, so its figures above are the "before".
 
 The scenario, against the default engines (``ismcts:iterations=3000`` for both):
 
@@ -54,7 +55,7 @@ from support import ROOT, Figure, Figures, Target, pedantic
 
 aiohttp = pytest.importorskip("aiohttp", reason="skitgubbe serve needs aiohttp")
 sys.path.append(str(ROOT / "tests"))  # the tests' helpers to start a real server
-from server_support import free_port, start_server, stop_server  # noqa: E402
+from server_support import ROOMY, free_port, start_server, stop_server  # noqa: E402
 
 HOST: Final = "127.0.0.1"
 SPREAD: Final = tuple(f"127.0.0.{i}" for i in range(2, 61))  # the flood's many clients
@@ -342,7 +343,10 @@ def test_hints_under_a_review_flood(
     size = _Size(full=not benchmark.disabled)
     port = free_port()
     url = f"http://{HOST}:{port}"
-    server = start_server(tmp_path / "server.db", port)
+    # The reviews' bound in decisions (of a 4-player game's ~35 a seat): the default in the
+    # full run, a few reviews' worth in the smoke run's 20 requests.
+    decisions = "review_decisions=2000" if size.full else "review_decisions=300"
+    server = start_server(tmp_path / "server.db", port, limits=(*ROOMY, decisions))
     out: dict[str, Any] = {}
     try:
         ids = asyncio.run(_finished_tables(url, size.tables))
