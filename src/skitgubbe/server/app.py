@@ -584,10 +584,11 @@ def create_app(
     thread. Every other seat a client names is a plain spec
     (:func:`skitgubbe.bots.check_plain_spec`): a request never makes the server read
     a file, import a module or compile code.
-    ``max_bot_iterations`` bounds a searching bot's work per move (an ISMCTS
-    seat's ``iterations``, a PIMC seat's ``worlds × rollouts``; a time budget times
-    the seat's ``threads`` is at most ``MAX_BOT_SECONDS``): a table that asks for more
-    is refused (``400``).
+    ``max_bot_iterations`` bounds a searching bot's iterations per move (an ISMCTS
+    seat's ``iterations``, a PIMC seat's ``worlds × rollouts``); every seat is also priced
+    by its work (:func:`~skitgubbe.server.config.decision_seconds`) and refused (``400``)
+    over ``limits.max_decision_seconds`` (default
+    :data:`~skitgubbe.server.config.MAX_DECISION_SECONDS`).
     ``hint_engine`` is the search a hint runs (at a table created with ``"hints":
     true``), ``review_engine`` the one a finished game's review runs at each decision:
     bot specs of ``ismcts`` or ``pimc`` (:mod:`skitgubbe.server.advice`).
