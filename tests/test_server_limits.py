@@ -364,3 +364,31 @@ def test_the_store_upgrades_a_file_of_the_last_release(tmp_path: Path) -> None:
         store.close()
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
     assert version == SCHEMA_VERSION == 2
+
+
+def test_a_finished_table_that_left_memory_shows_its_end_to_a_socket_then_closes() -> None:
+    """A socket that watches (or a seat that joins) a finished table the lobby let go gets
+    the table's end, rebuilt from the store and kept nowhere, then the socket is closed with
+    "the game is over"; claiming a seat there is a 409."""
+
+    async def test(client: Any) -> None:
+        table = await (
+            await client.post("/api/tables", json={"seats": ["greedy", "greedy"]})
+        ).json()
+        lobby = client.server.app[LOBBY]
+        await asyncio.wait_for(lobby.tables[table["id"]].done.wait(), 60)
+        import time
+
+        assert lobby.sweep(now=time.monotonic() + 3600) == [table["id"]]
+        assert table["id"] not in lobby.tables
+        ws = await client.ws_connect("/ws")
+        await ws.send_json({"type": "watch", "table": table["id"]})
+        welcome = json.loads((await ws.receive(timeout=10)).data)
+        assert welcome["type"] == "welcome" and welcome["result"] is not None
+        closed = await ws.receive(timeout=10)
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.extra == "the game is over"
+        assert table["id"] not in lobby.tables  # kept nowhere
+        claim = await client.post(f"/api/tables/{table['id']}/claim", json={"seat": 0, "name": "A"})
+        assert claim.status == 409
+
+    serve(test)

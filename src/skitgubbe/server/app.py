@@ -483,6 +483,7 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
     table: Table | None = None
     seat: int | None = None
     bad = 0
+    over = False  # a finished table that has left memory: its welcome, then closed
 
     async def refuse(message: str, code: str = "bad_request") -> None:
         nonlocal bad
@@ -504,7 +505,12 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
         data = _load(first.data, "the first frame")
         if not isinstance(data, dict):
             raise TableError("the first frame is a JSON object")
-        table = lobby.get(data.get("table"))
+        try:
+            table = lobby.get(data.get("table"))
+        except TableError as error:
+            if error.status != 409:
+                raise
+            table, over = await lobby.replayed(data.get("table")), True  # its end, then closed
         if data.get("type") == "join":
             seat = table.seat_of(data.get("token"))
         elif data.get("type") != "watch":
@@ -522,6 +528,9 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
         except TableError as error:
             await socket.send({"type": "error", "error": str(error), "code": error.code})
             await socket.close("refused")
+            return
+        if over:
+            await socket.close("the game is over")
             return
         async for frame in ws:
             if frame.type != WSMsgType.TEXT:

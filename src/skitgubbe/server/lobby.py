@@ -512,20 +512,27 @@ class Lobby:
         return {"games": games, "losses": losses, "no_loser": no_loser}
 
     def get(self, table_id: object) -> Table:
-        """A table in memory by id (open, running, or finished and not yet gone); a finished
-        one that has gone is brought back from the store (a socket joins or watches it);
-        :class:`TableError` 404 if there is none, 410 with the reason if the server closed
-        it."""
+        """A table in memory by id (open, running, or finished and not yet gone);
+        :class:`TableError` 404 if there is none, 409 for a finished one that has left memory
+        (:meth:`find` serves it from the store, :meth:`replayed` rebuilds it for a socket),
+        410 with the reason if the server closed it."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is not None:
             return table
         stored = self._stored(table_id)
+        if stored.status == "over":
+            raise TableError(f"table {table_id} is over: see its record", 409)
+        raise TableError(f"table {table_id} is not served by this server now", 404)
+
+    async def replayed(self, table_id: object) -> Table:
+        """A finished table that has left memory, rebuilt from the store (its game replayed
+        in a worker thread) for one socket's welcome, and kept nowhere: a socket that joins
+        or watches it sees its end, then is closed. :class:`TableError` as :meth:`get`."""
+        stored = self._stored(table_id)
         if stored.status != "over":
             raise TableError(f"table {table_id} is not served by this server now", 404)
         stored.moves = [str(move) for move in (stored.record or {}).get("moves", [])]
-        table = self._restored(stored, {})
-        self.tables[table.id] = table
-        return table
+        return await asyncio.to_thread(self._restored, stored, {})
 
     def restore(self) -> int:
         """Rebuild every open and running table from the store and resume play; how many

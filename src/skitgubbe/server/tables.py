@@ -193,9 +193,11 @@ class Table:
         self.moves_stored = len(stored.moves)  # moves the store has committed
         self._start_stored = True  # whether the store knows the table is running
         # What the lobby shows (moves, result, over), spectator_delay seconds late. A table
-        # restored with moves shows none of them until the delay has passed once more.
+        # restored with moves shows none of them until the delay has passed once more (a
+        # finished one whose end is public shows it at once).
         self._shown: tuple[int, dict[str, Any] | None, bool] = (0, None, False)
-        if self.game.moves_played and self.config.spectator_delay:
+        public = self.status == "over" and (stored.public_at or 0.0) <= time.time()
+        if self.game.moves_played and self.config.spectator_delay and not public:
             self._publish()
         else:
             result = None if self.game.result is None else self.game.result.to_dict()
