@@ -21,8 +21,8 @@ import pytest
 
 import skitgubbe as sg
 from skitgubbe import _core
+from skitgubbe._files import not_regular
 from skitgubbe.apps.cli import main
-from skitgubbe.bots import net as net_module
 from skitgubbe.bots.net import DEFAULT_WEIGHTS, MAX_FILE_SIZE, NetBot, Network, default_network
 from skitgubbe.errors import RecordError
 
@@ -385,7 +385,7 @@ def _exit_code(argv: list[str]) -> object:
 def test_the_weight_file_modes_refused_are_the_non_regular_ones() -> None:
     """The names a refusal gives: one for each kind of file that is not regular."""
     names = {
-        net_module._not_regular(mode)
+        not_regular(mode)
         for mode in (stat.S_IFDIR, stat.S_IFIFO, stat.S_IFCHR, stat.S_IFBLK, stat.S_IFSOCK)
     }
     assert names == {"a folder", "a FIFO (named pipe)", "a device", "a socket"}

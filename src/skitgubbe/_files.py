@@ -31,6 +31,7 @@ __all__ = [
     "check_header",
     "check_regular",
     "load_json_object",
+    "not_regular",
     "open_regular",
     "write_csv",
     "write_text",
@@ -45,8 +46,13 @@ _OPEN_FLAGS: Final[int] = (
 )
 
 
-def _not_regular(mode: int) -> str:
-    """What a file of ``mode`` that is not a regular file is, for a message."""
+def not_regular(mode: int) -> str:
+    """What a file of ``mode`` that is not a regular file is, for a message.
+
+    >>> import stat
+    >>> not_regular(stat.S_IFIFO)
+    'a FIFO (named pipe)'
+    """
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -70,7 +76,7 @@ def check_regular(name: str, info: os.stat_result, what: str, max_size: int | No
     skitgubbe.errors.RecordError: model-0.pt is a device, not a PyTorch model file
     """
     if not stat.S_ISREG(info.st_mode):
-        raise RecordError(f"{name} is {_not_regular(info.st_mode)}, not a {what}")
+        raise RecordError(f"{name} is {not_regular(info.st_mode)}, not a {what}")
     if max_size is not None and info.st_size > max_size:
         raise RecordError(
             f"{name} is {info.st_size:,} bytes, larger than any {what} (at most {max_size:,})"

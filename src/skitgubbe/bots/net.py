@@ -32,6 +32,7 @@ import stat
 from typing import Final
 
 from .. import _core
+from .._files import not_regular
 from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError
 from ..game.moves import Move
@@ -73,19 +74,6 @@ def _shown(name: str) -> str:
     return brief(name)
 
 
-def _not_regular(mode: int) -> str:
-    """What a file of ``mode`` that is not a regular file is, for a message."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def _read_weight_file(name: str, shown: str) -> bytes:
     """The bytes of the regular file ``name``, at most :data:`MAX_FILE_SIZE` of them,
     or a :class:`~skitgubbe.errors.RecordError` naming ``shown`` and what is wrong."""
@@ -93,7 +81,7 @@ def _read_weight_file(name: str, shown: str) -> bytes:
 
     def check(info: os.stat_result) -> None:
         if not stat.S_ISREG(info.st_mode):
-            raise RecordError(f"{shown}: it is {_not_regular(info.st_mode)}, not a weight file")
+            raise RecordError(f"{shown}: it is {not_regular(info.st_mode)}, not a weight file")
         if info.st_size > limit:
             raise RecordError(
                 f"{shown}: it is {info.st_size:,} bytes, larger than any weight file "
