@@ -34,6 +34,7 @@ lasts 2 s. Every loop is bounded in count and time; only 127.0.0.0/8 is ever add
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -50,7 +51,7 @@ from server_support import free_port, start_server, stop_server  # noqa: E402
 
 FLOODS: Final = ("lobby", "hints", "cost", "searches", "spectators", "reviews")
 ATTACKER: Final = "127.0.0.1"
-VICTIM: Final = "127.0.0.50"
+VICTIM: Final = "127.0.0.49"  # the probe's; the victim's tables come from .50 on
 TIMEOUT: Final = 60.0
 
 
@@ -94,14 +95,20 @@ async def _prompt(ws: Any) -> dict[str, Any] | None:
 
 
 async def _victim(url: str, seconds: float) -> dict[str, list[float]]:
-    """The victim's moves against ``hard``, its hints, and the probe, for ``seconds``."""
+    """The victim's moves against ``hard``, its hints, and the probe, for ``seconds``. (A
+    game the victim ends is followed by another, each from an address of its own: people
+    at other addresses, none of them past the tables-a-minute bound.)"""
     found: dict[str, list[float]] = {"hard": [], "hint": [], "probe": []}
     end = time.monotonic() + seconds
-    async with _session(url, VICTIM) as http:
+    addresses = iter(f"127.0.0.{n}" for n in range(50, 250))
+    async with _session(url, VICTIM) as http, contextlib.AsyncExitStack() as stack:
+
+        async def fresh() -> Any:
+            return await stack.enter_async_context(_session(url, next(addresses)))
 
         async def hard() -> None:
             while time.monotonic() < end:
-                _, ws = await _seat(http, {"seats": [None, "hard"], "move_time": None})
+                _, ws = await _seat(await fresh(), {"seats": [None, "hard"], "move_time": None})
                 prompt = await _prompt(ws)
                 while prompt is not None and time.monotonic() < end:
                     sent = time.perf_counter()
@@ -115,7 +122,7 @@ async def _victim(url: str, seconds: float) -> dict[str, list[float]]:
         async def hint() -> None:
             config = {"seats": [None, "greedy"], "move_time": None, "hints": True}
             while time.monotonic() < end:
-                _, ws = await _seat(http, config)
+                _, ws = await _seat(await fresh(), config)
                 prompt = await _prompt(ws)
                 while prompt is not None and time.monotonic() < end:
                     sent = time.perf_counter()
