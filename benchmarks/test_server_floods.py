@@ -53,6 +53,9 @@ FLOODS: Final = ("lobby", "hints", "cost", "searches", "spectators", "reviews")
 ATTACKER: Final = "127.0.0.1"
 VICTIM: Final = "127.0.0.49"  # the probe's; the victim's tables come from .50 on
 TIMEOUT: Final = 60.0
+WAIT: Final = 20.0
+"""How long past the flood the victim waits for an answer before it notes the wait (an old
+server stopped by a flood does not answer at all)."""
 
 
 def _rss_mib(pid: int) -> float:
@@ -141,12 +144,24 @@ async def _victim(url: str, seconds: float) -> dict[str, list[float]]:
         async def probe() -> None:
             while time.monotonic() < end:
                 sent = time.perf_counter()
-                async with http.get("/api/engines") as response:
-                    await response.read()
+                try:
+                    wait = aiohttp.ClientTimeout(total=WAIT)
+                    async with http.get("/api/engines", timeout=wait) as response:
+                        await response.read()
+                except (asyncio.TimeoutError, aiohttp.ClientError):
+                    pass
                 found["probe"].append(time.perf_counter() - sent)
                 await asyncio.sleep(0.025)
 
-        await asyncio.gather(hard(), hint(), probe())
+        async def bounded(work: Any, key: str) -> None:
+            """A victim that waits past ``WAIT`` (a server the flood has stopped) notes the
+            wait and stops: the figure of a server that did not answer."""
+            try:
+                await asyncio.wait_for(work, seconds + WAIT)
+            except (asyncio.TimeoutError, aiohttp.ClientError, AssertionError):
+                found[key].append(WAIT)
+
+        await asyncio.gather(bounded(hard(), "hard"), bounded(hint(), "hint"), probe())
     return found
 
 

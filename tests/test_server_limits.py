@@ -163,87 +163,136 @@ def test_finished_tables_leave_memory_and_are_served_from_the_store_after_a_rest
     assert first["id"] in seen["listed"]
 
 
-def test_a_rematch_seat_waits_for_its_person_and_is_listed_once_the_end_is_public() -> None:
+async def _two_people_finished(url: str, config: dict[str, Any]) -> tuple[str, list[str]]:
+    """A table of two people (each from a browser of their own) that nobody plays: stand-ins
+    move at every turn until the end, which is waited for (its record is refused until the
+    spectator delay has passed, but the table's summary says it is over or running)."""
+    tokens = []
+    async with aiohttp.ClientSession(url) as http:
+        table = (await (await http.post("/api/tables", json=config)).json())["id"]
+    for seat, name in enumerate(("Ann", "Bo")):
+        async with aiohttp.ClientSession(url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            body = {"seat": seat, "name": name}
+            claimed = await http.post(f"/api/tables/{table}/claim", json=body)
+            tokens.append((await claimed.json())["token"])
+    async with aiohttp.ClientSession(url) as http:
+        for _ in range(600):  # the stand-ins' game: at most 60 s
+            async with http.get(f"/api/tables/{table}/record") as record:
+                text = await record.text()
+                if record.status == 200 or "shown" in text:
+                    return table, tokens
+            await asyncio.sleep(0.1)
+    raise AssertionError("the game did not end")
+
+
+def test_a_rematch_seat_waits_for_its_person_and_is_listed_once_the_end_is_public(
+    tmp_path: Path,
+) -> None:
     """The person who asks for a rematch makes it; the other person's seat is kept for them
-    (a stranger gets 409, saying for whom) until they come or decline; the lobby lists
-    neither the rematch nor the old table's end before the spectator delay has passed."""
+    (a stranger gets 409, saying for whom) until they come; the lobby lists neither the
+    rematch nor the old table's end before the spectator delay has passed (b607dc1 listed
+    the rematch, with its ``after``, at once, and seated the stranger)."""
+    port = free_port()
+    server = start_server(tmp_path / "s.db", port)
+    url = f"http://127.0.0.1:{port}"
+    config = {"seats": [None, None], "move_time": 0.05, "spectator_delay": 3}
+    config["rules"] = {"max_moves": 120}
 
-    async def test(client: Any) -> None:
-        config = {"seats": [None, None], "move_time": 0.05, "spectator_delay": 2}
-        config["rules"] = {"max_moves": 120}
-        table = await (await client.post("/api/tables", json=config)).json()
-        tokens = []
-        for seat, name in enumerate(("Ann", "Bo")):
-            claimed = await client.post(
-                f"/api/tables/{table['id']}/claim", json={"seat": seat, "name": name}
-            )
-            tokens.append((await claimed.json())["token"])
-            client.session.cookie_jar.clear()  # each a browser of their own
-        lobby = client.server.app[LOBBY]
-        await asyncio.wait_for(lobby.tables[table["id"]].done.wait(), 60)
-        asked = await client.post(f"/api/tables/{table['id']}/rematch", json={"token": tokens[0]})
-        again = (await asked.json())["table"]
-        client.session.cookie_jar.clear()
-        listed = await (await client.get("/api/tables")).json()
-        old = await (await client.get(f"/api/tables/{table['id']}")).json()
-        assert again not in [t["id"] for t in listed]  # not before the old end is public
-        assert old["status"] == "running" and old["rematch"] is None
-        stranger = await client.post(f"/api/tables/{again}/claim", json={"seat": 1, "name": "X"})
-        assert stranger.status == 409 and "kept for Bo" in (await stranger.json())["error"]
-        client.session.cookie_jar.clear()
-        bo = await client.post(f"/api/tables/{table['id']}/rematch", json={"token": tokens[1]})
-        assert bo.status == 201 and (await bo.json())["seat"] == 1
-        await asyncio.sleep(2.2)
-        listed = await (await client.get("/api/tables")).json()
-        assert again in [t["id"] for t in listed]
+    async def main() -> dict[str, Any]:
+        table, tokens = await _two_people_finished(url, config)
+        seen: dict[str, Any] = {}
+        async with aiohttp.ClientSession(url) as ann:
+            asked = await ann.post(f"/api/tables/{table}/rematch", json={"token": tokens[0]})
+            again = (await asked.json())["table"]
+            seen["listed"] = [t["id"] for t in await (await ann.get("/api/tables")).json()]
+            seen["old"] = await (await ann.get(f"/api/tables/{table}")).json()
+        async with aiohttp.ClientSession(url) as stranger:
+            body = {"seat": 1, "name": "X"}
+            taken = await stranger.post(f"/api/tables/{again}/claim", json=body)
+            seen["stranger"] = (taken.status, (await taken.json())["error"])
+        async with aiohttp.ClientSession(url) as bo:
+            came = await bo.post(f"/api/tables/{table}/rematch", json={"token": tokens[1]})
+            seen["bo"] = (came.status, (await came.json()).get("seat"))
+            await asyncio.sleep(3.5)
+            seen["later"] = [t["id"] for t in await (await bo.get("/api/tables")).json()]
+        seen["again"] = again
+        return seen
 
-    serve(test)
-
-
-def test_a_declined_rematch_seat_opens_to_anyone() -> None:
-    async def test(client: Any) -> None:
-        config = {"seats": [None, None], "move_time": 0.05, "rules": {"max_moves": 80}}
-        table = await (await client.post("/api/tables", json=config)).json()
-        tokens = []
-        for seat in (0, 1):
-            claimed = await client.post(
-                f"/api/tables/{table['id']}/claim", json={"seat": seat, "name": f"P{seat}"}
-            )
-            tokens.append((await claimed.json())["token"])
-            client.session.cookie_jar.clear()
-        lobby = client.server.app[LOBBY]
-        await asyncio.wait_for(lobby.tables[table["id"]].done.wait(), 60)
-        asked = await client.post(f"/api/tables/{table['id']}/rematch", json={"token": tokens[0]})
-        again = (await asked.json())["table"]
-        client.session.cookie_jar.clear()
-        declined = await client.post(
-            f"/api/tables/{table['id']}/decline", json={"token": tokens[1]}
-        )
-        assert declined.status == 200 and (await declined.json())["rematch"] == again
-        stranger = await client.post(f"/api/tables/{again}/claim", json={"seat": 1, "name": "X"})
-        assert stranger.status == 201
-
-    serve(test)
+    try:
+        seen = asyncio.run(asyncio.wait_for(main(), 90))
+    finally:
+        stop_server(server)
+    assert seen["again"] not in seen["listed"]  # not before the old end is public
+    assert seen["old"]["status"] == "running" and seen["old"]["rematch"] is None
+    assert seen["stranger"][0] == 409 and "kept for Bo" in seen["stranger"][1]
+    assert seen["bo"] == (201, 1)
+    assert seen["again"] in seen["later"]
 
 
-def test_one_browser_holds_one_seat_of_a_table_and_names_and_seats_are_checked() -> None:
-    async def test(client: Any) -> None:
-        table = await (await client.post("/api/tables", json={"seats": [None, None]})).json()
-        url = f"/api/tables/{table['id']}/claim"
-        first = await client.post(url, json={"seat": 0, "name": "Ann"})
-        assert first.status == 201
-        second = await client.post(url, json={"seat": 1, "name": "Ann again"})
-        assert second.status == 409 and "holds seat 0" in (await second.json())["error"]
-        client.session.cookie_jar.clear()  # another browser
-        accents = await client.post(url, json={"seat": 1, "name": "\u0301" * 40})
-        assert accents.status == 400
-        stacked = await client.post(url, json={"seat": 1, "name": "A" + "\u0301" * 5})
-        assert stacked.status == 400
-        true = await client.post(url, json={"seat": True, "name": "Bo"})
-        assert true.status == 400 and "seat must be" in (await true.json())["error"]
-        assert (await client.post(url, json={"seat": 1, "name": "Zoë"})).status == 201
+def test_a_declined_rematch_seat_opens_to_anyone(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(tmp_path / "s.db", port)
+    url = f"http://127.0.0.1:{port}"
+    config = {"seats": [None, None], "move_time": 0.05, "rules": {"max_moves": 80}}
 
-    serve(test)
+    async def main() -> tuple[int, str, int]:
+        table, tokens = await _two_people_finished(url, config)
+        async with aiohttp.ClientSession(url) as http:
+            asked = await http.post(f"/api/tables/{table}/rematch", json={"token": tokens[0]})
+            again = (await asked.json())["table"]
+            declined = await http.post(f"/api/tables/{table}/decline", json={"token": tokens[1]})
+            rematch = (await declined.json())["rematch"]
+            body = {"seat": 1, "name": "X"}
+            stranger = await http.post(f"/api/tables/{again}/claim", json=body)
+            return declined.status, rematch == again, stranger.status
+
+    try:
+        status, same, stranger = asyncio.run(asyncio.wait_for(main(), 90))
+    finally:
+        stop_server(server)
+    assert (status, same, stranger) == (200, True, 201)
+
+
+def test_one_browser_holds_one_seat_of_a_table_and_names_and_seats_are_checked(
+    tmp_path: Path,
+) -> None:
+    """A browser (its cookie) that holds a seat cannot claim a second one at that table (on
+    b607dc1 the creator sat twice, orphaning the first seat); a name of stacked accents and
+    a seat ``true`` are a 400 (they were taken, and a 409)."""
+    port = free_port()
+    server = start_server(tmp_path / "s.db", port)
+    url = f"http://127.0.0.1:{port}"
+
+    async def main() -> dict[str, int]:
+        jar = aiohttp.CookieJar(unsafe=True)  # a browser keeps the cookie of 127.0.0.1
+        seen = {}
+        async with aiohttp.ClientSession(url, cookie_jar=jar) as browser:
+            table = await (await browser.post("/api/tables", json={"seats": [None, None]})).json()
+            claim = f"/api/tables/{table['id']}/claim"
+            seen["first"] = (await browser.post(claim, json={"seat": 0, "name": "Ann"})).status
+            seen["second"] = (await browser.post(claim, json={"seat": 1, "name": "A2"})).status
+        async with aiohttp.ClientSession(url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as other:
+            for key, body in (
+                ("accents", {"seat": 1, "name": "\u0301" * 40}),
+                ("stacked", {"seat": 1, "name": "A" + "\u0301" * 5}),
+                ("true", {"seat": True, "name": "Bo"}),
+                ("zoe", {"seat": 1, "name": "Zoë"}),
+            ):
+                seen[key] = (await other.post(claim, json=body)).status
+        return seen
+
+    try:
+        seen = asyncio.run(asyncio.wait_for(main(), 60))
+    finally:
+        stop_server(server)
+    assert seen == {
+        "first": 201,
+        "second": 409,
+        "accents": 400,
+        "stacked": 400,
+        "true": 400,
+        "zoe": 201,
+    }
 
 
 def test_the_lobby_list_is_paged_and_answers_304_when_unchanged() -> None:
