@@ -446,6 +446,9 @@ def test_two_people_share_a_link_play_each_other_and_rematch(browser: Any, serve
     for _ in range(10):  # waiting: never "your turn", and no move to make
         assert ann.inner_text("#turn-text") == "waiting for 1 more player"
         assert ann.query_selector(MOVE) is None
+        # The creator holds a seat: never the form to sit down again (b607dc1 showed it, a
+        # stylesheet's display: flex over hidden, and sat the same browser twice).
+        assert not ann.is_visible("#sit") and ann.is_visible("#share")
         ann.wait_for_timeout(100)
     assert "open seat" in ann.inner_text("#seats") and "seat 1" not in ann.inner_text("#seats")
     link = ann.input_value("#share-link")
