@@ -280,7 +280,7 @@ class Table:
         """Give an open seat to a person; returns the seat's secret token (only its hash is
         stored: lose it and the seat is lost). ``browser`` is the claiming browser's id (a
         browser holds at most one seat of a table: 409 for a second); ``holder`` the token
-        hash a reserved seat is kept for (:meth:`reserve`: a rematch's seat waits for its
+        hash a reserved seat is kept for (:attr:`reservations`: a rematch's seat waits for its
         person, and nobody else may take it meanwhile)."""
         if self.status != "open":
             raise TableError(f"table {self.id} has started", 409)
