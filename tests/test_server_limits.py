@@ -89,7 +89,8 @@ def test_finished_tables_leave_memory_and_are_served_from_the_store_after_a_rest
     server = start_server(db, port, limits=limits)
 
     async def play(http: Any) -> dict[str, Any]:
-        config = {**PEOPLE, "move_time": 0.05}  # nobody answers: a stand-in plays for Ann
+        # Nobody answers: a stand-in plays for Ann, until the move limit at the latest.
+        config = {**PEOPLE, "move_time": 0.05, "rules": {"max_moves": 60}}
         table = await (await http.post("/api/tables", json=config)).json()
         claimed = await http.post(
             f"/api/tables/{table['id']}/claim", json={"seat": 0, "name": "Ann"}
@@ -195,8 +196,8 @@ def test_a_rematch_seat_waits_for_its_person_and_is_listed_once_the_end_is_publi
     port = free_port()
     server = start_server(tmp_path / "s.db", port)
     url = f"http://127.0.0.1:{port}"
-    config = {"seats": [None, None], "move_time": 0.05, "spectator_delay": 3}
-    config["rules"] = {"max_moves": 120}
+    config = {"seats": [None, None], "move_time": 0.05, "spectator_delay": 1.5}
+    config["rules"] = {"max_moves": 30}  # the move limit ends it: over, with no loser
 
     async def main() -> dict[str, Any]:
         table, tokens = await _two_people_finished(url, config)
@@ -213,7 +214,7 @@ def test_a_rematch_seat_waits_for_its_person_and_is_listed_once_the_end_is_publi
         async with aiohttp.ClientSession(url) as bo:
             came = await bo.post(f"/api/tables/{table}/rematch", json={"token": tokens[1]})
             seen["bo"] = (came.status, (await came.json()).get("seat"))
-            await asyncio.sleep(3.5)
+            await asyncio.sleep(2.0)  # past the spectator delay
             seen["later"] = [t["id"] for t in await (await bo.get("/api/tables")).json()]
         seen["again"] = again
         return seen
@@ -233,7 +234,7 @@ def test_a_declined_rematch_seat_opens_to_anyone(tmp_path: Path) -> None:
     port = free_port()
     server = start_server(tmp_path / "s.db", port)
     url = f"http://127.0.0.1:{port}"
-    config = {"seats": [None, None], "move_time": 0.05, "rules": {"max_moves": 80}}
+    config = {"seats": [None, None], "move_time": 0.05, "rules": {"max_moves": 30}}
 
     async def main() -> tuple[int, str, int]:
         table, tokens = await _two_people_finished(url, config)
