@@ -439,6 +439,7 @@ cdef extern from "skitgubbe.h" nogil:
     size_t sg_solver_size(uint32_t entries)
     sg_solver *sg_solver_init(void *buffer, size_t bytes)
     uint32_t sg_solver_entries(const sg_solver *solver)
+    void sg_solver_clear(sg_solver *solver)
     int sg_solvable(const sg_state *st)
     int sg_solve(sg_solver *solver, const sg_state *st, uint64_t budget,
                  sg_solve_result *result) nogil
