@@ -28,6 +28,7 @@ from ._text import brief
 from .errors import RecordError, SkitgubbeError
 
 __all__ = [
+    "OPEN_FLAGS",
     "check_header",
     "check_regular",
     "load_json_object",
@@ -37,13 +38,15 @@ __all__ = [
     "write_text",
 ]
 
-_OPEN_FLAGS: Final[int] = (
+OPEN_FLAGS: Final[int] = (
     os.O_RDONLY
     | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check cannot block
     | getattr(os, "O_NOCTTY", 0)
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_BINARY", 0)
 )
+"""How a file a user names is opened to read: never blocking on a FIFO, never taking a
+terminal, closed in child processes."""
 
 
 def not_regular(mode: int) -> str:
@@ -128,7 +131,7 @@ def open_regular(path: str | os.PathLike[str], what: str, max_size: int | None) 
         raise unreadable(exc) from exc
     check_regular(name, before, what, max_size)
     try:
-        descriptor = os.open(name, _OPEN_FLAGS)
+        descriptor = os.open(name, OPEN_FLAGS)
     except OSError as exc:
         raise unreadable(exc) from exc
     try:

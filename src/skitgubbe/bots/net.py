@@ -32,7 +32,7 @@ import stat
 from typing import Final
 
 from .. import _core
-from .._files import not_regular
+from .._files import OPEN_FLAGS, not_regular
 from .._text import brief
 from ..errors import ArgumentError, ArgumentTypeError, RecordError
 from ..game.moves import Move
@@ -56,14 +56,6 @@ widest (1,024 units, ``SG_NET_MAX_WIDTH``) for this core's observation tensor.
 >>> len(shipped.read_bytes()) < MAX_FILE_SIZE < 2**25
 True
 """
-
-_OPEN_FLAGS: Final[int] = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check cannot block
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 def _shown(name: str) -> str:
@@ -98,7 +90,7 @@ def _read_weight_file(name: str, shown: str) -> bytes:
         raise unreadable(exc) from None
     check(before)  # a device is never opened (opening some does something)
     try:
-        descriptor = os.open(name, _OPEN_FLAGS)
+        descriptor = os.open(name, OPEN_FLAGS)
     except OSError as exc:
         raise unreadable(exc) from None
     try:
