@@ -37,7 +37,6 @@ victim asks 3 times. Every loop is bounded in count and in time.
 from __future__ import annotations
 
 import asyncio
-import random
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -47,6 +46,7 @@ from typing import Any, Final
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 from support import Figure, Figures, pedantic
+from test_search import mid_game_observation
 
 import skitgubbe as sg
 from skitgubbe import bots
@@ -72,13 +72,7 @@ class _Size:
 
 
 def _position() -> sg.Observation:
-    seed, moves = POSITION
-    rng = random.Random(seed)
-    game = sg.Game.new(sg.Rules.classic(), seed=seed)
-    for _ in range(moves):
-        game.play(rng.choice(game.legal_moves))
-    assert game.to_move is not None and len(game.legal_moves) > 1
-    return game.observation(game.to_move)
+    return mid_game_observation(*POSITION)
 
 
 def _search(view: sg.Observation) -> Callable[[], tuple[sg.Move, float]]:
