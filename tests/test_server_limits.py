@@ -413,7 +413,7 @@ def test_the_store_upgrades_a_file_of_the_last_release(tmp_path: Path) -> None:
     finally:
         store.close()
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == SCHEMA_VERSION == 2
+    assert version == SCHEMA_VERSION == 3
 
 
 def test_a_finished_table_that_left_memory_shows_its_end_to_a_socket_then_closes() -> None:

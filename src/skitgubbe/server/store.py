@@ -23,6 +23,7 @@ table keeps its game record for :command:`skitgubbe replay`.
 
 from __future__ import annotations
 
+import abc
 import collections
 import contextlib
 import json
@@ -41,6 +42,7 @@ from ..errors import SkitgubbeError
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SQLStore",
     "SQLiteStore",
     "Status",
     "Store",
@@ -114,6 +116,10 @@ class StoredTable:
     public_at: float | None = None
     """When a finished table's end is public (its end plus the spectator delay, epoch
     seconds): listed as finished only from then on (``None``: at once)."""
+    clock: tuple[int, float] | None = None
+    """The running clock of a person's turn: the move number it is for and when it runs out
+    (epoch seconds); a table resumed elsewhere or after a restart keeps it
+    (:meth:`Store.set_clock`)."""
 
 
 @runtime_checkable
@@ -150,6 +156,10 @@ class Store(Protocol):
 
     def flush(self) -> None:
         """Store every move appended since the last flush, in one transaction."""
+
+    def set_clock(self, table_id: str, n: int, deadline: float) -> None:
+        """Keep when the clock of move ``n`` (a person's turn) runs out (epoch seconds),
+        stored by the next :meth:`flush` with the moves."""
 
     def finish(self, table_id: str, record: dict[str, Any], public_at: float | None = None) -> None:
         """Mark the table over and keep its game record; its end is public from
@@ -216,7 +226,7 @@ CREATE TABLE IF NOT EXISTS stand_ins (
 """
 """Schema 1, what every release before schema versions wrote (``PRAGMA user_version`` 0)."""
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """The schema this release writes (``PRAGMA user_version``); older files are upgraded when
 opened (:data:`_MIGRATIONS`), and say so once in the log."""
 
@@ -228,10 +238,20 @@ _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
         "ALTER TABLE tables ADD COLUMN public_at REAL",
         "CREATE INDEX IF NOT EXISTS tables_finished ON tables (status, public_at, id)",
     ),
+    # 2 -> 3: the clock of a person's turn is kept, so that a restart does not reset it.
+    2: (
+        "ALTER TABLE tables ADD COLUMN clock_n INTEGER",
+        "ALTER TABLE tables ADD COLUMN clock_at REAL",
+    ),
 }
 """The statements that take a file from schema ``n`` to ``n + 1``, each in a transaction."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
+
+Statement = tuple[str, Sequence[object]]
+"""One SQL statement (with ``?`` for its arguments) and its arguments."""
+
+_COLUMNS: Final = "id, config, seed, status, created, record, rematch, public_at, clock_n, clock_at"
 
 
 def _migrate(db: sqlite3.Connection, path: str) -> None:
@@ -259,114 +279,69 @@ def _migrate(db: sqlite3.Connection, path: str) -> None:
         _log.warning("the store %s was upgraded from schema %s to %s", path, start, SCHEMA_VERSION)
 
 
-class SQLiteStore:
-    """A :class:`Store` in one SQLite file (created if missing).
+class SQLStore(abc.ABC):
+    """What the SQL stores share: the same tables and statements (written with ``?`` for
+    their arguments), the moves kept until the next transaction, the tables rebuilt from
+    rows. A subclass gives the connection: :meth:`_transaction` and :meth:`_select`.
+    :class:`SQLiteStore` and :class:`~skitgubbe.server.postgres.PostgresStore` are two.
 
-    The journal is a write-ahead log with ``synchronous=NORMAL``: a committed
-    move survives the server's process being killed (the operating system holds
-    it), at a fraction of a millisecond per move; ``durable=True`` syncs every
-    commit to the disk too (``synchronous=FULL``), for power losses.
-
-    The log is copied into the database (a checkpoint, which waits for the disk)
-    by a thread of the store's own every ``checkpoint_every`` seconds, never by a
-    commit: a commit that did it would hold the whole server up, for a second at
-    times on a busy disk.
-
-    >>> from skitgubbe.server.store import SQLiteStore, StoredTable
-    >>> store = SQLiteStore(":memory:")
-    >>> store.create(StoredTable("t", {}, seed=1, seats=[None, None]))
-    >>> store.append_move("t", 1, "7♣", None)
-    Traceback (most recent call last):
-        ...
-    ValueError: table 't' has 0 moves stored: move 1 would leave a gap
+    >>> from skitgubbe.server.store import SQLiteStore, SQLStore
+    >>> isinstance(SQLiteStore(":memory:"), SQLStore)
+    True
     """
 
-    def __init__(self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0) -> None:
-        self.path = path
-        self._durable = durable
-        self._closed = False
-        self._db: sqlite3.Connection | None = self._connect()
-        wal = self._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        _migrate(self._db, path)
-        self._checkpoints: _Checkpoints | None = None
-        # Held by each transaction, and by the checkpoint thread to finish a checkpoint.
-        self._writing = threading.Lock()
-        if wal:  # a file (":memory:" has no log)
-            # The thread opens the file by its absolute name: the working directory may change.
-            self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every, self._writing)
-            weakref.finalize(self, self._checkpoints.stopping.set)  # a store never closed
-        self._counts: dict[str, int] = {}
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}  # the moves of each table stored or pending
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
+        self._clocks: dict[str, tuple[int, float]] = {}  # set, not yet stored
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        if db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":
-            db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint: the thread does
-        db.execute(f"PRAGMA synchronous={'FULL' if self._durable else 'NORMAL'}")
-        db.execute("PRAGMA foreign_keys=ON")
-        return db
+    @abc.abstractmethod
+    def _transaction(self, statements: Sequence[Statement]) -> None:
+        """The pending writes (:meth:`_pending`) and ``statements`` in one transaction. If
+        it fails, nothing of it is stored, the writes stay pending (for the next one), and
+        :class:`StoreError` says why."""
 
-    def _connection(self) -> sqlite3.Connection:
-        """The connection; a file's is opened again if it was lost (closed under the store)."""
-        if self._db is None:
-            if self._closed or self.path == ":memory:":
-                raise sqlite3.ProgrammingError("the store is closed")
-            self._db = self._connect()
-        return self._db
+    @abc.abstractmethod
+    def _select(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (:class:`StoreError` if the database cannot answer)."""
 
     def _write(self, sql: str = "", args: Sequence[object] = ()) -> None:
-        """One transaction: the moves appended so far, then ``sql`` (if any)."""
+        """One transaction: the pending writes, then ``sql`` (if any)."""
         self._transaction([(sql, args)] if sql else [])
 
-    def _transaction(self, statements: Sequence[tuple[str, Sequence[object]]]) -> None:
-        """The pending moves and ``statements`` in one transaction. If it fails, nothing of
-        it is stored, the moves stay pending (for the next write), and :class:`StoreError`
-        says why."""
-        with self._writing:
-            try:
-                db = self._connection()
-                if db.in_transaction:  # a rollback that failed before
-                    db.rollback()
-                db.execute("BEGIN")
-                try:
-                    written = self._insert_moves(db)
-                    for sql, args in statements:
-                        db.execute(sql, args)
-                    db.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        if db.in_transaction:
-                            db.rollback()
-                    raise
-            except (sqlite3.Error, OSError, UnicodeError, OverflowError) as error:
-                if isinstance(error, sqlite3.ProgrammingError) and self.path != ":memory:":
-                    self._db = None  # "Cannot operate on a closed database": open it again
-                raise StoreError(f"the store could not write: {error}") from error
-            del self._moves[:written]  # committed: no longer pending
-
-    def _insert_moves(self, db: sqlite3.Connection) -> int:
-        """Insert the pending moves in the open transaction; how many."""
+    def _pending(self) -> tuple[int, dict[str, tuple[int, float]], list[tuple[str, list[Any]]]]:
+        """The writes waiting for the next transaction, as (statement, rows) batches, with
+        how many moves and which clocks they hold (for :meth:`_committed`)."""
         pending = list(self._moves)
-        if not pending:
-            return 0
-        runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
-        for table_id, index, move, _ in pending:
-            runs.setdefault(table_id, (index, []))[1].append(move)
-        db.executemany(
-            "INSERT INTO moves VALUES (?, ?, ?)",
-            [(table_id, first, "\n".join(moves)) for table_id, (first, moves) in runs.items()],
-        )
-        stood_in = [(t, n, why) for t, n, _, why in pending if why is not None]
-        if stood_in:
-            db.executemany("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in)
-        return len(pending)
+        batches: list[tuple[str, list[Any]]] = []
+        if pending:
+            runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
+            for table_id, index, move, _ in pending:
+                runs.setdefault(table_id, (index, []))[1].append(move)
+            rows = [(table_id, first, "\n".join(moves)) for table_id, (first, moves) in runs.items()]
+            batches.append(("INSERT INTO moves VALUES (?, ?, ?)", rows))
+            stood_in = [(t, n, why) for t, n, _, why in pending if why is not None]
+            if stood_in:
+                batches.append(("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in))
+        clocks = dict(self._clocks)
+        if clocks:
+            rows = [(n, at, table_id) for table_id, (n, at) in clocks.items()]
+            batches.append(("UPDATE tables SET clock_n = ?, clock_at = ? WHERE id = ?", rows))
+        return len(pending), clocks, batches
+
+    def _committed(self, moves: int, clocks: dict[str, tuple[int, float]]) -> None:
+        """The pending writes :meth:`_pending` gave are stored: no longer pending."""
+        del self._moves[:moves]
+        for table_id, clock in clocks.items():
+            if self._clocks.get(table_id) == clock:
+                del self._clocks[table_id]
 
     def flush(self) -> None:
-        if self._moves:
+        if self._moves or self._clocks:
             self._write()
 
-    def create(self, table: StoredTable) -> None:
-        statements: list[tuple[str, Sequence[object]]] = [
+    def _create_statements(self, table: StoredTable) -> list[Statement]:
+        statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, seed, status, created) VALUES (?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), str(table.seed), table.status, table.created),
@@ -380,7 +355,10 @@ class SQLiteStore:
                         (table.id, seat, claimed.token_hash, claimed.name),
                     )
                 )
-        self._transaction(statements)
+        return statements
+
+    def create(self, table: StoredTable) -> None:
+        self._transaction(self._create_statements(table))
         self._counts[table.id] = 0
 
     def claim(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
@@ -406,9 +384,23 @@ class SQLiteStore:
         self._moves.append((table_id, index, move, stand_in))
         self._counts[table_id] = count + 1
 
+    def set_clock(self, table_id: str, n: int, deadline: float) -> None:
+        """Keep when the clock of move ``n`` runs out (see :class:`Store`).
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(StoredTable("t", {"seats": [None, None]}, seed=1, seats=[None, None]))
+        >>> store.set_clock("t", 0, 1000.5)
+        >>> store.flush()
+        >>> store.table("t").clock
+        (0, 1000.5)
+        """
+        self._clocks[table_id] = (n, deadline)
+
     def finish(self, table_id: str, record: dict[str, Any], public_at: float | None = None) -> None:
         self._write(
-            "UPDATE tables SET status = 'over', record = ?, public_at = ? WHERE id = ?",
+            "UPDATE tables SET status = 'over', record = ?, public_at = ?, clock_n = NULL "
+            "WHERE id = ?",
             (json.dumps(record), public_at, table_id),
         )
         self._counts.pop(table_id, None)
@@ -487,71 +479,55 @@ class SQLiteStore:
         """The tables ``where`` says, with their seats (and moves: flushed first)."""
         if moves:
             self.flush()
-        try:
-            return self._load(self._connection(), where, args, order, limit, moves)
-        except sqlite3.Error as error:
-            raise StoreError(f"the store could not read: {error}") from error
-
-    def _load(
-        self,
-        db: sqlite3.Connection,
-        where: str,
-        args: tuple[object, ...],
-        order: str,
-        limit: int | None,
-        with_moves: bool,
-    ) -> list[StoredTable]:
         limited = "" if limit is None else f" LIMIT {int(limit)}"
-        rows = db.execute(
-            "SELECT id, config, seed, status, created, record, rematch, public_at FROM tables "
-            f"WHERE {where} ORDER BY {order}{limited}",
-            args,
-        ).fetchall()
+        rows = self._select(
+            f"SELECT {_COLUMNS} FROM tables WHERE {where} ORDER BY {order}{limited}", args
+        )
         ids = [row[0] for row in rows]
         seats: dict[str, dict[int, StoredSeat]] = {}
-        moves: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
+        played: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
         stand_ins: dict[str, dict[int, str]] = {}
         for chunk in _chunks(ids):
             marks = ", ".join("?" * len(chunk))
-            for table_id, seat, token_hash, name in db.execute(
+            for table_id, seat, token_hash, name in self._select(
                 f"SELECT table_id, seat, token_hash, name FROM seats WHERE table_id IN ({marks})",
                 chunk,
             ):
                 seats.setdefault(table_id, {})[seat] = StoredSeat(token_hash, name)
-            if not with_moves:
+            if not moves:
                 continue
-            for table_id, n, run in db.execute(
+            for table_id, n, run in self._select(
                 f"SELECT table_id, n, moves FROM moves WHERE table_id IN ({marks}) "
                 "ORDER BY table_id, n",
                 chunk,
             ):
-                _extend(moves[table_id], table_id, n, run)
-            for table_id, n, stand_in in db.execute(
+                _extend(played[table_id], table_id, n, run)
+            for table_id, n, stand_in in self._select(
                 f"SELECT table_id, n, stand_in FROM stand_ins WHERE table_id IN ({marks})",
                 chunk,
             ):
                 stand_ins.setdefault(table_id, {})[n] = stand_in
         tables = []
-        for table_id, config, seed, state, created, record, rematch, public_at in rows:
+        for table_id, config, seed, state, created, record, rematch, public_at, n, at in rows:
             parsed = json.loads(config)
-            players = _players(parsed)
             claimed = seats.get(table_id, {})
-            played = moves.get(table_id, [])
-            if with_moves and state in ("open", "running"):
-                self._counts[table_id] = len(played)
+            its_moves = played.get(table_id, [])
+            if moves and state in ("open", "running"):
+                self._counts[table_id] = len(its_moves)
             tables.append(
                 StoredTable(
                     table_id,
                     parsed,
                     int(seed),
-                    [claimed.get(seat) for seat in range(players)],
+                    [claimed.get(seat) for seat in range(_players(parsed))],
                     state,
-                    played,
+                    its_moves,
                     stand_ins.get(table_id, {}),
                     created,
                     None if record is None else json.loads(record),
                     rematch,
                     public_at,
+                    None if n is None or at is None else (int(n), float(at)),
                 )
             )
         return tables
@@ -559,22 +535,103 @@ class SQLiteStore:
     def _stored_moves(self, table_id: str) -> list[str]:
         self.flush()
         moves: list[str] = []
-        for n, run in self._connection().execute(
+        for n, run in self._select(
             "SELECT n, moves FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
         ):
             _extend(moves, table_id, n, run)
         return moves
 
     def record(self, table_id: str) -> dict[str, Any] | None:
+        rows = self._select(
+            "SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,)
+        )
+        return None if not rows or rows[0][0] is None else dict(json.loads(rows[0][0]))
+
+
+class SQLiteStore(SQLStore):
+    """A :class:`Store` in one SQLite file (created if missing).
+
+    The journal is a write-ahead log with ``synchronous=NORMAL``: a committed
+    move survives the server's process being killed (the operating system holds
+    it), at a fraction of a millisecond per move; ``durable=True`` syncs every
+    commit to the disk too (``synchronous=FULL``), for power losses.
+
+    The log is copied into the database (a checkpoint, which waits for the disk)
+    by a thread of the store's own every ``checkpoint_every`` seconds, never by a
+    commit: a commit that did it would hold the whole server up, for a second at
+    times on a busy disk.
+
+    >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+    >>> store = SQLiteStore(":memory:")
+    >>> store.create(StoredTable("t", {}, seed=1, seats=[None, None]))
+    >>> store.append_move("t", 1, "7♣", None)
+    Traceback (most recent call last):
+        ...
+    ValueError: table 't' has 0 moves stored: move 1 would leave a gap
+    """
+
+    def __init__(self, path: str, *, durable: bool = False, checkpoint_every: float = 1.0) -> None:
+        super().__init__()
+        self.path = path
+        self._durable = durable
+        self._closed = False
+        self._db: sqlite3.Connection | None = self._connect()
+        wal = self._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        _migrate(self._db, path)
+        self._checkpoints: _Checkpoints | None = None
+        # Held by each transaction, and by the checkpoint thread to finish a checkpoint.
+        self._writing = threading.Lock()
+        if wal:  # a file (":memory:" has no log)
+            # The thread opens the file by its absolute name: the working directory may change.
+            self._checkpoints = _Checkpoints(os.path.abspath(path), checkpoint_every, self._writing)
+            weakref.finalize(self, self._checkpoints.stopping.set)  # a store never closed
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":
+            db.execute("PRAGMA wal_autocheckpoint=0")  # commits never checkpoint: the thread does
+        db.execute(f"PRAGMA synchronous={'FULL' if self._durable else 'NORMAL'}")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _connection(self) -> sqlite3.Connection:
+        """The connection; a file's is opened again if it was lost (closed under the store)."""
+        if self._db is None:
+            if self._closed or self.path == ":memory:":
+                raise sqlite3.ProgrammingError("the store is closed")
+            self._db = self._connect()
+        return self._db
+
+    def _transaction(self, statements: Sequence[Statement]) -> None:
+        with self._writing:
+            try:
+                db = self._connection()
+                if db.in_transaction:  # a rollback that failed before
+                    db.rollback()
+                db.execute("BEGIN")
+                try:
+                    moves, clocks, batches = self._pending()
+                    for sql, rows in batches:
+                        db.executemany(sql, rows)
+                    for sql, args in statements:
+                        db.execute(sql, args)
+                    db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        if db.in_transaction:
+                            db.rollback()
+                    raise
+            except (sqlite3.Error, OSError, UnicodeError, OverflowError) as error:
+                if isinstance(error, sqlite3.ProgrammingError) and self.path != ":memory:":
+                    self._db = None  # "Cannot operate on a closed database": open it again
+                raise StoreError(f"the store could not write: {error}") from error
+            self._committed(moves, clocks)
+
+    def _select(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         try:
-            row = (
-                self._connection()
-                .execute("SELECT record FROM tables WHERE id = ? AND status = 'over'", (table_id,))
-                .fetchone()
-            )
+            return self._connection().execute(sql, args).fetchall()
         except sqlite3.Error as error:
             raise StoreError(f"the store could not read: {error}") from error
-        return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
     def close(self) -> None:
         try:

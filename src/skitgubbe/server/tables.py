@@ -191,6 +191,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.moves_stored = len(stored.moves)  # moves the store has committed
+        self._clock = stored.clock  # the move number of the person's turn and its deadline
         self._start_stored = True  # whether the store knows the table is running
         # What the lobby shows (moves, result, over), spectator_delay seconds late. A table
         # restored with moves shows none of them until the delay has passed once more (a
@@ -644,6 +645,17 @@ class Table:
         answer: asyncio.Future[Move | None] = loop.create_future()
         self._answer, self._waiting = answer, seat
         limit = self.config.move_time
+        if limit is not None:
+            # The clock is kept in the store: a table resumed after a restart, or by
+            # another process, goes on with the time that was left, not a new clock.
+            number, wall = self.game.moves_played, time.time()
+            kept = self._clock
+            if kept is not None and kept[0] == number:
+                limit = min(limit, max(0.0, kept[1] - wall))
+            else:
+                self._clock = (number, wall + limit)
+                self.store.set_clock(self.id, number, wall + limit)
+                await self._commits.wait()  # stored with the next group commit
         self._deadline = None if limit is None else loop.time() + limit
         # The clock sets the answer to None; awaiting the future itself, the table wakes
         # one step after a person's move arrives (no wait_for and shield in between).
