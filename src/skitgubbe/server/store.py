@@ -318,15 +318,26 @@ class SQLStore(abc.ABC):
             runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
             for table_id, index, move, _ in pending:
                 runs.setdefault(table_id, (index, []))[1].append(move)
-            rows = [(table_id, first, "\n".join(moves)) for table_id, (first, moves) in runs.items()]
-            batches.append(("INSERT INTO moves VALUES (?, ?, ?)", rows))
+            batches.append(
+                (
+                    "INSERT INTO moves VALUES (?, ?, ?)",
+                    [
+                        (table_id, first, "\n".join(moves))
+                        for table_id, (first, moves) in runs.items()
+                    ],
+                )
+            )
             stood_in = [(t, n, why) for t, n, _, why in pending if why is not None]
             if stood_in:
                 batches.append(("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in))
         clocks = dict(self._clocks)
         if clocks:
-            rows = [(n, at, table_id) for table_id, (n, at) in clocks.items()]
-            batches.append(("UPDATE tables SET clock_n = ?, clock_at = ? WHERE id = ?", rows))
+            batches.append(
+                (
+                    "UPDATE tables SET clock_n = ?, clock_at = ? WHERE id = ?",
+                    [(n, at, table_id) for table_id, (n, at) in clocks.items()],
+                )
+            )
         return len(pending), clocks, batches
 
     def _committed(self, moves: int, clocks: dict[str, tuple[int, float]]) -> None:
