@@ -296,18 +296,20 @@ class SQLStore(abc.ABC):
         self._clocks: dict[str, tuple[int, float]] = {}  # set, not yet stored
 
     @abc.abstractmethod
-    def _transaction(self, statements: Sequence[Statement]) -> None:
+    def _transaction(self, statements: Sequence[Statement], fence: Sequence[str] = ()) -> None:
         """The pending writes (:meth:`_pending`) and ``statements`` in one transaction. If
         it fails, nothing of it is stored, the writes stay pending (for the next one), and
-        :class:`StoreError` says why."""
+        :class:`StoreError` says why. ``fence``: the tables the statements write for (a
+        store shared by many processes checks that this one still owns them)."""
 
     @abc.abstractmethod
     def _select(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of one query (:class:`StoreError` if the database cannot answer)."""
 
-    def _write(self, sql: str = "", args: Sequence[object] = ()) -> None:
-        """One transaction: the pending writes, then ``sql`` (if any)."""
-        self._transaction([(sql, args)] if sql else [])
+    def _write(self, sql: str = "", args: Sequence[object] = (), table: str | None = None) -> None:
+        """One transaction: the pending writes, then ``sql`` (if any), which writes for
+        ``table`` (if any: see :meth:`_transaction`)."""
+        self._transaction([(sql, args)] if sql else [], () if table is None else (table,))
 
     def _pending(self) -> tuple[int, dict[str, tuple[int, float]], list[tuple[str, list[Any]]]]:
         """The writes waiting for the next transaction, as (statement, rows) batches, with
@@ -373,13 +375,14 @@ class SQLStore(abc.ABC):
         self._counts[table.id] = 0
 
     def claim(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
-        self._write("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, token_hash, name))
+        sql = "INSERT INTO seats VALUES (?, ?, ?, ?)"
+        self._write(sql, (table_id, seat, token_hash, name), table_id)
 
     def release(self, table_id: str, seat: int) -> None:
-        self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat), table_id)
 
     def start(self, table_id: str) -> None:
-        self._write("UPDATE tables SET status = 'running' WHERE id = ?", (table_id,))
+        self._write("UPDATE tables SET status = 'running' WHERE id = ?", (table_id,), table_id)
 
     def append_move(self, table_id: str, index: int, move: str, stand_in: str | None) -> None:
         if "\n" in move:
@@ -413,6 +416,7 @@ class SQLStore(abc.ABC):
             "UPDATE tables SET status = 'over', record = ?, public_at = ?, clock_n = NULL "
             "WHERE id = ?",
             (json.dumps(record), public_at, table_id),
+            table_id,
         )
         self._counts.pop(table_id, None)
 
@@ -432,6 +436,7 @@ class SQLStore(abc.ABC):
         self._write(
             "UPDATE tables SET status = 'closed', record = ? WHERE id = ?",
             (json.dumps({"closed": reason}), table_id),
+            table_id,
         )
         self._counts.pop(table_id, None)
 
@@ -613,7 +618,7 @@ class SQLiteStore(SQLStore):
             self._db = self._connect()
         return self._db
 
-    def _transaction(self, statements: Sequence[Statement]) -> None:
+    def _transaction(self, statements: Sequence[Statement], fence: Sequence[str] = ()) -> None:
         with self._writing:
             try:
                 db = self._connection()
