@@ -69,6 +69,7 @@ from .config import MAX_BOT_ITERATIONS
 from .errors import TableError, shorten
 from .limits import Limits, Network, client_of
 from .lobby import Lobby
+from .postgres import PostgresStore, is_postgres
 from .store import SQLiteStore, Store, StoreError
 from .tables import Table
 
@@ -81,6 +82,7 @@ __all__ = [
     "MAX_REQUEST",
     "STORE_UNAVAILABLE",
     "create_app",
+    "open_store",
     "run",
     "tune_gc",
 ]
@@ -567,6 +569,17 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
             table.unwatch(socket)
 
 
+def open_store(db: str) -> Store:
+    """The store ``skitgubbe serve --db`` names: a PostgreSQL database by its URL
+    (``postgresql://user@host/name``: :class:`~skitgubbe.server.postgres.PostgresStore`,
+    with the ``postgres`` extra), else an SQLite file by its path (made if missing).
+
+    >>> type(open_store(":memory:")).__name__
+    'SQLiteStore'
+    """
+    return PostgresStore(db) if is_postgres(db) else SQLiteStore(db)
+
+
 def create_app(
     store: Store | str = "skitgubbe-server.db",
     *,
@@ -580,9 +593,10 @@ def create_app(
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
-    ``store`` is a :class:`~skitgubbe.server.store.Store` or the path of an
-    SQLite file. On startup every open and running table stored there is
-    rebuilt and play resumes (``restore=False``: start empty, leaving them
+    ``store`` is a :class:`~skitgubbe.server.store.Store`, the path of an
+    SQLite file or a PostgreSQL URL (:func:`open_store`). On startup every open and
+    running table stored there is rebuilt and play resumes (``restore=False``: start
+    empty, leaving them
     stored); on cleanup the tables stop and the store closes. ``engines``
     names the programs (engine specs, ``"cmd:./mybot"``) that a table may seat
     as ``"engine:NAME"``: each such seat runs its own process of that program,
@@ -610,7 +624,7 @@ def create_app(
     True
     """
     app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_json_errors])
-    the_store = SQLiteStore(store) if isinstance(store, str) else store
+    the_store = open_store(store) if isinstance(store, str) else store
     lobby = Lobby(
         the_store,
         engines=engines,

@@ -138,7 +138,12 @@ class PostgresStore(SQLStore):
 
     def __init__(self, dsn: str, *, connect_timeout: float = 5.0) -> None:
         super().__init__()
-        import psycopg  # the server's optional dependency: imported when a store is made
+        try:  # the postgres extra's: imported when a store is made
+            import psycopg
+        except ImportError as error:
+            raise StoreError(
+                f"PostgreSQL needs psycopg: pip install 'skitgubbe[postgres]' ({error})"
+            ) from None
 
         self._psycopg = psycopg
         self.dsn = dsn

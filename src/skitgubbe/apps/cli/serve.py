@@ -39,14 +39,17 @@ def add_serve_command(commands: Commands) -> None:
         "serve",
         help="run the multiplayer server and its browser table (extra: server)",
         description="Serve the lobby, the websockets and the browser table (docs/server.md). "
-        "Every move is stored in the SQLite file before anyone is told of it; started again "
-        "on the same file, the server resumes every game. Needs the 'server' extra "
-        "(pip install 'skitgubbe[server]').",
+        "Every move is stored in the SQLite file (or PostgreSQL database) before anyone is told "
+        "of it; started again on the same store, the server resumes every game. Needs the "
+        "'server' extra (pip install 'skitgubbe[server]').",
     )
     command.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     command.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     command.add_argument(
-        "--db", default="skitgubbe-server.db", help="the SQLite file (default skitgubbe-server.db)"
+        "--db",
+        default="skitgubbe-server.db",
+        help="the SQLite file (default skitgubbe-server.db), or a PostgreSQL database by its URL "
+        "(postgresql://user@host/name; extra: postgres)",
     )
     command.add_argument(
         "--engine",
