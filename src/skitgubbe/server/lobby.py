@@ -302,6 +302,39 @@ class Lobby:
     def _changed(self) -> None:
         self.version += 1
 
+    def _table_changed(self, table_id: str) -> None:
+        """What table ``table_id`` shows the lobby changed."""
+        self._changed()
+
+    def new_id(self) -> str:
+        """A new table's id: random, 16 hex digits.
+
+        >>> from skitgubbe.server import SQLiteStore
+        >>> len(Lobby(SQLiteStore(":memory:")).new_id())
+        16
+        """
+        return secrets.token_hex(8)
+
+    def occupancy(self, client: str) -> tuple[int, int, int]:
+        """How many tables are live (open or running) and open, and how many open ones
+        ``client`` made: what :meth:`create` bounds.
+
+        >>> from skitgubbe.server import SQLiteStore
+        >>> lobby = Lobby(SQLiteStore(":memory:"))
+        >>> _ = lobby.create({"seats": [None, "greedy"]}, client="a")
+        >>> lobby.occupancy("a"), lobby.occupancy("b")
+        ((1, 1, 1), (1, 1, 0))
+        """
+        live = self.live()
+        waiting = [table for table in live if table.status == "open"]
+        return len(live), len(waiting), sum(1 for table in waiting if table.owner == client)
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may still speak for table ``table_id`` (one process always
+        may; :class:`~skitgubbe.server.cluster.ClusterLobby` says no for a table another
+        process took over, or while its own lease is in doubt)."""
+        return True
+
     def _table(self, stored: StoredTable, config: TableConfig, owner: str = "") -> Table:
         return Table(
             stored,
@@ -313,7 +346,7 @@ class Lobby:
             advisor=self.advisor,
             owner=owner,
             searches=self.searches,
-            on_change=self._changed,
+            on_change=functools.partial(self._table_changed, stored.id),
         )
 
     def live(self) -> list[Table]:
@@ -334,8 +367,8 @@ class Lobby:
             max_bot_iterations=self.max_bot_iterations,
             **_cost_bound(limits),
         )
-        live = self.live()
-        if len(live) >= limits.live_tables:
+        live, waiting, mine = self.occupancy(client)
+        if live >= limits.live_tables:
             raise TableError(
                 f"the server has {limits.live_tables} tables open or being played, as many as "
                 "it holds: try again later",
@@ -343,8 +376,6 @@ class Lobby:
                 retry_after=60,
             )
         if config.seats.count(None):
-            waiting = [table for table in live if table.status == "open"]
-            mine = sum(1 for table in waiting if table.owner == client)
             if mine >= limits.open_tables_per_client:
                 raise TableError(
                     f"you have {mine} tables waiting for people already (at most "
@@ -352,9 +383,9 @@ class Lobby:
                     429,
                     retry_after=60,
                 )
-            if len(waiting) >= limits.open_tables:
+            if waiting >= limits.open_tables:
                 raise TableError(
-                    f"the server has {len(waiting)} tables waiting for people: sit down at "
+                    f"the server has {waiting} tables waiting for people: sit down at "
                     "one, or try again later",
                     503,
                     retry_after=60,
@@ -363,11 +394,12 @@ class Lobby:
         if after is not None:
             config = attrs.evolve(config, after=after)
         stored = StoredTable(
-            secrets.token_hex(8),
+            self.new_id(),
             config.to_json(),
             secrets.randbits(64),
             [None] * len(config.seats),
             created=time.time(),
+            client=client,
         )
         self.store.create(stored)
         table = self._table(stored, config, client)
@@ -386,8 +418,7 @@ class Lobby:
         stored = self._stored(table_id)
         if stored.status == "over":
             return Finished(stored)
-        # Open or running in the store, not in memory: a table the lobby did not restore.
-        raise TableError(f"table {table_id} is not served by this server now", 404)
+        return self._not_here(stored)
 
     def _stored(self, table_id: object) -> StoredTable:
         """A table that is not in memory, from the store (404, or 410 if it was closed)."""
@@ -522,7 +553,12 @@ class Lobby:
         stored = self._stored(table_id)
         if stored.status == "over":
             raise TableError(f"table {table_id} is over: see its record", 409)
-        raise TableError(f"table {table_id} is not served by this server now", 404)
+        return self._not_here(stored)
+
+    def _not_here(self, stored: StoredTable) -> Table:
+        """An open or running table in the store that is not in memory (one the lobby did
+        not restore): 404 here; a lobby of many processes finds where it is played."""
+        raise TableError(f"table {stored.id} is not served by this server now", 404)
 
     async def replayed(self, table_id: object) -> Table:
         """A finished table that has left memory, rebuilt from the store (its game replayed
@@ -544,12 +580,18 @@ class Lobby:
         (:meth:`Store.abandon`), one line is logged, and its players are told why when
         they come back (:meth:`get` answers ``410`` with the reason). Every other table
         resumes: a restore never stops the server."""
+        resumed = self._restore(self.store.load(("open", "running")))
+        self._changed()
+        return resumed
+
+    def _restore(self, tables: list[StoredTable]) -> int:
+        """Rebuild these stored tables and resume play (see :meth:`restore`); how many."""
         configs: dict[str, TableConfig] = {}  # most tables share a configuration
         collecting = gc.isenabled()
         gc.disable()  # a restore only adds objects: no collection would find garbage
         resumed = 0
         try:
-            for stored in self.store.load(("open", "running")):
+            for stored in tables:
                 try:
                     table = self._restored(stored, configs)
                 except Exception as error:  # one table never stops the rest
@@ -562,7 +604,6 @@ class Lobby:
         finally:
             if collecting:
                 gc.enable()
-        self._changed()
         return resumed
 
     def _restored(self, stored: StoredTable, configs: dict[str, TableConfig]) -> Table:

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from ..errors import SkitgubbeError
-from .store import SQLStore, Statement, StoredTable, StoreError
+from .store import LeaseLostError, SQLStore, Statement, StoredTable, StoreError
 
-__all__ = ["SCHEMA_VERSION", "LeaseLostError", "PostgresStore", "is_postgres"]
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres"]
 
 SCHEMA_VERSION: Final = 1
 """The PostgreSQL schema this release writes (the row of ``skitgubbe_schema``)."""
@@ -104,20 +104,6 @@ def is_postgres(db: object) -> bool:
     return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
-class LeaseLostError(SkitgubbeError):
-    """A write for a table this node no longer owns (another took it over: its epoch grew):
-    nothing of the transaction was stored. The table stops here; its people reconnect to
-    the node that owns it now.
-
-    >>> LeaseLostError(["t1"]).tables
-    ['t1']
-    """
-
-    def __init__(self, tables: Iterable[str]) -> None:
-        self.tables = sorted(tables)
-        super().__init__(f"this node no longer owns table {', '.join(self.tables)}")
-
-
 class PostgresStore(SQLStore):
     """A :class:`~skitgubbe.server.store.Store` on a PostgreSQL database (``dsn``, a
     ``postgresql://`` URL or a libpq connection string).
@@ -155,8 +141,6 @@ class PostgresStore(SQLStore):
         """This process's node name, once it joined (:meth:`join`)."""
         self.epochs: dict[str, int] = {}
         """The tables this node owns, with the epoch it took each at."""
-        self.lost: set[str] = set()
-        """The tables this node found it no longer owns (their writes were dropped)."""
         with self._lock:
             self._migrate(self._connection())
 
@@ -185,11 +169,15 @@ class PostgresStore(SQLStore):
         try:
             with db.transaction():
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
-                db.execute("CREATE TABLE IF NOT EXISTS skitgubbe_schema (version INTEGER)")
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS skitgubbe_schema (version INTEGER, secret TEXT)"
+                )
                 row = db.execute("SELECT version FROM skitgubbe_schema").fetchone()
                 version = 0 if row is None else int(row[0])
-                if row is None:
-                    db.execute("INSERT INTO skitgubbe_schema VALUES (0)")
+                if row is None:  # the secret the nodes show each other (cluster.Cluster)
+                    db.execute(
+                        "INSERT INTO skitgubbe_schema VALUES (0, %s)", (secrets.token_hex(32),)
+                    )
                 if version > SCHEMA_VERSION:
                     raise StoreError(
                         f"the database has schema {version}, newer than this release's "
@@ -270,10 +258,12 @@ class PostgresStore(SQLStore):
 
     def _create_statements(self, table: StoredTable) -> list[Statement]:
         statements = super()._create_statements(table)
-        if self.node is not None:
-            statements.append(
-                ("UPDATE tables SET owner = ?, epoch = 1 WHERE id = ?", (self.node, table.id))
+        statements.append(
+            (
+                "UPDATE tables SET owner = ?, epoch = 1, client = ? WHERE id = ?",
+                (self.node, table.client, table.id),
             )
+        )
         return statements
 
     def create(self, table: StoredTable) -> None:
@@ -371,6 +361,11 @@ class PostgresStore(SQLStore):
         status, owner, url, alive = rows[0]
         return str(status), owner, url, bool(alive)
 
+    def secret(self) -> str:
+        """The database's secret, which the nodes that share it show each other when one
+        forwards a request to another (made with the schema; clients never see it)."""
+        return str(self._select("SELECT secret FROM skitgubbe_schema")[0][0])
+
     def set_summaries(self, summaries: dict[str, str]) -> None:
         """Keep the lobby's summary (JSON text) of each of this node's tables."""
         if not summaries:
@@ -388,7 +383,10 @@ class PostgresStore(SQLStore):
     def live_summaries(self, limit: int, before: str | None = None) -> list[str]:
         """The lobby's summaries of the open and running tables, the newest first (those
         listed after table ``before``)."""
-        where, args = f"{_LIVE} AND summary IS NOT NULL", []
+        where = (  # a finished table whose end is not public yet still shows as running
+            f"({_LIVE} OR (status = 'over' AND public_at > {_NOW})) AND summary IS NOT NULL"
+        )
+        args: list[object] = []
         if before is not None:
             where += " AND (created, id) < (SELECT created, id FROM tables WHERE id = ?)"
             args.append(before)
@@ -402,7 +400,7 @@ class PostgresStore(SQLStore):
     def count_live(self, client: str | None = None) -> tuple[int, int]:
         """How many tables are live (open or running) and open, in all or made by
         ``client``."""
-        where, args = _LIVE, []
+        where, args = _LIVE, list[object]()
         if client is not None:
             where += " AND client = ?"
             args.append(client)
@@ -411,10 +409,6 @@ class PostgresStore(SQLStore):
             args,
         )
         return int(rows[0][0]), int(rows[0][1])
-
-    def set_client(self, table_id: str, client: str) -> None:
-        """Keep who made a table (for the bounds on each client's tables, in all nodes)."""
-        self._execute("UPDATE tables SET client = %s WHERE id = %s", (client, table_id))
 
     def _execute(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
         """One statement in a transaction of its own (``%s`` marks); its rows, if any."""

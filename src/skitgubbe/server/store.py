@@ -33,7 +33,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 import attrs
@@ -42,6 +42,7 @@ from ..errors import SkitgubbeError
 
 __all__ = [
     "SCHEMA_VERSION",
+    "LeaseLostError",
     "SQLStore",
     "SQLiteStore",
     "Status",
@@ -71,6 +72,21 @@ class StoreError(SkitgubbeError):
     ...     print(error)
     the store could not write: UNIQUE constraint failed: tables.id
     """
+
+
+class LeaseLostError(SkitgubbeError):
+    """A write for a table this node no longer owns (another took it over: its epoch grew):
+    nothing of the transaction was stored. The table stops here; its people reconnect to
+    the node that owns it now.
+
+    >>> from skitgubbe.server.store import LeaseLostError
+    >>> LeaseLostError(["t1"]).tables
+    ['t1']
+    """
+
+    def __init__(self, tables: Iterable[str]) -> None:
+        self.tables = sorted(tables)
+        super().__init__(f"this node no longer owns table {', '.join(self.tables)}")
 
 
 @attrs.define
@@ -120,6 +136,9 @@ class StoredTable:
     """The running clock of a person's turn: the move number it is for and when it runs out
     (epoch seconds); a table resumed elsewhere or after a restart keeps it
     (:meth:`Store.set_clock`)."""
+    client: str = ""
+    """Who made the table (a client key): a store that many processes share counts each
+    client's tables from it (:class:`~skitgubbe.server.postgres.PostgresStore`)."""
 
 
 @runtime_checkable
@@ -137,6 +156,10 @@ class Store(Protocol):
     >>> isinstance(SQLiteStore(":memory:"), Store)
     True
     """
+
+    lost: set[str]
+    """The tables whose writes this process may no longer make, another process having
+    taken them over (always empty in a store only one process writes)."""
 
     def create(self, table: StoredTable) -> None:
         """Add a new table (with its seats as given)."""
@@ -294,6 +317,9 @@ class SQLStore(abc.ABC):
         self._counts: dict[str, int] = {}  # the moves of each table stored or pending
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
         self._clocks: dict[str, tuple[int, float]] = {}  # set, not yet stored
+        self.lost: set[str] = set()
+        """The tables whose writes this process may no longer make: another process took
+        them over (only a store shared by many processes loses any)."""
 
     @abc.abstractmethod
     def _transaction(self, statements: Sequence[Statement], fence: Sequence[str] = ()) -> None:
@@ -443,6 +469,20 @@ class SQLStore(abc.ABC):
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         marks = ", ".join("?" * len(status))
         return self._read(f"status IN ({marks})", tuple(status), "created, id")
+
+    def tables(self, ids: Sequence[str]) -> list[StoredTable]:
+        """These tables (those that exist), with their seats and moves, oldest first.
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(StoredTable("t1", {"seats": [None, None]}, seed=7, seats=[None, None]))
+        >>> [t.id for t in store.tables(["t1", "t2"])]
+        ['t1']
+        """
+        found: list[StoredTable] = []
+        for chunk in _chunks(list(ids)):
+            found += self._read(f"id IN ({', '.join('?' * len(chunk))})", chunk, "created, id")
+        return sorted(found, key=lambda table: (table.created, table.id))
 
     def table(self, table_id: str) -> StoredTable | None:
         """One table (see :class:`Store`).

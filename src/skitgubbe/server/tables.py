@@ -68,7 +68,7 @@ from .seats import Reservations, Seat
 from .seats import hash_token as hash_token
 from .spectators import Spectators
 from .spectators import quietly as _quietly
-from .store import Store, StoredSeat, StoredTable, StoreError
+from .store import LeaseLostError, Store, StoredSeat, StoredTable, StoreError
 
 if TYPE_CHECKING:
     from .pool import FairPool
@@ -594,6 +594,8 @@ class Table:
             await self._close_bots()
         except asyncio.CancelledError:
             raise
+        except LeaseLostError:  # another process plays it on: the lobby lets it go
+            _log.warning("table %s: another process owns it now; it stops here", self.id)
         except Exception as error:  # a bug: stop this table only
             _log.exception("table %s stopped", self.id)
             for state in self._seats:
@@ -825,6 +827,8 @@ class Table:
         while the store fails)."""
         if self.moves_stored < self.game.moves_played:
             await self._commits.wait()
+            if self.id in self.store.lost:  # another process owns the table now: its moves
+                raise LeaseLostError([self.id])  # were not stored, and nobody is told them
             self.moves_stored = self.game.moves_played
 
     def _publish(self) -> None:
