@@ -20,12 +20,12 @@ from .app import (
     MAX_REQUEST,
     STORE_UNAVAILABLE,
     create_app,
-    run,
     tune_gc,
 )
 from .config import TableConfig
 from .errors import TableError
 from .lobby import Lobby
+from .serving import run
 from .store import SQLiteStore, Store, StoredSeat, StoredTable, StoreError
 from .tables import Connection, Table, hash_token
 

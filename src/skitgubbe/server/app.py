@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -58,15 +59,17 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import ClientSession, WSMsgType, web
 
 from ..bots.plain import PLAIN_OPTIONS
-from ..errors import SkitgubbeError
+from ..errors import ArgumentError, SkitgubbeError
 from ..game import svg
 from ..game.cards import Card
 from .advice import HINT_ENGINE, REVIEW_ENGINE
+from .cluster import Cluster, ClusterLobby, ElsewhereError
 from .config import MAX_BOT_ITERATIONS
 from .errors import TableError, shorten
+from .forward import FORWARDED, forward_request, forward_socket, forwarded_client
 from .limits import Limits, Network, client_of
 from .lobby import Lobby
 from .postgres import PostgresStore, is_postgres
@@ -83,7 +86,6 @@ __all__ = [
     "STORE_UNAVAILABLE",
     "create_app",
     "open_store",
-    "run",
     "tune_gc",
 ]
 
@@ -107,23 +109,34 @@ _log: Final = logging.getLogger("skitgubbe.server")
 LOBBY: Final = web.AppKey("lobby", Lobby)
 _TRUSTED: Final = web.AppKey("trusted", Sequence[Network])  # the trusted proxies' networks
 _GC_TASK: Final = web.AppKey("gc_task", asyncio.Task[None])
+_SESSION: Final = web.AppKey("session", ClientSession)  # a cluster node's, to forward with
 _NEVER: Final = 1 << 30  # a threshold never reached
 
 
 class _Socket:
-    """A websocket as a table's :class:`~skitgubbe.server.tables.Connection`."""
+    """A websocket as a table's :class:`~skitgubbe.server.tables.Connection`. ``holds`` (a
+    cluster's node) says whether the process may still speak for the table: if not, no
+    frame is sent and the socket is closed, and its client joins again where the table is
+    played now."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, holds: Callable[[], bool] | None = None) -> None:
         self.ws = ws
+        self.holds = holds
 
     async def send(self, message: Mapping[str, Any]) -> None:
         if self.ws.closed:
             raise ConnectionError("the socket is closed")
+        if self.holds is not None and not self.holds():
+            await self.close(MOVED)
+            raise ConnectionError("this process no longer speaks for the table")
         await self.ws.send_str(json.dumps(message, separators=(",", ":")))
 
     async def close(self, reason: str) -> None:
         await self.ws.close(message=reason.encode("utf-8")[:120])
 
+
+MOVED: Final = "the table moved to another server: join again"
+"""The reason a socket is closed with when its table is played by another process now."""
 
 STORE_UNAVAILABLE: Final = "store_unavailable"
 """The ``code`` of an answer (``503``) to a request the store could not write."""
@@ -148,6 +161,8 @@ async def _json_errors(
     ``500`` in JSON too (and a traceback in the log), never a plain-text page."""
     try:
         return await handler(request)
+    except ElsewhereError as elsewhere:  # another node plays the table: ask it
+        return await _forward(request, elsewhere)
     except StoreError as error:
         return _store_error(error)
     except web.HTTPRequestEntityTooLarge:
@@ -221,9 +236,22 @@ async def _body(request: web.Request) -> Any:
     return _load(text, "the request body")
 
 
+async def _forward(request: web.Request, elsewhere: ElsewhereError) -> web.StreamResponse:
+    lobby = request.app[LOBBY]
+    assert isinstance(lobby, ClusterLobby)  # only a cluster's lobby finds tables elsewhere
+    session = request.app[_SESSION]
+    return await forward_request(session, request, elsewhere.url, lobby.secret, _client(request))
+
+
 def _client(request: web.Request) -> str:
     """Who sent ``request`` (:func:`~skitgubbe.server.limits.client_of`): its address, or
-    behind a proxy the operator trusts, the address the proxy forwarded."""
+    behind a proxy the operator trusts, the address the proxy forwarded (or, forwarded by
+    another node of a cluster, the client it came from)."""
+    lobby = request.app[LOBBY]
+    if isinstance(lobby, ClusterLobby) and FORWARDED in request.headers:
+        client = forwarded_client(request, lobby.secret)
+        if client is not None:  # (a false secret: the request is its sender's own)
+            return client
     forwarded = request.headers.get("X-Forwarded-For")
     return client_of(request.remote, forwarded, request.app[_TRUSTED])
 
@@ -274,6 +302,20 @@ async def _list_tables(request: web.Request) -> web.Response:
     if request.headers.get("If-None-Match") == etag:
         return web.Response(status=304, headers=headers)
     return web.Response(body=body, content_type="application/json", headers=headers)
+
+
+async def _name_node(node: str, request: web.Request, response: web.StreamResponse) -> None:
+    """A cluster's node names itself in each answer (``X-Skitgubbe-Node``), for operators."""
+    response.headers["X-Skitgubbe-Node"] = node
+
+
+async def _health(request: web.Request) -> web.Response:
+    """``200`` while the server serves (a cluster's node: while its lease holds, so that a
+    proxy in front sends it nothing once it may not play its tables), else ``503``."""
+    lobby = request.app[LOBBY]
+    node = lobby.cluster.node if isinstance(lobby, ClusterLobby) else None
+    body = {"node": node, "tables": len(lobby.tables)}
+    return web.json_response(body, status=200 if lobby.holds("") else 503)
 
 
 async def _list_engines(request: web.Request) -> web.Response:
@@ -473,14 +515,17 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         return ws
     try:
         with contextlib.suppress(ConnectionError):  # the client went away: nothing to log
-            await _serve_socket(lobby, ws, client)
+            await _serve_socket(lobby, ws, client, request)
     finally:
         lobby.sockets.release(client)
     return ws
 
 
-async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "") -> None:
-    """One socket's life: its join (or watch) frame, then its moves."""
+async def _serve_socket(
+    lobby: Lobby, ws: web.WebSocketResponse, client: str, request: web.Request
+) -> None:
+    """One socket's life: its join (or watch) frame, then its moves (or, for a table
+    another node of a cluster plays, its frames passed both ways: :func:`forward_socket`)."""
     socket = _Socket(ws)
     table: Table | None = None
     seat: int | None = None
@@ -513,6 +558,20 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
             if error.status != 409:
                 raise
             table, over = await lobby.replayed(data.get("table")), True  # its end, then closed
+        except ElsewhereError as elsewhere:  # another node plays it: the frames go through
+            assert isinstance(lobby, ClusterLobby)
+            if request.headers.get(FORWARDED) is not None:  # forwarded once already
+                raise TableError("the table is moving between servers: join again", 503) from None
+            await forward_socket(
+                request.app[_SESSION],
+                ws,
+                first.data,
+                elsewhere.table_id,
+                elsewhere.url,
+                lobby.secret,
+                client,
+            )
+            return
         if data.get("type") == "join":
             seat = table.seat_of(data.get("token"))
         elif data.get("type") != "watch":
@@ -521,6 +580,7 @@ async def _serve_socket(lobby: Lobby, ws: web.WebSocketResponse, client: str = "
         await socket.send({"type": "error", "error": str(error), "code": error.code})
         await socket.close("refused")
         return
+    socket.holds = functools.partial(lobby.holds, table.id)
     try:
         try:
             if seat is not None:
@@ -590,6 +650,7 @@ def create_app(
     hint_engine: str = HINT_ENGINE,
     review_engine: str = REVIEW_ENGINE,
     limits: Limits | None = None,
+    cluster: Cluster | None = None,
 ) -> web.Application:
     """The server as an aiohttp application: the lobby, the sockets and the pages.
 
@@ -617,6 +678,9 @@ def create_app(
     bot specs of ``ismcts`` or ``pimc`` (:mod:`skitgubbe.server.advice`).
     ``limits`` bounds what one client, and all together, may make the server do
     (:class:`~skitgubbe.server.limits.Limits`, its defaults if ``None``).
+    ``cluster`` makes the server one node of many on a PostgreSQL store
+    (:mod:`skitgubbe.server.cluster`): it plays the tables it owns, takes over those of
+    nodes that are gone, and forwards what is asked of the others' tables.
 
     >>> from skitgubbe.server import create_app
     >>> app = create_app(":memory:")
@@ -625,29 +689,43 @@ def create_app(
     """
     app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_json_errors])
     the_store = open_store(store) if isinstance(store, str) else store
-    lobby = Lobby(
-        the_store,
-        engines=engines,
-        named_bots=named_bots,
-        max_bot_iterations=max_bot_iterations,
-        hint_engine=hint_engine,
-        review_engine=review_engine,
-        limits=limits,
-    )
+    options: dict[str, Any] = {
+        "engines": engines,
+        "named_bots": named_bots,
+        "max_bot_iterations": max_bot_iterations,
+        "hint_engine": hint_engine,
+        "review_engine": review_engine,
+        "limits": limits,
+    }
+    lobby: Lobby
+    if cluster is None:
+        lobby = Lobby(the_store, **options)
+    elif isinstance(the_store, PostgresStore):
+        lobby = ClusterLobby(the_store, cluster, **options)
+    else:
+        the_store.close()
+        raise ArgumentError("the nodes of a cluster share a PostgreSQL store: --db postgresql://…")
     app[LOBBY] = lobby
     app[_TRUSTED] = lobby.limits.networks()
 
     async def startup(app: web.Application) -> None:
-        if restore:
+        if isinstance(lobby, ClusterLobby):
+            app[_SESSION] = ClientSession()
+            lobby.join()  # a node always takes back its own tables
+        elif restore:
             lobby.restore()
         lobby.start_sweeping()
 
     async def cleanup(app: web.Application) -> None:
         await lobby.close()
         the_store.close()
+        if _SESSION in app:
+            await app[_SESSION].close()
 
     app.on_startup.append(startup)
     app.on_cleanup.append(cleanup)
+    if isinstance(lobby, ClusterLobby):
+        app.on_response_prepare.append(functools.partial(_name_node, lobby.cluster.node))
     app.router.add_get("/", _page("lobby.html"))
     app.router.add_get("/table", _page("table.html"))
     app.router.add_get("/rules", _page("rules.html"))
@@ -655,6 +733,7 @@ def create_app(
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_get("/static/{name}", _static_file)
     app.router.add_get("/cards/{card}.svg", _card_picture)
+    app.router.add_get("/api/health", _health)
     app.router.add_get("/api/tables", _list_tables)
     app.router.add_get("/api/engines", _list_engines)
     app.router.add_get("/api/bots", _list_bots)
@@ -713,38 +792,3 @@ def tune_gc(app: web.Application, *, full_every: float = FULL_GC_SECONDS) -> Non
 
     app.on_startup.append(startup)
     app.on_cleanup.insert(0, cleanup)
-
-
-def run(
-    host: str = "127.0.0.1",
-    port: int = 8080,
-    store: str = "skitgubbe-server.db",
-    engines: Mapping[str, str] | None = None,
-    max_bot_iterations: int = MAX_BOT_ITERATIONS,
-    hint_engine: str = HINT_ENGINE,
-    review_engine: str = REVIEW_ENGINE,
-    named_bots: Mapping[str, str] | None = None,
-    limits: Limits | None = None,
-) -> None:  # pragma: no cover - serves until interrupted
-    """Serve :func:`create_app` on ``host:port`` until interrupted (``skitgubbe serve``),
-    with the collector tuned for many tables (:func:`tune_gc`).
-
-    >>> import inspect
-    >>> from skitgubbe.server import run
-    >>> [p.default for p in inspect.signature(run).parameters.values()][:5]
-    ['127.0.0.1', 8080, 'skitgubbe-server.db', None, 20000]
-    >>> inspect.signature(run).parameters["hint_engine"].default
-    'ismcts:iterations=30000'
-    """
-    app = create_app(
-        store,
-        engines=engines,
-        named_bots=named_bots,
-        max_bot_iterations=max_bot_iterations,
-        hint_engine=hint_engine,
-        review_engine=review_engine,
-        limits=limits,
-    )
-    tune_gc(app)
-    # Open sockets do not hold a shutdown up: the store already has every move.
-    web.run_app(app, host=host, port=port, shutdown_timeout=2)

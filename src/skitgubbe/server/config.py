@@ -498,7 +498,9 @@ costs about 48 s of work a decision; this server allows 0.5 s
         if after is not None and not stored:
             raise TableError("after is the server's to set (a rematch), not a request's")
         if after is not None and (
-            not isinstance(after, str) or not 1 <= len(after) <= 32 or not after.isalnum()
+            not isinstance(after, str)
+            or not 1 <= len(after) <= 40
+            or not after.replace("-", "").isalnum()
         ):
             raise TableError(f"after must be a table's id or null, not {shorten(after)}")
         return cls(

@@ -422,7 +422,11 @@ class Lobby:
 
     def _stored(self, table_id: object) -> StoredTable:
         """A table that is not in memory, from the store (404, or 410 if it was closed)."""
-        valid = isinstance(table_id, str) and 1 <= len(table_id) <= 32 and table_id.isalnum()
+        valid = (
+            isinstance(table_id, str)
+            and 1 <= len(table_id) <= 40
+            and table_id.replace("-", "").isalnum()  # a cluster's: NODE-HEX
+        )
         stored = self.store.table(table_id) if valid and isinstance(table_id, str) else None
         if stored is None:
             raise TableError(f"no table {shorten(table_id)}", 404)

@@ -100,13 +100,44 @@ def add_serve_command(commands: Commands) -> None:
         "proxy whose X-Forwarded-For the server believes); docs/server.md lists them all "
         "with their defaults; repeat for more",
     )
+    cluster = command.add_argument_group(
+        "many processes (docs/server.md, 'Many processes'; --db postgresql://… only)"
+    )
+    cluster.add_argument(
+        "--node",
+        metavar="NAME",
+        help="be this node of a cluster of processes sharing the PostgreSQL database (1 to 16 "
+        "lowercase letters and digits, unique in the cluster; it begins the ids of the "
+        "tables made here, which a proxy routes by)",
+    )
+    cluster.add_argument(
+        "--advertise",
+        metavar="URL",
+        help="where the other nodes reach this one (default http://HOST:PORT); on a network "
+        "clients cannot reach",
+    )
+    cluster.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long a node that stops answering keeps its tables before the others take "
+        "them over (default 3)",
+    )
+    cluster.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="start N node processes on this port (named NODE1 … NODEN, NODE from --node, "
+        "default w); the kernel spreads the connections among them",
+    )
     command.set_defaults(handler=_run_server)
 
 
 def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves until stopped
     """Serve the multiplayer server until interrupted."""
     try:
-        from ...server import run
+        from ...server.serving import run, run_workers
     except ModuleNotFoundError as error:
         raise ArgumentError(
             f"skitgubbe serve needs {error.name}: pip install 'skitgubbe[server]'"
@@ -121,17 +152,26 @@ def _run_server(args: argparse.Namespace) -> int:  # pragma: no cover - serves u
         limits = Limits.from_options(args.limit)
     except ArgumentError as error:
         raise ArgumentError(f"--limit: {error}") from None
-    run(
-        args.host,
-        args.port,
-        args.db,
-        engines,
-        args.max_bot_iterations,
-        hint_engine=args.hint_engine,
-        review_engine=args.review_engine,
-        named_bots=named_bots,
-        limits=limits,
-    )
+    if args.workers is not None and args.advertise is not None:
+        raise ArgumentError("--advertise names one node: each of --workers has its own")
+    if args.node is None and args.workers is None and args.advertise is not None:
+        raise ArgumentError("--advertise is a node's: give --node NAME (or --workers N)")
+    options = {
+        "host": args.host,
+        "port": args.port,
+        "engines": engines,
+        "max_bot_iterations": args.max_bot_iterations,
+        "hint_engine": args.hint_engine,
+        "review_engine": args.review_engine,
+        "named_bots": named_bots,
+        "limits": limits,
+        "advertise": args.advertise,
+        "lease": args.lease,
+    }
+    if args.workers is not None:
+        run_workers(args.workers, args.db, prefix=args.node or "w", **options)
+    else:
+        run(store=args.db, node=args.node, **options)
     return 0
 
 
