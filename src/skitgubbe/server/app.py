@@ -552,6 +552,9 @@ async def _serve_socket(
         data = _load(first.data, "the first frame")
         if not isinstance(data, dict):
             raise TableError("the first frame is a JSON object")
+        addressed = request.query.get("table")  # /ws?table=ID, which a proxy routes by
+        if addressed is not None and addressed != data.get("table"):
+            raise TableError("the table in the address (/ws?table=) is not the first frame's")
         try:
             table = lobby.get(data.get("table"))
         except TableError as error:

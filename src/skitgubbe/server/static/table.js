@@ -575,7 +575,8 @@ async function copyLink() {
 function connect() {
   state.token = params.get("watch") ? null : tokens.get(tableId);
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  socket = new WebSocket(scheme + location.host + "/ws");
+  // The table's id in the address too: a proxy in front of many servers routes by it.
+  socket = new WebSocket(scheme + location.host + "/ws?table=" + encodeURIComponent(tableId));
   socket.addEventListener("open", () => {
     retry = 500;
     socket.send(JSON.stringify(state.token ? { type: "join", table: tableId, token: state.token } : { type: "watch", table: tableId }));
