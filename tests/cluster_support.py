@@ -112,6 +112,8 @@ class Client:
         self.prompts: list[tuple[float, int, float | None]] = []  # when, move number, time left
         self.stand_ins: list[tuple[float, int]] = []  # when a stand-in moved, its number
         self.updates: list[float] = []  # when each update with moves came
+        self.sockets = 0  # the sockets opened so far
+        self.frames: list[tuple[float, int, str]] = []  # when, on which socket, what came
 
     async def play(self, deadline: float) -> None:
         """Until the result (or ``deadline``, the loop's time): connect, join or watch,
@@ -126,6 +128,7 @@ class Client:
                 await asyncio.sleep(retry)
                 retry = min(2 * retry, 2.0)
                 continue
+            self.sockets += 1
             async with ws:
                 first = {"type": "watch", "table": self.table}
                 if self.token is not None:
@@ -137,10 +140,16 @@ class Client:
                     except asyncio.TimeoutError:
                         break
                     if message.type != aiohttp.WSMsgType.TEXT:
+                        self.frames.append((time.monotonic(), self.sockets - 1, "close"))
                         self.closes.append(str(message.extra or message.type))
                         break
                     retry = 0.2
-                    await self._frame(ws, json.loads(message.data))
+                    frame = json.loads(message.data)
+                    self.frames.append((time.monotonic(), self.sockets - 1, frame.get("type", "")))
+                    try:
+                        await self._frame(ws, frame)
+                    except (aiohttp.ClientError, ConnectionError):  # closing under the move
+                        break
                     if self.result is not None:
                         return
             await asyncio.sleep(retry)

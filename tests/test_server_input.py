@@ -8,6 +8,7 @@ Servers listen on 127.0.0.1 only; every loop is bounded in count and in time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -319,3 +320,69 @@ def test_a_restored_table_shows_its_moves_only_once_the_delay_has_passed(tmp_pat
 
     summary = asyncio.run(main())
     assert (summary["status"], summary["moves"], summary["result"]) == ("running", 0, None)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05])
+def test_a_viewer_who_joins_while_moves_are_stored_is_told_each_move_once(delay: float) -> None:
+    """Seats and spectators that join at random moments (some while moves are played and
+    not yet told) are told every move after their welcome once, in order: an update never
+    repeats a move their welcome held, nor an event."""
+    import random
+
+    from skitgubbe.server import Lobby, SQLiteStore
+
+    class Viewer:
+        def __init__(self) -> None:
+            self.n: int | None = None
+            self.events = 0
+            self.frames = 0
+
+        async def send(self, message: Any) -> None:
+            self.frames += 1
+            end = message["n"] if "n" in message else message["public"]["moves_played"]
+            if message["type"] == "welcome":
+                self.n, self.events = end, len(message["history"])
+            elif message["type"] == "update":
+                assert self.n is not None and end - len(message["moves"]) == self.n, (
+                    self.n,
+                    end,
+                    message["moves"],
+                )
+                self.n = end
+                self.events += len(message["events"])
+
+        async def close(self, reason: str) -> None:
+            pass
+
+    async def main() -> int:
+        lobby = Lobby(SQLiteStore(":memory:"))
+        rng = random.Random(5)
+        seen = 0
+        for _ in range(3):
+            table = lobby.create(
+                {"seats": [None, "greedy", "random"], "spectator_delay": delay, "move_time": 5}
+            )
+            table.claim(0, "Ann")
+            table.start()
+            watching: list[Viewer] = []
+            while table.status != "over":
+                viewer = Viewer()
+                if rng.random() < 0.5:
+                    await table.watch(viewer)
+                    watching.append(viewer)
+                    if len(watching) > 10:
+                        table.unwatch(watching.pop(0))
+                else:
+                    await table.attach(0, viewer)
+                    if table.clock() is not None:  # Ann answers: the bots play on
+                        view = table.game.observation(0)
+                        with contextlib.suppress(TableError):
+                            table.submit(0, view.moves_played, str(view.legal_moves[0]))
+                for _ in range(rng.randrange(4)):  # a moment of the bots' turns
+                    await asyncio.sleep(0)
+                seen += viewer.frames
+            await asyncio.sleep(delay + 0.05)
+        await lobby.close()
+        return seen
+
+    assert asyncio.run(asyncio.wait_for(main(), 120)) > 100

@@ -138,6 +138,11 @@ class ClusterLobby(Lobby):
         self._dirty: set[str] = set()  # tables whose lobby summary changed
         self._beating: asyncio.Task[None] | None = None
         self._failing = False
+        # Since when the database answers this node's renewals without a break: after a
+        # break (the database restarted) every lease may have run out, and the node that
+        # renews first would take all the others' tables; a node takes orphans only once it
+        # has renewed for a whole lease, by when every live node has renewed too.
+        self._reachable_since = float("inf")
 
     # -- membership ----------------------------------------------------------------------
 
@@ -158,6 +163,7 @@ class ClusterLobby(Lobby):
         ids = self.pg.join(cluster.node, cluster.url, cluster.lease)
         self.secret = self.pg.secret()
         self._renewed, self._checked = started, True
+        self._reachable_since = started
         resumed = self._restore(self.pg.tables(ids))
         self._changed()
         _log.info("node %s joined at %s with %d tables", cluster.node, cluster.url, resumed)
@@ -187,7 +193,7 @@ class ClusterLobby(Lobby):
             self._renewed, self._checked = started, True
             if self._failing:
                 _log.warning("node %s reaches the database again", cluster.node)
-                self._failing = False
+                self._failing, self._reachable_since = False, started
         except StoreError as error:
             if not self._failing:
                 _log.warning("node %s cannot renew its lease: %s", cluster.node, error)
@@ -196,7 +202,8 @@ class ClusterLobby(Lobby):
         self._let_go_lost()
         with contextlib.suppress(StoreError):
             self._write_summaries()
-            self._adopt(store.orphans(TAKE_AT_ONCE))
+            if started - self._reachable_since >= cluster.lease:
+                self._adopt(store.orphans(TAKE_AT_ONCE))
         self._changed()  # the other nodes' tables change too: the listing is made again
 
     def _check(self, owned: Mapping[str, int]) -> None:

@@ -86,6 +86,7 @@ class Seat:
     start: Callable[[], Player] | None = None
     connection: Connection | None = None
     seen: int = 0  # how many of the seat's history events it has been sent
+    known: int = 0  # how many moves it has been told of (its welcome's, then its updates')
     browser: str | None = None  # the claiming browser's id (its hash), in memory only
 
     def choose(self, observation: Observation) -> Move:

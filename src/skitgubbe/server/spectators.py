@@ -63,6 +63,7 @@ class _Delayed:
     to: Connection | None
     message: Mapping[str, Any] | None
     shown: Shown | None
+    first: tuple[int, int] | None = None  # the numbers of the message's first move and event
 
 
 class Spectators:
@@ -82,6 +83,7 @@ class Spectators:
             weakref.WeakMethod(show) if inspect.ismethod(show) else lambda: show
         )
         self._joined: dict[Connection, int] = {}  # each spectator, with the count it came at
+        self._known: dict[Connection, tuple[int, int]] = {}  # the moves and events it knows
         self._queue: collections.deque[_Delayed] = collections.deque()
         self._count = 0
         self._drain: asyncio.Task[None] | None = None
@@ -104,13 +106,16 @@ class Spectators:
         """How many items are held back."""
         return len(self._queue)
 
-    def add(self, connection: Connection) -> None:
-        """A spectator came: it is sent the frames queued from now on."""
+    def add(self, connection: Connection, moves: int = 0, events: int = 0) -> None:
+        """A spectator came: it is sent the frames queued from now on, without the first
+        ``moves`` moves and ``events`` events of the game (its welcome has them)."""
         self._joined[connection] = self._count
+        self._known[connection] = (moves, events)
 
     def discard(self, connection: Connection) -> None:
         """A spectator left: what was held back for it alone goes, and once nobody watches,
         every frame held back for spectators (what the lobby shows stays queued)."""
+        self._known.pop(connection, None)
         if self._joined.pop(connection, None) is None:
             return
         if not self._joined:
@@ -118,13 +123,42 @@ class Spectators:
         elif any(d.to is connection for d in self._queue):
             self._queue = collections.deque(d for d in self._queue if d.to is not connection)
 
-    async def send(self, message: Mapping[str, Any], to: Connection | None = None) -> None:
-        """Send ``message`` to every spectator (or ``to`` alone), ``delay`` seconds late."""
+    async def send(
+        self,
+        message: Mapping[str, Any],
+        to: Connection | None = None,
+        *,
+        first: tuple[int, int] | None = None,
+    ) -> None:
+        """Send ``message`` to every spectator (or ``to`` alone), ``delay`` seconds late.
+        ``first``: the numbers of the first move and event of its ``moves`` and ``events``
+        (each spectator is sent those it does not know yet)."""
         if not self.delay:
             for connection in [to] if to is not None else list(self._joined):
-                await quietly(connection.send(message))
+                await quietly(connection.send(self._new_to(connection, message, first)))
             return
-        self._hold(_Delayed(0.0, 0, to, message, None))
+        self._hold(_Delayed(0.0, 0, to, message, None, first))
+
+    def _new_to(
+        self, connection: Connection, message: Mapping[str, Any], first: tuple[int, int] | None
+    ) -> Mapping[str, Any]:
+        """``message`` without the moves and events ``connection`` knows already (those its
+        welcome held, when it came while moves were being stored)."""
+        known = self._known.get(connection)
+        if first is None or known is None:
+            return message
+        moves, events = message.get("moves", []), message.get("events", [])
+        self._known[connection] = (
+            max(known[0], first[0] + len(moves)),
+            max(known[1], first[1] + len(events)),
+        )
+        if known[0] <= first[0] and known[1] <= first[1]:
+            return message
+        return {
+            **message,
+            "moves": moves[max(0, known[0] - first[0]) :],
+            "events": events[max(0, known[1] - first[1]) :],
+        }
 
     def show(self, shown: Shown) -> None:
         """What the lobby shows, ``delay`` seconds late."""
@@ -160,7 +194,8 @@ class Spectators:
             elif first.message is not None:
                 for connection, joined in list(self._joined.items()):
                     if joined < first.number:
-                        await quietly(connection.send(first.message))
+                        message = self._new_to(connection, first.message, first.first)
+                        await quietly(connection.send(message))
 
     async def close(self, reason: str | None = None) -> None:
         """Stop sending and forget everything held back; with a ``reason``, close every
@@ -175,6 +210,7 @@ class Spectators:
             for connection in list(self._joined):
                 await quietly(connection.close(reason))
             self._joined.clear()
+            self._known.clear()
 
 
 async def quietly(call: Any) -> None:

@@ -376,7 +376,7 @@ class Table:
         if old is not None:
             await _quietly(old.close("the seat connected again elsewhere"))
         view = self._view(seat)
-        state.seen = len(view.history)
+        state.seen, state.known = len(view.history), view.moves_played
         await connection.send(
             {
                 "type": "welcome",
@@ -405,7 +405,9 @@ class Table:
         view = self.game.observation(0)
         if not self._spectators:  # the others' count stays: they have not seen the rest
             self._public_seen = len(view.history)
-        self._spectators.add(connection)
+        # Its welcome holds the moves played so far, told to the others or not yet: the
+        # frames after it tell it only the moves and events after those.
+        self._spectators.add(connection, view.moves_played, len(view.history))
         message = {
             "type": "welcome",
             "table": self.id,
@@ -789,6 +791,7 @@ class Table:
         the public part. One ``update`` frame a viewer, however many moves it holds; with
         ``everyone`` (a person's clock has started), every viewer gets one, moves or not."""
         pending = self._pending
+        first = self.game.moves_played - len(pending)  # the number of the first of them
         await self._store_pending()  # every move is stored before anyone is told
         self._pending = []
         if pending:
@@ -799,10 +802,11 @@ class Table:
                 continue
             view = self._view(viewer)
             new: Sequence[Event] = view.history[state.seen :]
-            state.seen = len(view.history)
+            told = pending[max(0, state.known - first) :]  # (a seat that joined since knows some)
+            state.seen, state.known = len(view.history), view.moves_played
             message = {
                 "type": "update",
-                "moves": pending,
+                "moves": told,
                 "events": [protocol.event_json(e) for e in new],
                 **self._seat_state(viewer, view),
             }
@@ -819,8 +823,8 @@ class Table:
                 "clock": self.clock(),
                 "result": result,
             }
+            await self._spectators.send(message, first=(first, self._public_seen))
             self._public_seen = len(history)
-            await self._spectators.send(message)
 
     async def _store_pending(self) -> None:
         """Wait until every move played is stored (through the group commit, which retries
