@@ -229,3 +229,36 @@ def test_workers_share_one_port(postgres_dsn: str) -> None:
         output = server.communicate(timeout=30)[0].decode()
     assert person.result is not None
     assert nodes == {"w1", "w2"}, output
+
+
+def test_a_rematch_asked_for_on_two_nodes_is_one_table(nodes: Nodes) -> None:
+    """Two people finish a game on n1 and ask for a rematch, one through n1 and one through
+    n2 (at the same moment): both sit at the same new table, each at their own seat (the
+    store keeps the first rematch made; a node that made another lets it go and passes the
+    request on)."""
+
+    async def main() -> list[dict[str, Any]]:
+        async with aiohttp.ClientSession() as http:
+            table, tokens = await make_table(
+                http, nodes.url("n1"), [None, None], rules=SHORT, spectator_delay=0
+            )
+            players = [
+                Client(http, nodes.url(name), table, token, seed=seat)
+                for seat, (name, token) in enumerate(zip(("n1", "n2"), tokens, strict=True))
+            ]
+            deadline = asyncio.get_running_loop().time() + 60
+            await asyncio.gather(*(player.play(deadline) for player in players))
+            asked = await asyncio.gather(
+                *(
+                    http.post(
+                        f"{nodes.url(name)}/api/tables/{table}/rematch", json={"token": token}
+                    )
+                    for name, token in zip(("n1", "n2"), tokens, strict=True)
+                )
+            )
+            return [{"status": answer.status, **(await answer.json())} for answer in asked]
+
+    first, second = asyncio.run(asyncio.wait_for(main(), 120))
+    assert first["status"] == second["status"] == 201, (first, second)
+    assert first["table"] == second["table"]
+    assert (first["seat"], second["seat"]) == (0, 1)

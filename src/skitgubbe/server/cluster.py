@@ -248,6 +248,14 @@ class ClusterLobby(Lobby):
             raise TableError(f"table {stored.id} is moving between servers: try again", 503)
         return table
 
+    def _rematch_of(self, table_id: str) -> Table | None:
+        """A rematch wherever it is played (:class:`ElsewhereError` if another node plays it:
+        the request goes there)."""
+        try:
+            return self.get(table_id)
+        except TableError:  # over, closed, gone
+            return None
+
     # -- the lobby's truth in the database ------------------------------------------------
 
     def _table_changed(self, table_id: str) -> None:

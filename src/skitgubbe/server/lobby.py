@@ -476,7 +476,7 @@ class Lobby:
         claimed = old.claimed_name(seat)
         table: Table | None = None
         if old.rematch is not None:
-            table = self.tables.get(old.rematch)
+            table = self._rematch_of(old.rematch)
             if table is None or table.status != "open":
                 raise TableError(
                     f"seat {seat} of the rematch {old.rematch} is taken: it has begun", 409
@@ -485,8 +485,13 @@ class Lobby:
             data = {**old.config.to_json(), "after": None}
             data["dealer"] = (_dealer(old) + 1) % old.players
             table = self.create(data, after=old.id, client=client)
+            kept = self.store.set_rematch(old.id, table.id)
+            if kept != table.id:  # another process made one at the same moment: that one
+                self._abandon(table.id, "another rematch of the same table was made first")
+                self._let_go(table, "another rematch of the same table was made first")
+                old.rematch = kept
+                return self.rematch(table_id, token, client, browser)
             old.rematch = table.id
-            self.store.set_rematch(old.id, table.id)
             public_at = old.public_at if isinstance(old, Table) else old.stored.public_at
             table.listed_from = public_at
             for other, spec in enumerate(old.config.seats):
@@ -510,7 +515,7 @@ class Lobby:
         (``None`` if there is none open)."""
         old = self.find(table_id)
         seat = old.seat_of(token)
-        table = self.tables.get(old.rematch) if old.rematch is not None else None
+        table = self._rematch_of(old.rematch) if old.rematch is not None else None
         if table is not None and table.status == "open":
             table.unreserve(old.token_hash(seat))
             return table
@@ -558,6 +563,11 @@ class Lobby:
         if stored.status == "over":
             raise TableError(f"table {table_id} is over: see its record", 409)
         return self._not_here(stored)
+
+    def _rematch_of(self, table_id: str) -> Table | None:
+        """A rematch by id, if it is still live here (a lobby of many processes: wherever
+        it is played)."""
+        return self.tables.get(table_id)
 
     def _not_here(self, stored: StoredTable) -> Table:
         """An open or running table in the store that is not in memory (one the lobby did

@@ -188,8 +188,9 @@ class Store(Protocol):
         """Mark the table over and keep its game record; its end is public from
         ``public_at`` (epoch seconds; ``None``: at once)."""
 
-    def set_rematch(self, table_id: str, rematch: str) -> None:
-        """Keep the id of a finished table's rematch."""
+    def set_rematch(self, table_id: str, rematch: str) -> str:
+        """Keep the id of a finished table's rematch, unless it has one already (another
+        process made one at the same moment); the rematch's id it keeps."""
 
     def load(self, status: Sequence[Status] = ("open", "running")) -> list[StoredTable]:
         """The tables in these states, with their seats and moves (flushed first), oldest
@@ -446,8 +447,19 @@ class SQLStore(abc.ABC):
         )
         self._counts.pop(table_id, None)
 
-    def set_rematch(self, table_id: str, rematch: str) -> None:
-        self._write("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
+    def set_rematch(self, table_id: str, rematch: str) -> str:
+        """Keep a finished table's rematch, the first one only (see :class:`Store`).
+
+        >>> from skitgubbe.server.store import SQLiteStore, StoredTable
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(StoredTable("t", {"seats": [None, None]}, seed=1, seats=[None, None]))
+        >>> store.set_rematch("t", "u"), store.set_rematch("t", "v")
+        ('u', 'u')
+        """
+        sql = "UPDATE tables SET rematch = ? WHERE id = ? AND rematch IS NULL"
+        self._write(sql, (rematch, table_id))
+        rows = self._select("SELECT rematch FROM tables WHERE id = ?", (table_id,))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else rematch
 
     def abandon(self, table_id: str, reason: str) -> None:
         """Close a table that can no longer be played, with its reason (see :class:`Store`).
