@@ -89,3 +89,12 @@ def haproxy_binary() -> str:
             pytest.fail("no haproxy: CI must run the cluster tests (apt-get install haproxy)")
         pytest.skip("no haproxy on this machine (apt-get install haproxy)")
     return binary
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``skitgubbe serve --db`` takes, for each store: an SQLite file's path, or a
+    PostgreSQL database of its own (:func:`postgres_dsn`)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "server.db")
+    return str(request.getfixturevalue("postgres_dsn"))
