@@ -161,10 +161,14 @@ class Postgres:
     :meth:`start` after :meth:`stop` or :meth:`kill`, keep it and the data. :meth:`close`
     stops the server and removes the folder; ``with Postgres() as pg:`` starts and closes.
 
-    The server runs with ``fsync=off``: fast and crash-unsafe, for tests only.
+    The server runs with ``fsync=off``: fast and crash-unsafe, for tests only
+    (``fsync=True``: PostgreSQL's default, every commit waits for the disk; the benchmarks'
+    setting).
     """
 
-    def __init__(self, port: int | None = None, *, bindir: Path | None = None) -> None:
+    def __init__(
+        self, port: int | None = None, *, bindir: Path | None = None, fsync: bool = False
+    ) -> None:
         found = bindir if bindir is not None else find_bindir()
         if found is None:
             raise RuntimeError(
@@ -179,6 +183,8 @@ class Postgres:
         """The database superuser (trust authentication: no password)."""
         self.folder: Path | None = None
         """The temporary folder (data, socket, log), made by the first :meth:`start`."""
+        self.fsync: bool = fsync
+        """Whether commits wait for the disk (PostgreSQL's default; off for tests)."""
         self._account = _service_account()
         self._prefix = _run_as(self._account)
 
@@ -224,7 +230,7 @@ class Postgres:
         # every commit would otherwise wait for the disk.
         options = (
             f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1"
-            " -c fsync=off -c max_connections=200"
+            f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200"
         )
         data, log = str(folder / "data"), str(self.log_path)
         started = self._run(
