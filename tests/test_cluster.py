@@ -262,3 +262,19 @@ def test_a_rematch_asked_for_on_two_nodes_is_one_table(nodes: Nodes) -> None:
     assert first["status"] == second["status"] == 201, (first, second)
     assert first["table"] == second["table"]
     assert (first["seat"], second["seat"]) == (0, 1)
+
+
+def test_a_client_cannot_pass_for_a_node(nodes: Nodes) -> None:
+    """A request that carries the nodes' header with a guessed secret is a client's own: it
+    is forwarded as any other (not refused as forwarded once already), and names no
+    other client."""
+
+    async def main() -> tuple[int, int]:
+        async with aiohttp.ClientSession() as http:
+            table, _ = await make_table(http, nodes.url("n1"), [None, "greedy"])
+            forged = {"X-Skitgubbe-Node": "guess", "X-Skitgubbe-Client": "10.9.9.9"}
+            through = await http.get(f"{nodes.url('n2')}/api/tables/{table}", headers=forged)
+            plain = await http.get(f"{nodes.url('n2')}/api/tables/{table}")
+            return through.status, plain.status
+
+    assert asyncio.run(asyncio.wait_for(main(), 60)) == (200, 200)

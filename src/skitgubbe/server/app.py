@@ -563,7 +563,7 @@ async def _serve_socket(
             table, over = await lobby.replayed(data.get("table")), True  # its end, then closed
         except ElsewhereError as elsewhere:  # another node plays it: the frames go through
             assert isinstance(lobby, ClusterLobby)
-            if request.headers.get(FORWARDED) is not None:  # forwarded once already
+            if forwarded_client(request, lobby.secret) is not None:  # forwarded once already
                 raise TableError("the table is moving between servers: join again", 503) from None
             await forward_socket(
                 request.app[_SESSION],

@@ -371,6 +371,9 @@ backend nodes
     balance roundrobin
     option httpchk GET /api/health
     http-check expect status 200
+    # The nodes' own headers come from the nodes only.
+    http-request del-header X-Skitgubbe-Node
+    http-request del-header X-Skitgubbe-Client
     # The table's id: /api/tables/ID/..., /ws?table=ID, /table?id=ID; its node: before the dash.
     http-request set-var(txn.table) path,field(4,/) if {{ path_beg /api/tables/ }}
     http-request set-var(txn.table) url_param(table) if {{ path /ws }}

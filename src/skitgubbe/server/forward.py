@@ -73,11 +73,12 @@ async def forward_request(
 
     >>> import asyncio
     >>> from aiohttp.test_utils import make_mocked_request
-    >>> again = make_mocked_request("GET", "/api/tables/n2-00", headers={FORWARDED: "s"})
+    >>> shown = {FORWARDED: "s", CLIENT: "10.1.2.3"}  # the secret "s": from a node
+    >>> again = make_mocked_request("GET", "/api/tables/n2-00", headers=shown)
     >>> asyncio.run(forward_request(None, again, "http://n2", "s", "c")).status  # no session used
     503
     """
-    if request.headers.get(FORWARDED) is not None:
+    if forwarded_client(request, secret) is not None:
         return _moving("forwarded once already")
     headers = {name: request.headers[name] for name in _PASSED_ON if name in request.headers}
     headers[FORWARDED], headers[CLIENT] = secret, client
