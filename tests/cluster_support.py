@@ -30,9 +30,18 @@ class Nodes:
     """``skitgubbe serve --node NAME`` processes on one database (``dsn``), each on a port of
     its own, with an HAProxy in front if ``proxy`` (:func:`haproxy_config`)."""
 
-    def __init__(self, dsn: str, names: Sequence[str], *, proxy: bool = False, lease: float = 3.0):
+    def __init__(
+        self,
+        dsn: str,
+        names: Sequence[str],
+        *,
+        proxy: bool = False,
+        lease: float = 3.0,
+        args: Sequence[str] = (),
+    ):
         self.dsn = dsn
         self.lease = lease
+        self.args = list(args)  # more options of each node's skitgubbe serve
         self.ports = {name: free_port() for name in names}
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.logs: dict[str, str] = {}
@@ -49,12 +58,9 @@ class Nodes:
     def start(self, name: str) -> None:
         """Start node ``name`` (again), once it listens."""
         self.processes[name] = start_server(
-            self.dsn,
+            self.dsn,  # type: ignore[arg-type]
             self.ports[name],
-            "--node",
-            name,
-            "--lease",
-            str(self.lease),  # type: ignore[arg-type]
+            *("--node", name, "--lease", str(self.lease), *self.args),
         )
 
     def url(self, name: str | None = None) -> str:

@@ -6,6 +6,7 @@ its tables played on by another, with every told move stored once and the clock 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 import sys
@@ -33,7 +34,10 @@ def nodes(postgres_dsn: str, request: pytest.FixtureRequest) -> Any:
     """Two nodes (``n1``, ``n2``) on a new database; ``indirect`` params: names, proxy."""
     options = getattr(request, "param", {})
     made = Nodes(
-        postgres_dsn, options.get("names", ["n1", "n2"]), proxy=options.get("proxy", False)
+        postgres_dsn,
+        options.get("names", ["n1", "n2"]),
+        proxy=options.get("proxy", False),
+        args=("--hint-engine", "ismcts:iterations=300", "--review-engine", "pimc:worlds=2"),
     )
     yield made
     made.close()
@@ -278,3 +282,43 @@ def test_a_client_cannot_pass_for_a_node(nodes: Nodes) -> None:
             return through.status, plain.status
 
     assert asyncio.run(asyncio.wait_for(main(), 60)) == (200, 200)
+
+
+def test_a_hint_and_a_review_through_another_node(nodes: Nodes) -> None:
+    """A person at a table of n1 with hints, joined through n2, asks for a hint (its socket
+    is n1's, passed on) and, after the game, for the review of its moves through n2 (a
+    finished game is served by any node from the database)."""
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with aiohttp.ClientSession() as http:
+            base = nodes.url("n2")
+            table, [token] = await make_table(
+                http, nodes.url("n1"), [None, "greedy"], rules=SHORT, hints=True, move_time=60
+            )
+            ws = await http.ws_connect(f"{base}/ws", params={"table": table})
+            await ws.send_json({"type": "join", "table": table, "token": token})
+            hint: dict[str, Any] = {}
+            while True:
+                frame = json.loads((await ws.receive(timeout=30)).data)
+                if frame.get("result"):
+                    break
+                if frame.get("legal"):
+                    if not hint:
+                        await ws.send_json({"type": "hint", "n": frame["n"]})
+                        while not hint:
+                            reply = json.loads((await ws.receive(timeout=30)).data)
+                            if reply["type"] == "hint":
+                                hint = reply
+                    await ws.send_json({"type": "move", "n": frame["n"], "move": frame["legal"][0]})
+            await ws.close()
+            for _ in range(600):
+                answer = await http.get(f"{base}/api/tables/{table}/review", params={"seat": "0"})
+                if answer.status == 200:
+                    break
+                assert answer.status in (202, 409), await answer.text()  # 409: shown late
+                await asyncio.sleep(0.1)
+            return hint, await answer.json()
+
+    hint, review = asyncio.run(asyncio.wait_for(main(), 120))
+    assert hint["type"] == "hint" and hint["best"] in [m["move"] for m in hint["moves"]]
+    assert review["seat"] == 0 and any(m["seat"] == 0 and "label" in m for m in review["moves"])
