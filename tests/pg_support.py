@@ -21,7 +21,6 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 
 from server_support import free_port
 
@@ -159,7 +158,7 @@ class Postgres:
     (``data/``), the Unix socket and the server's log (:attr:`log_path`). The port is chosen
     once (:func:`server_support.free_port`, unless given): :meth:`restart`, and a
     :meth:`start` after :meth:`stop` or :meth:`kill`, keep it and the data. :meth:`close`
-    stops the server and removes the folder; ``with Postgres() as pg:`` starts and closes.
+    stops the server and removes the folder.
 
     The server runs with ``fsync=off``: fast and crash-unsafe, for tests only
     (``fsync=True``: PostgreSQL's default, every commit waits for the disk; the benchmarks'
@@ -311,18 +310,6 @@ class Postgres:
             self.kill()
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
-
-    def __enter__(self) -> Postgres:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- databases -------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
 INSTALL_HINT = "apt-get install haproxy"
@@ -48,8 +47,7 @@ class HAProxy:
     (``haproxy -c``: a RuntimeError with HAProxy's words when it is invalid); nothing runs
     until :meth:`start`. :meth:`stop` and :meth:`kill` end the process; :meth:`start` runs
     it again with the same configuration and port. Its output goes to a log file
-    (:meth:`log`). :meth:`close` stops it and removes the folder; ``with HAProxy(...) as
-    proxy:`` starts and closes.
+    (:meth:`log`). :meth:`close` stops it and removes the folder.
     """
 
     def __init__(
@@ -168,15 +166,3 @@ class HAProxy:
         if self._log is not None:
             self._log.close()
             self._log = None
-
-    def __enter__(self) -> HAProxy:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
