@@ -41,6 +41,8 @@ aiohttp = pytest.importorskip("aiohttp")
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
 from server_support import ROOMY  # noqa: E402
 
+SOCKETS = "sockets_per_client=100000"
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -67,8 +69,9 @@ class _Server:
             [
                 *(sys.executable, "-m", "skitgubbe", "serve", "--port", f"{self.port}"),
                 *("--db", self.db),
-                # The load's thousand people come from one address: as many tables as it makes.
-                *[arg for limit in ROOMY for arg in ("--limit", limit)],
+                # The load's thousand people come from one address: as many tables as it makes,
+                # and a socket each (the default, 64 sockets a client, refused the others).
+                *[arg for limit in (*ROOMY, SOCKETS) for arg in ("--limit", limit)],
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
