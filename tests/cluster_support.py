@@ -45,15 +45,19 @@ class Nodes:
         self.ports = {name: free_port() for name in names}
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.logs: dict[str, str] = {}
-        for name in names:
-            self.start(name)
         self.proxy: HAProxy | None = None
-        if proxy:
-            addresses = {name: f"127.0.0.1:{port}" for name, port in self.ports.items()}
-            port = free_port()
-            config = haproxy_config(addresses, f"127.0.0.1:{port}", maxconn=4000)
-            self.proxy = HAProxy(config, port)
-            self.proxy.start()
+        try:
+            for name in names:
+                self.start(name)
+            if proxy:
+                addresses = {name: f"127.0.0.1:{port}" for name, port in self.ports.items()}
+                port = free_port()
+                config = haproxy_config(addresses, f"127.0.0.1:{port}", maxconn=4000)
+                self.proxy = HAProxy(config, port)
+                self.proxy.start()
+        except BaseException:  # nothing left running behind a failed start
+            self.close()
+            raise
 
     def start(self, name: str) -> None:
         """Start node ``name`` (again), once it listens."""
