@@ -11,6 +11,7 @@ tried again, first after :data:`RETRY_FIRST` seconds, then twice as long each ti
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Callable
 from typing import Final
@@ -97,43 +98,85 @@ class GroupCommit:
         self.failing: StoreError | None = None
         self._waiting: list[asyncio.Future[None]] = []
         self._scheduled = False
+        self._flushing = False
         self._delay = 0.0
+        # A store whose flush waits for the network (PostgresStore) flushes in a thread of
+        # its own, and the loop serves the tables meanwhile; an SQLite file's commit takes
+        # less than a thread's hop, and runs in the loop.
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        if getattr(store, "blocking", False):
+            self._thread = concurrent.futures.ThreadPoolExecutor(1, "skitgubbe-commit")
 
     async def wait(self) -> None:
         """Until a commit after this call has stored every move appended before it."""
         # A future of each waiter's own: a table cancelled while it waits cancels only its
         # own, and a waiter wakes one step after the commit (no shield in between).
         loop = asyncio.get_running_loop()
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._commit)
         waiter = loop.create_future()
         self._waiting.append(waiter)
+        self._schedule(loop)
         await waiter
 
+    def _schedule(self, loop: asyncio.AbstractEventLoop, delay: float = 0.0) -> None:
+        if self._scheduled:
+            return
+        self._scheduled = True
+        if delay:
+            loop.call_later(delay, self._commit)
+        else:
+            loop.call_soon(self._commit)
+
     def _commit(self) -> None:
-        try:
-            self.store.flush()
-        except StoreError as error:  # every move stays pending: try again a little later
+        self._scheduled = False
+        if self._flushing:  # one flush at a time: the next is scheduled when it is done
+            return
+        loop = asyncio.get_running_loop()
+        batch, self._waiting = self._waiting, []  # answered by this flush, which stores
+        if self._thread is None:  # every move appended before they asked
+            try:
+                self.store.flush()
+            except Exception as error:
+                self._done(loop, batch, error)
+                return
+            self._done(loop, batch, None)
+            return
+        self._flushing = True
+        flushed = loop.run_in_executor(self._thread, self.store.flush)
+        flushed.add_done_callback(lambda future: self._done(loop, batch, future.exception()))
+
+    def _done(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[asyncio.Future[None]],
+        error: BaseException | None,
+    ) -> None:
+        self._flushing = False
+        if isinstance(error, StoreError):  # every move stays pending: try again a little later
+            self._waiting = batch + self._waiting
             if all(waiter.done() for waiter in self._waiting):  # nobody waits (a shutdown)
-                self._waiting, self._scheduled = [], False
+                self._waiting = []
                 return
             if self.failing is None:
                 _log.warning("the store failed; tables wait until it writes again: %s", error)
             self.failing = error
             self._delay = backoff(self._delay)
-            asyncio.get_running_loop().call_later(self._delay, self._commit)
+            self._schedule(loop, self._delay)
             return
-        except Exception as error:  # a bug: every waiting table fails with it
-            waiting, self._waiting, self._scheduled = self._waiting, [], False
-            for waiter in waiting:
+        if error is not None:  # a bug: every waiting table fails with it
+            for waiter in batch:
                 if not waiter.done():
                     waiter.set_exception(error)
-            return
-        if self.failing is not None:
-            _log.warning("the store writes again; the tables go on")
-        self.failing, self._delay = None, 0.0
-        waiting, self._waiting, self._scheduled = self._waiting, [], False
-        for waiter in waiting:
-            if not waiter.done():
-                waiter.set_result(None)
+        else:
+            if self.failing is not None:
+                _log.warning("the store writes again; the tables go on")
+            self.failing, self._delay = None, 0.0
+            for waiter in batch:
+                if not waiter.done():
+                    waiter.set_result(None)
+        if self._waiting:  # those who asked while this flush ran
+            self._schedule(loop)
+
+    def close(self) -> None:
+        """Let the commit thread go (a store whose flush runs in one)."""
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)

@@ -813,6 +813,7 @@ class Lobby:
                 await task
         await self.advisor.close()
         await self.searches.close()
+        self._commits.close()
 
 
 @functools.lru_cache(maxsize=256)

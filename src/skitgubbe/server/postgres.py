@@ -93,6 +93,31 @@ _LIVE: Final = "status IN ('open', 'running')"
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
+# The pending writes of a flush, each one statement for every table (arrays of columns).
+# The fenced ones (a node's) write only for the tables whose row names the node at the
+# epoch it took them (the last two arguments), and lock those rows until the commit.
+_ROWS: Final = "unnest(%s::text[], %s::int[], %s::text[], %s::bigint[]) AS v(id, n, x, epoch)"
+_MOVES: Final = f"INSERT INTO moves SELECT v.id, v.n, v.x FROM {_ROWS} WHERE %s::text IS NULL"
+_FENCED_MOVES: Final = (
+    f"INSERT INTO moves SELECT v.id, v.n, v.x FROM {_ROWS} JOIN tables t ON t.id = v.id "
+    "WHERE t.owner = %s AND t.epoch = v.epoch FOR SHARE OF t RETURNING table_id"
+)
+_STAND_INS: Final = _MOVES.replace("moves", "stand_ins", 1)
+_FENCED_STAND_INS: Final = _FENCED_MOVES.replace("moves", "stand_ins", 1).replace(
+    " RETURNING table_id", ""
+)
+_CLOCK_ROWS: Final = (
+    "unnest(%s::text[], %s::int[], %s::float8[], %s::bigint[]) AS v(id, n, at, epoch)"
+)
+_CLOCKS: Final = (
+    f"UPDATE tables t SET clock_n = v.n, clock_at = v.at FROM {_CLOCK_ROWS} "
+    "WHERE t.id = v.id AND %s::text IS NULL"
+)
+_FENCED_CLOCKS: Final = (
+    f"UPDATE tables t SET clock_n = v.n, clock_at = v.at FROM {_CLOCK_ROWS} "
+    "WHERE t.id = v.id AND t.owner = %s AND t.epoch = v.epoch"
+)
+
 
 def is_postgres(db: object) -> bool:
     """Whether ``skitgubbe serve --db`` names a PostgreSQL database (a ``postgresql://`` or
@@ -215,7 +240,8 @@ class PostgresStore(SQLStore):
         write for a table this node no longer owns with the epoch it took it at
         (:class:`LeaseLostError` if one of the ``fence`` tables, which its statements write, is
         such a table)."""
-        ids = {table_id for table_id, *_ in self._moves} | set(self._clocks) | set(fence)
+        moves, clocks = self._snapshot()
+        ids = {table_id for table_id, *_ in moves} | set(clocks) | set(fence)
         if not ids:
             return
         rows = db.execute(
@@ -241,11 +267,69 @@ class PostgresStore(SQLStore):
         """Drop the pending writes of these tables and their epochs: this node no longer
         serves them."""
         gone = set(tables)
-        self._moves[:] = [move for move in self._moves if move[0] not in gone]
-        for table_id in gone:
-            self._clocks.pop(table_id, None)
-            self._counts.pop(table_id, None)
-            self.epochs.pop(table_id, None)
+        with self._appending:
+            self._moves[:] = [move for move in self._moves if move[0] not in gone]
+            for table_id in gone:
+                self._clocks.pop(table_id, None)
+                self._counts.pop(table_id, None)
+                self.epochs.pop(table_id, None)
+
+    blocking: bool = True
+    """Its flush waits for the network: the group commit runs it in a thread of its own
+    (:class:`~skitgubbe.server.commits.GroupCommit`), not in the event loop."""
+
+    def flush(self) -> None:
+        """Store the pending moves and clocks in one round trip to the database (a pipeline:
+        one transaction, one statement for the moves of every table). With a node, each
+        table's moves are stored only while the table's row names this node at the epoch it
+        took (the statement locks the rows it checks); the others are dropped, and the tables
+        named in :attr:`lost`."""
+        psycopg = self._psycopg
+        with self._lock:
+            moves, clocks = self._snapshot()
+            if not moves and not clocks:
+                return
+            try:
+                stored = self._write_pending(self._connection(), moves, clocks)
+            except psycopg.Error as error:
+                raise StoreError(f"the store could not write: {error}") from error
+            self._committed(len(moves), clocks)
+        lost = {table_id for table_id, *_ in moves} - stored
+        if self.node is not None and lost:
+            self.forget(lost)
+            self.lost |= lost
+            _log.warning("this node no longer owns table(s) %s: their moves dropped", sorted(lost))
+
+    def _write_pending(
+        self,
+        db: Any,
+        moves: list[tuple[str, int, str, str | None]],
+        clocks: dict[str, tuple[int, float]],
+    ) -> set[str]:
+        """One pipelined transaction of ``moves`` and ``clocks``; the tables whose moves
+        were stored."""
+        runs: dict[str, tuple[int, list[str]]] = {}
+        for table_id, index, move, _ in moves:
+            runs.setdefault(table_id, (index, []))[1].append(move)
+        ids = list(runs)
+        rows = ([runs[t][0] for t in ids], ["\n".join(runs[t][1]) for t in ids])
+        stood = [(t, n, why) for t, n, _, why in moves if why is not None]
+        node = self.node
+        epochs = [self.epochs.get(table_id, -1) for table_id in ids]
+        with db.pipeline(), db.transaction():
+            stored = None
+            if ids:
+                stored = db.execute(_FENCED_MOVES if node else _MOVES, (ids, *rows, epochs, node))
+            if stood:
+                columns = [list(column) for column in zip(*stood, strict=True)]
+                marks = [self.epochs.get(table_id, -1) for table_id in columns[0]]
+                db.execute(_FENCED_STAND_INS if node else _STAND_INS, (*columns, marks, node))
+            if clocks:
+                table_ids = list(clocks)
+                columns = [[clocks[t][0] for t in table_ids], [clocks[t][1] for t in table_ids]]
+                marks = [self.epochs.get(table_id, -1) for table_id in table_ids]
+                db.execute(_FENCED_CLOCKS if node else _CLOCKS, (table_ids, *columns, marks, node))
+        return set(ids) if stored is None or node is None else {row[0] for row in stored}
 
     def _select(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:

@@ -318,6 +318,9 @@ class SQLStore(abc.ABC):
         self._counts: dict[str, int] = {}  # the moves of each table stored or pending
         self._moves: list[tuple[str, int, str, str | None]] = []  # appended, not yet stored
         self._clocks: dict[str, tuple[int, float]] = {}  # set, not yet stored
+        # Held for each change of the three above: a store whose flush runs in a thread of
+        # its own (PostgresStore) has moves appended meanwhile in the loop's.
+        self._appending = threading.Lock()
         self.lost: set[str] = set()
         """The tables whose writes this process may no longer make: another process took
         them over (only a store shared by many processes loses any)."""
@@ -341,7 +344,7 @@ class SQLStore(abc.ABC):
     def _pending(self) -> tuple[int, dict[str, tuple[int, float]], list[tuple[str, list[Any]]]]:
         """The writes waiting for the next transaction, as (statement, rows) batches, with
         how many moves and which clocks they hold (for :meth:`_committed`)."""
-        pending = list(self._moves)
+        pending, clocks = self._snapshot()
         batches: list[tuple[str, list[Any]]] = []
         if pending:
             runs: dict[str, tuple[int, list[str]]] = {}  # each table's first new move, and all
@@ -359,7 +362,6 @@ class SQLStore(abc.ABC):
             stood_in = [(t, n, why) for t, n, _, why in pending if why is not None]
             if stood_in:
                 batches.append(("INSERT INTO stand_ins VALUES (?, ?, ?)", stood_in))
-        clocks = dict(self._clocks)
         if clocks:
             batches.append(
                 (
@@ -369,12 +371,20 @@ class SQLStore(abc.ABC):
             )
         return len(pending), clocks, batches
 
+    def _snapshot(
+        self,
+    ) -> tuple[list[tuple[str, int, str, str | None]], dict[str, tuple[int, float]]]:
+        """The moves and clocks waiting for the next transaction (copies)."""
+        with self._appending:
+            return list(self._moves), dict(self._clocks)
+
     def _committed(self, moves: int, clocks: dict[str, tuple[int, float]]) -> None:
         """The pending writes :meth:`_pending` gave are stored: no longer pending."""
-        del self._moves[:moves]
-        for table_id, clock in clocks.items():
-            if self._clocks.get(table_id) == clock:
-                del self._clocks[table_id]
+        with self._appending:
+            del self._moves[:moves]
+            for table_id, clock in clocks.items():
+                if self._clocks.get(table_id) == clock:
+                    del self._clocks[table_id]
 
     def flush(self) -> None:
         if self._moves or self._clocks:
@@ -422,8 +432,9 @@ class SQLStore(abc.ABC):
                 f"table {table_id!r} has {count} moves stored: move {index} would "
                 + ("leave a gap" if index > count else "repeat one")
             )
-        self._moves.append((table_id, index, move, stand_in))
-        self._counts[table_id] = count + 1
+        with self._appending:
+            self._moves.append((table_id, index, move, stand_in))
+            self._counts[table_id] = count + 1
 
     def set_clock(self, table_id: str, n: int, deadline: float) -> None:
         """Keep when the clock of move ``n`` runs out (see :class:`Store`).
@@ -436,7 +447,8 @@ class SQLStore(abc.ABC):
         >>> store.table("t").clock
         (0, 1000.5)
         """
-        self._clocks[table_id] = (n, deadline)
+        with self._appending:
+            self._clocks[table_id] = (n, deadline)
 
     def finish(self, table_id: str, record: dict[str, Any], public_at: float | None = None) -> None:
         self._write(
