@@ -49,6 +49,8 @@ __all__ = [
     "BEAT",
     "LEASE",
     "NODE_NAME",
+    "SUMMARY_SECONDS",
+    "TAKE_AT_ONCE",
     "Cluster",
     "ClusterLobby",
     "ElsewhereError",
@@ -63,6 +65,9 @@ NODE_NAME: Final = re.compile(r"[a-z0-9]{1,16}")
 """A node's name: 1 to 16 lowercase letters and digits (it begins its tables' ids)."""
 TAKE_AT_ONCE: Final = 50
 """The most orphaned tables a node takes over at one beat."""
+SUMMARY_SECONDS: Final = 2.0
+"""How often a node writes the lobby's summaries of its tables that changed (a table made
+is listed at once)."""
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
@@ -136,6 +141,7 @@ class ClusterLobby(Lobby):
         self._renewed = -float("inf")  # monotonic time the last renewal that succeeded began
         self._checked = False  # whether the tables in memory were checked since a lapse
         self._dirty: set[str] = set()  # tables whose lobby summary changed
+        self._summarised = -float("inf")  # when the summaries were last written
         self._beating: asyncio.Task[None] | None = None
         self._failing = False
         # Since when the database answers this node's renewals without a break: after a
@@ -201,7 +207,9 @@ class ClusterLobby(Lobby):
             return
         self._let_go_lost()
         with contextlib.suppress(StoreError):
-            self._write_summaries()
+            if started - self._summarised >= SUMMARY_SECONDS:
+                self._summarised = started
+                self._write_summaries()
             if started - self._reachable_since >= cluster.lease:
                 self._adopt(store.orphans(TAKE_AT_ONCE))
         self._changed()  # the other nodes' tables change too: the listing is made again

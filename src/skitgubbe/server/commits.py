@@ -78,6 +78,13 @@ class GroupCommit:
     answered by that one commit (a group commit: under load, one transaction
     carries the moves of many tables).
 
+    A store whose flush waits for the network (its ``blocking`` attribute, as
+    :class:`~skitgubbe.server.postgres.PostgresStore` has) is flushed in a thread of the
+    commit's own, and the loop serves the tables meanwhile; one flush runs at a time, and
+    the tables that ask while it runs are answered by the next, which carries every move
+    appended meanwhile. An SQLite file's commit takes less than a thread's hop: it runs
+    in the loop.
+
     A commit that fails with :class:`~skitgubbe.server.store.StoreError` (a full disk)
     leaves every move pending in the store and every table waiting: it is tried again
     after :func:`backoff`, and the tables go on once one succeeds. ``failing`` is the last

@@ -644,22 +644,23 @@ class Table:
     async def _person_turn(self, seat: int) -> bool:
         """Await the person's answer (:meth:`submit` plays it): ``False`` when the clock ran
         out first."""
-        await self._store_pending()  # the clock starts once the moves before it are stored
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Move | None] = loop.create_future()
-        self._answer, self._waiting = answer, seat
         limit = self.config.move_time
+        fresh = False
         if limit is not None:
-            # The clock is kept in the store: a table resumed after a restart, or by
-            # another process, goes on with the time that was left, not a new clock.
+            # The clock is kept in the store, with the moves before it: a table resumed
+            # after a restart, or by another process, goes on with the time that was left.
             number, wall = self.game.moves_played, time.time()
             kept = self._clock
             if kept is not None and kept[0] == number:
                 limit = min(limit, max(0.0, kept[1] - wall))
             else:
-                self._clock = (number, wall + limit)
+                self._clock, fresh = (number, wall + limit), True
                 self.store.set_clock(self.id, number, wall + limit)
-                await self._commits.wait()  # stored with the next group commit
+        # The clock starts once the moves before it (and it) are stored.
+        await self._store_pending(fresh)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Move | None] = loop.create_future()
+        self._answer, self._waiting = answer, seat
         self._deadline = None if limit is None else loop.time() + limit
         # The clock sets the answer to None; awaiting the future itself, the table wakes
         # one step after a person's move arrives (no wait_for and shield in between).
@@ -826,10 +827,10 @@ class Table:
             await self._spectators.send(message, first=(first, self._public_seen))
             self._public_seen = len(history)
 
-    async def _store_pending(self) -> None:
-        """Wait until every move played is stored (through the group commit, which retries
-        while the store fails)."""
-        if self.moves_stored < self.game.moves_played:
+    async def _store_pending(self, clock: bool = False) -> None:
+        """Wait until every move played (and with ``clock``, the clock just set) is stored
+        (through the group commit, which retries while the store fails)."""
+        if clock or self.moves_stored < self.game.moves_played:
             await self._commits.wait()
             if self.id in self.store.lost:  # another process owns the table now: its moves
                 raise LeaseLostError([self.id])  # were not stored, and nobody is told them
