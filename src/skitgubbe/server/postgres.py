@@ -93,30 +93,28 @@ _LIVE: Final = "status IN ('open', 'running')"
 
 _log: Final = logging.getLogger("skitgubbe.server")
 
-# The pending writes of a flush, each one statement for every table (arrays of columns).
-# The fenced ones (a node's) write only for the tables whose row names the node at the
-# epoch it took them (the last two arguments), and lock those rows until the commit.
-_ROWS: Final = "unnest(%s::text[], %s::int[], %s::text[], %s::bigint[]) AS v(id, n, x, epoch)"
-_MOVES: Final = f"INSERT INTO moves SELECT v.id, v.n, v.x FROM {_ROWS} WHERE %s::text IS NULL"
-_FENCED_MOVES: Final = (
-    f"INSERT INTO moves SELECT v.id, v.n, v.x FROM {_ROWS} JOIN tables t ON t.id = v.id "
-    "WHERE t.owner = %s AND t.epoch = v.epoch FOR SHARE OF t RETURNING table_id"
-)
-_STAND_INS: Final = _MOVES.replace("moves", "stand_ins", 1)
-_FENCED_STAND_INS: Final = _FENCED_MOVES.replace("moves", "stand_ins", 1).replace(
-    " RETURNING table_id", ""
-)
-_CLOCK_ROWS: Final = (
-    "unnest(%s::text[], %s::int[], %s::float8[], %s::bigint[]) AS v(id, n, at, epoch)"
-)
-_CLOCKS: Final = (
-    f"UPDATE tables t SET clock_n = v.n, clock_at = v.at FROM {_CLOCK_ROWS} "
-    "WHERE t.id = v.id AND %s::text IS NULL"
-)
-_FENCED_CLOCKS: Final = (
-    f"UPDATE tables t SET clock_n = v.n, clock_at = v.at FROM {_CLOCK_ROWS} "
-    "WHERE t.id = v.id AND t.owner = %s AND t.epoch = v.epoch"
-)
+# A flush is one statement (one round trip, its own transaction) for the moves, stand-ins and
+# clocks of every table, as arrays of columns. It first updates the row of each table it
+# writes for (its clock, if one was set): with a node, only while the row names the node at
+# the epoch it took the table, and that update's lock holds the row until the commit (a
+# takeover waits for it, or it finds the row changed and writes nothing there). The moves
+# and stand-ins are written for the tables that update returned, and only those.
+_FLUSH: Final = """
+WITH fenced AS (
+    UPDATE tables t SET clock_n = COALESCE(v.n, t.clock_n), clock_at = COALESCE(v.at, t.clock_at)
+    FROM unnest(%(t)s::text[], %(t_e)s::bigint[], %(t_n)s::int[], %(t_at)s::float8[])
+        AS v(id, e, n, at)
+    WHERE t.id = v.id AND (%(node)s::text IS NULL OR (t.owner = %(node)s AND t.epoch = v.e))
+    RETURNING t.id),
+moved AS (
+    INSERT INTO moves SELECT v.id, v.n, v.x
+    FROM unnest(%(m)s::text[], %(m_n)s::int[], %(m_x)s::text[]) AS v(id, n, x)
+    JOIN fenced USING (id)),
+stood AS (
+    INSERT INTO stand_ins SELECT v.id, v.n, v.x
+    FROM unnest(%(s)s::text[], %(s_n)s::int[], %(s_x)s::text[]) AS v(id, n, x)
+    JOIN fenced USING (id))
+SELECT id FROM fenced"""
 
 
 def is_postgres(db: object) -> bool:
@@ -181,7 +179,12 @@ class PostgresStore(SQLStore):
             self._db = None
             try:
                 self._db = self._psycopg.connect(
-                    self.dsn, autocommit=True, connect_timeout=self._timeout
+                    self.dsn,
+                    autocommit=True,
+                    connect_timeout=self._timeout,
+                    # A transaction left open (its process frozen between two statements)
+                    # ends, and lets its rows go to the node that takes its tables over.
+                    options="-c idle_in_transaction_session_timeout=5000",
                 )
             except self._psycopg.Error as error:
                 raise StoreError(f"the store could not reach PostgreSQL: {error}") from error
@@ -279,8 +282,8 @@ class PostgresStore(SQLStore):
     (:class:`~skitgubbe.server.commits.GroupCommit`), not in the event loop."""
 
     def flush(self) -> None:
-        """Store the pending moves and clocks in one round trip to the database (a pipeline:
-        one transaction, one statement for the moves of every table). With a node, each
+        """Store the pending moves and clocks in one round trip to the database: one
+        statement (its own transaction) for those of every table. With a node, each
         table's moves are stored only while the table's row names this node at the epoch it
         took (the statement locks the rows it checks); the others are dropped, and the tables
         named in :attr:`lost`."""
@@ -294,7 +297,7 @@ class PostgresStore(SQLStore):
             except psycopg.Error as error:
                 raise StoreError(f"the store could not write: {error}") from error
             self._committed(len(moves), clocks)
-        lost = {table_id for table_id, *_ in moves} - stored
+        lost = ({table_id for table_id, *_ in moves} | set(clocks)) - stored
         if self.node is not None and lost:
             self.forget(lost)
             self.lost |= lost
@@ -306,30 +309,32 @@ class PostgresStore(SQLStore):
         moves: list[tuple[str, int, str, str | None]],
         clocks: dict[str, tuple[int, float]],
     ) -> set[str]:
-        """One pipelined transaction of ``moves`` and ``clocks``; the tables whose moves
-        were stored."""
+        """``moves`` and ``clocks`` in one statement (:data:`_FLUSH`); the tables it wrote
+        for (with a node: those it still owns)."""
         runs: dict[str, tuple[int, list[str]]] = {}
         for table_id, index, move, _ in moves:
             runs.setdefault(table_id, (index, []))[1].append(move)
-        ids = list(runs)
-        rows = ([runs[t][0] for t in ids], ["\n".join(runs[t][1]) for t in ids])
         stood = [(t, n, why) for t, n, _, why in moves if why is not None]
-        node = self.node
-        epochs = [self.epochs.get(table_id, -1) for table_id in ids]
-        with db.pipeline(), db.transaction():
-            stored = None
-            if ids:
-                stored = db.execute(_FENCED_MOVES if node else _MOVES, (ids, *rows, epochs, node))
-            if stood:
-                columns = [list(column) for column in zip(*stood, strict=True)]
-                marks = [self.epochs.get(table_id, -1) for table_id in columns[0]]
-                db.execute(_FENCED_STAND_INS if node else _STAND_INS, (*columns, marks, node))
-            if clocks:
-                table_ids = list(clocks)
-                columns = [[clocks[t][0] for t in table_ids], [clocks[t][1] for t in table_ids]]
-                marks = [self.epochs.get(table_id, -1) for table_id in table_ids]
-                db.execute(_FENCED_CLOCKS if node else _CLOCKS, (table_ids, *columns, marks, node))
-        return set(ids) if stored is None or node is None else {row[0] for row in stored}
+        tables = list(dict.fromkeys([*runs, *clocks]))
+        return {
+            row[0]
+            for row in db.execute(
+                _FLUSH,
+                {
+                    "node": self.node,
+                    "t": tables,
+                    "t_e": [self.epochs.get(t, -1) for t in tables],
+                    "t_n": [clocks[t][0] if t in clocks else None for t in tables],
+                    "t_at": [clocks[t][1] if t in clocks else None for t in tables],
+                    "m": list(runs),
+                    "m_n": [first for first, _ in runs.values()],
+                    "m_x": ["\n".join(run) for _, run in runs.values()],
+                    "s": [t for t, _, _ in stood],
+                    "s_n": [n for _, n, _ in stood],
+                    "s_x": [why for _, _, why in stood],
+                },
+            ).fetchall()
+        }
 
     def _select(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
