@@ -453,7 +453,7 @@ class _People:
         base = self.setup.base(table, self.route)
         async with self._http.post(f"{base}/api/tables/{table}/claim", json=body) as claimed:
             if claimed.status != 201:
-                raise ValueError(f"claim: {claimed.status}")
+                raise ValueError(f"claim: {claimed.status} {(await claimed.text())[:60]}")
             return table, str((await claimed.json())["token"])
 
     def _hurry(self, table: str, after_kill: bool) -> bool:

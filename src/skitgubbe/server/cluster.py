@@ -343,7 +343,7 @@ def haproxy_config(
     its ``ulimit -n`` must allow twice as many).
 
     >>> print(haproxy_config({"n1": "10.0.0.1:8080"}).splitlines()[-1].strip())
-    server n1 10.0.0.1:8080 check inter 1s fall 2 rise 1
+    server n1 10.0.0.1:8080 check inter 1s fall 3 rise 2
     """
     for name in nodes:
         if not NODE_NAME.fullmatch(name):
@@ -352,7 +352,7 @@ def haproxy_config(
         f"    use-server {name} if {{ var(txn.node) -m str {name} }}\n" for name in nodes
     )
     servers = "".join(
-        f"    server {name} {address} check inter {check_every} fall 2 rise 1\n"
+        f"    server {name} {address} check inter {check_every} fall 3 rise 2\n"
         for name, address in nodes.items()
     )
     return f"""\
@@ -370,6 +370,9 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
+    # A node busy with a burst may answer its check late: that is no reason to send nothing
+    # to it (a node that is gone refuses connections, and its requests go to another at once).
+    timeout check 3s
 
 frontend skitgubbe
     bind {bind}
