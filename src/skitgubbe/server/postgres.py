@@ -456,18 +456,15 @@ class PostgresStore(SQLStore):
         return str(self._select("SELECT secret FROM skitgubbe_schema")[0][0])
 
     def set_summaries(self, summaries: dict[str, str]) -> None:
-        """Keep the lobby's summary (JSON text) of each of this node's tables."""
+        """Keep the lobby's summary (JSON text) of each of this node's tables (one
+        statement for them all)."""
         if not summaries:
             return
-        sql = "UPDATE tables SET summary = ? WHERE id = ? AND owner = ?"
-        rows = [(text, table_id, self.node) for table_id, text in summaries.items()]
-        with self._lock:
-            try:
-                db = self._connection()
-                with db.transaction(), db.cursor() as cursor:
-                    cursor.executemany(_marks(sql), rows)
-            except self._psycopg.Error as error:
-                raise StoreError(f"the store could not write: {error}") from error
+        self._execute(
+            "UPDATE tables t SET summary = v.s FROM unnest(%s::text[], %s::text[]) AS v(id, s) "
+            "WHERE t.id = v.id AND t.owner = %s",
+            (list(summaries), list(summaries.values()), self.node),
+        )
 
     def live_summaries(self, limit: int, before: str | None = None) -> list[str]:
         """The lobby's summaries of the open and running tables, the newest first (those
