@@ -125,12 +125,8 @@ def postgres() -> Iterator[pg_support.Postgres]:
         if os.environ.get("CI"):
             pytest.fail(f"{reason}: CI must run the cluster benchmarks")
         pytest.skip(reason)
-    server = pg_support.Postgres()
-    try:
-        server.start()
+    with pg_support.started() as server:
         yield server
-    finally:
-        server.close()
 
 
 def _env(name: str, default: float) -> float:

@@ -60,12 +60,8 @@ def postgres_server() -> Iterator[pg_support.Postgres]:
                 "no PostgreSQL: CI must run the store tests against it (apt-get install postgresql)"
             )
         pytest.skip("no PostgreSQL on this machine (apt-get install postgresql)")
-    server = pg_support.Postgres()
-    try:
-        server.start()
+    with pg_support.started() as server:
         yield server
-    finally:
-        server.close()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from server_support import free_port
@@ -383,3 +383,14 @@ def _output(result: subprocess.CompletedProcess[str]) -> str:
     return (
         f"exit status {result.returncode}: {text}" if text else f"exit status {result.returncode}"
     )
+
+
+@contextlib.contextmanager
+def started() -> Iterator[Postgres]:
+    """A started :class:`Postgres`, closed (stopped and removed) on leaving."""
+    server = Postgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
