@@ -68,7 +68,7 @@ from ..game.cards import Card
 from .advice import HINT_ENGINE, REVIEW_ENGINE
 from .cluster import Cluster, ClusterLobby, ElsewhereError
 from .config import MAX_BOT_ITERATIONS
-from .errors import TableError, shorten
+from .errors import MovingError, TableError, shorten
 from .forward import FORWARDED, forward_request, forward_socket, forwarded_client
 from .limits import Limits, Network, client_of
 from .lobby import Lobby
@@ -564,7 +564,7 @@ async def _serve_socket(
         except ElsewhereError as elsewhere:  # another node plays it: the frames go through
             assert isinstance(lobby, ClusterLobby)
             if forwarded_client(request, lobby.secret) is not None:  # forwarded once already
-                raise TableError("the table is moving between servers: join again", 503) from None
+                raise MovingError("the table is moving between servers: join again") from None
             await forward_socket(
                 request.app[_SESSION],
                 ws,

@@ -39,7 +39,7 @@ from typing import Any, Final
 import attrs
 
 from ..errors import ArgumentError, SkitgubbeError
-from .errors import TableError
+from .errors import MovingError, TableError
 from .lobby import SWEEP_SECONDS, Lobby
 from .postgres import PostgresStore
 from .store import StoredTable, StoreError
@@ -253,7 +253,7 @@ class ClusterLobby(Lobby):
                 self._adopt([stored.id])
         table = self.tables.get(stored.id)
         if table is None:
-            raise TableError(f"table {stored.id} is moving between servers: try again", 503)
+            raise MovingError(f"table {stored.id} is moving between servers: try again")
         return table
 
     def _rematch_of(self, table_id: str) -> Table | None:

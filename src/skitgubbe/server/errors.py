@@ -11,7 +11,7 @@ from typing import Final
 from .._text import brief
 from ..errors import SkitgubbeError
 
-__all__ = ["TableError", "shorten"]
+__all__ = ["MovingError", "TableError", "shorten"]
 
 
 class TableError(SkitgubbeError):
@@ -45,6 +45,24 @@ class TableError(SkitgubbeError):
         'conflict'
         """
         return _CODES.get(self.status, "bad_request")
+
+
+class MovingError(TableError):
+    """A table moving from one process of many to another (:mod:`skitgubbe.server.cluster`):
+    ``503`` with the code ``moving``; the client asks again a second later.
+
+    >>> error = MovingError("table n1-00 is moving between servers: try again")
+    >>> error.status, error.code, error.retry_after
+    (503, 'moving', 1)
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 503, retry_after=1)
+
+    @property
+    def code(self) -> str:
+        """``moving``."""
+        return "moving"
 
 
 _CODES: Final = {
