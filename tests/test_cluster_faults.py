@@ -141,7 +141,7 @@ def test_a_node_frozen_past_its_lease_writes_and_sends_nothing_then_rejoins(
     assert after.result is not None and after.table.startswith("n1-")
     for client in clients:  # nothing on a socket n1 opened before it froze, once it woke
         late = [
-            at
+            (round(at - marks["continued"], 3), kind)
             for at, socket, kind in client.frames
             if socket < client.sockets_before  # type: ignore[attr-defined]
             and at > marks["continued"]

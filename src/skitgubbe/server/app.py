@@ -66,7 +66,7 @@ from ..errors import ArgumentError, SkitgubbeError
 from ..game import svg
 from ..game.cards import Card
 from .advice import HINT_ENGINE, REVIEW_ENGINE
-from .cluster import Cluster, ClusterLobby, ElsewhereError
+from .cluster import MOVED, Cluster, ClusterLobby, ElsewhereError
 from .config import MAX_BOT_ITERATIONS
 from .errors import MovingError, TableError, shorten
 from .forward import FORWARDED, forward_request, forward_socket, forwarded_client
@@ -134,9 +134,6 @@ class _Socket:
     async def close(self, reason: str) -> None:
         await self.ws.close(message=reason.encode("utf-8")[:120])
 
-
-MOVED: Final = "the table moved to another server: join again"
-"""The reason a socket is closed with when its table is played by another process now."""
 
 STORE_UNAVAILABLE: Final = "store_unavailable"
 """The ``code`` of an answer (``503``) to a request the store could not write."""

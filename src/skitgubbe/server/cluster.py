@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -48,6 +49,7 @@ from .tables import Table
 __all__ = [
     "BEAT",
     "LEASE",
+    "MOVED",
     "NODE_NAME",
     "SUMMARY_SECONDS",
     "TAKE_AT_ONCE",
@@ -65,6 +67,8 @@ NODE_NAME: Final = re.compile(r"[a-z0-9]{1,16}")
 """A node's name: 1 to 16 lowercase letters and digits (it begins its tables' ids)."""
 TAKE_AT_ONCE: Final = 50
 """The most orphaned tables a node takes over at one beat."""
+MOVED: Final = "the table moved to another server: join again"
+"""The reason a socket is closed with when its table is played by another node now."""
 SUMMARY_SECONDS: Final = 2.0
 """How often a node writes the lobby's summaries of its tables that changed (a table made
 is listed at once)."""
@@ -142,6 +146,7 @@ class ClusterLobby(Lobby):
         self._checked = False  # whether the tables in memory were checked since a lapse
         self._dirty: set[str] = set()  # tables whose lobby summary changed
         self._summarised = -float("inf")  # when the summaries were last written
+        self._stopping: set[str] = set()  # lost tables whose play and sockets are stopping
         self._beating: asyncio.Task[None] | None = None
         self._failing = False
         # Since when the database answers this node's renewals without a break: after a
@@ -223,13 +228,24 @@ class ClusterLobby(Lobby):
                 self.pg.forget([table_id])
 
     def _let_go_lost(self) -> None:
+        """Stop the tables another node took over. Each stays in the store's ``lost`` (so
+        that :meth:`holds` says no, and no frame of it goes out) until its play and sockets
+        have stopped."""
         for table_id in list(self.pg.lost):
             table = self.tables.get(table_id)
-            if table is not None:
-                node = self.cluster.node
-                _log.warning("node %s lets table %s go: another node owns it", node, table_id)
-                self._let_go(table, "the table moved to another server: join again")
-            self.pg.lost.discard(table_id)
+            if table is None:
+                if table_id not in self._stopping:
+                    self.pg.lost.discard(table_id)
+                continue
+            node = self.cluster.node
+            _log.warning("node %s lets table %s go: another node owns it", node, table_id)
+            self._stopping.add(table_id)
+            stopping = self._let_go(table, MOVED)
+            stopping.add_done_callback(functools.partial(self._stopped, table_id))
+
+    def _stopped(self, table_id: str, task: object) -> None:
+        self._stopping.discard(table_id)
+        self.pg.lost.discard(table_id)
 
     def _adopt(self, ids: list[str]) -> None:
         """Resume tables this node took over."""

@@ -779,12 +779,13 @@ class Lobby:
             self._changed()
         return gone
 
-    def _let_go(self, table: Table, reason: str) -> None:
-        """Take ``table`` out of memory: its play and its sockets stop."""
+    def _let_go(self, table: Table, reason: str) -> asyncio.Task[None]:
+        """Take ``table`` out of memory: its play and its sockets stop (in the task returned)."""
         del self.tables[table.id]
         task = asyncio.get_running_loop().create_task(table.stop(close=reason))
         self._letting_go.add(task)
         task.add_done_callback(self._letting_go.discard)
+        return task
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
         """Run :meth:`sweep` every ``every`` seconds in the running loop, until :meth:`close`."""
