@@ -78,7 +78,7 @@ def run(
     >>> inspect.signature(run).parameters["hint_engine"].default
     'ismcts:iterations=30000'
     """
-    sockets = [_listen(host, port, reuse_port=reuse_port)]
+    sockets = []
     cluster = None
     if node is not None:
         if advertise is None and reuse_port:  # the shared port reaches any process: its own
@@ -97,6 +97,9 @@ def run(
         cluster=cluster,
     )
     tune_gc(app)
+    # The port listens only once the application is made (its bots checked): a bad option
+    # never leaves a port that accepts connections and answers nothing.
+    sockets.insert(0, _listen(host, port, reuse_port=reuse_port))
     # Open sockets do not hold a shutdown up: the store already has every move.
     web.run_app(app, sock=sockets, shutdown_timeout=2, print=None if node else print)
 
