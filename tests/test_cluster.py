@@ -218,9 +218,12 @@ def test_workers_share_one_port(postgres_dsn: str) -> None:
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
             nodes = set()
-            for _ in range(20):
+            for _ in range(300):  # both start in a few seconds; the kernel spreads the rest
                 async with aiohttp.ClientSession() as fresh:  # a connection of its own
                     nodes.add((await (await fresh.get(f"{base}/api/health")).json())["node"])
+                if len(nodes) == 2:
+                    break
+                await asyncio.sleep(0.05)
             table, [token] = await make_table(http, base, [None, "greedy"], rules=SHORT)
             person = Client(http, base, table, token, seed=3)
             await person.play(asyncio.get_running_loop().time() + 60)
