@@ -286,7 +286,7 @@ class PostgresStore(SQLStore):
         statement (its own transaction) for those of every table. With a node, each
         table's moves are stored only while the table's row names this node at the epoch it
         took (the statement locks the rows it checks); the others are dropped, and the tables
-        named in :attr:`lost`."""
+        named in ``lost``."""
         psycopg = self._psycopg
         with self._lock:
             moves, clocks = self._snapshot()
